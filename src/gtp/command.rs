@@ -1,0 +1,151 @@
+//! Typed GTP commands: what the parser produces and the engine consumes.
+//! The engine never sees command strings, only these values.
+
+use crate::game::{Color, Move, Vertex};
+
+/// One input line after preprocessing: the optional numeric id (echoed in
+/// the response) and either a command or the error to answer with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    pub id: Option<u64>,
+    pub command: Result<Command, ParseError>,
+}
+
+/// Why a line is not a command. `Display` is the text the client sees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// The command name is not one hane knows (spec: "unknown command").
+    UnknownCommand,
+    /// A known command with missing, extra or malformed arguments
+    /// (spec: "syntax error"). The detail is appended after the spec's words.
+    Syntax(String),
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseError::UnknownCommand => f.write_str("unknown command"),
+            ParseError::Syntax(detail) if detail.is_empty() => f.write_str("syntax error"),
+            ParseError::Syntax(detail) => write!(f, "syntax error ({detail})"),
+        }
+    }
+}
+
+/// `final_status_list` argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoneStatus {
+    Alive,
+    Dead,
+    Seki,
+}
+
+/// `kgs-time_settings` systems. Times in seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KgsTimeSystem {
+    None,
+    Absolute {
+        main_time: f64,
+    },
+    Byoyomi {
+        main_time: f64,
+        period_time: f64,
+        periods: u64,
+    },
+    Canadian {
+        main_time: f64,
+        period_time: f64,
+        stones: u64,
+    },
+}
+
+/// Every command hane answers. Numeric arguments are kept as parsed (u64
+/// saturating at u64::MAX for huge integers; f64 always finite) so that the
+/// engine, which knows the game, decides what is acceptable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    Boardsize(u64),
+    ClearBoard,
+    Komi(f64),
+    Play(Color, Move),
+    Genmove(Color),
+    RegGenmove(Color),
+    KgsGenmoveCleanup(Color),
+    Undo,
+    Showboard,
+    FinalScore,
+    FinalStatusList(StoneStatus),
+    FixedHandicap(u64),
+    PlaceFreeHandicap(u64),
+    SetFreeHandicap(Vec<Vertex>),
+    /// `loadsgf FILE [MOVE_NUMBER]`: play the file's main line up to, not
+    /// including, move MOVE_NUMBER (counted from 1).
+    LoadSgf {
+        path: String,
+        move_number: Option<u64>,
+    },
+    /// `printsgf [FILE]`: the game as SGF, written to FILE when given.
+    PrintSgf(Option<String>),
+    TimeSettings {
+        main_time: f64,
+        byo_yomi_time: f64,
+        byo_yomi_stones: u64,
+    },
+    TimeLeft {
+        color: Color,
+        time: f64,
+        stones: u64,
+    },
+    KgsTimeSettings(KgsTimeSystem),
+    GoguiAnalyzeCommands,
+    GoguiInterrupt,
+    IsLegal(Color, Move),
+    AllLegal(Color),
+    ListStones(Color),
+    ColorAt(Vertex),
+    Countlib(Vertex),
+    Captures(Color),
+}
+
+/// The names `list_commands` prints and `known_command` accepts, in the
+/// order they are listed.
+pub const COMMAND_NAMES: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "kgs-genmove_cleanup",
+    "undo",
+    "showboard",
+    "final_score",
+    "final_status_list",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "loadsgf",
+    "printsgf",
+    "time_settings",
+    "time_left",
+    "kgs-time_settings",
+    "gogui-analyze_commands",
+    "gogui-interrupt",
+    "is_legal",
+    "all_legal",
+    "list_stones",
+    "color",
+    "countlib",
+    "captures",
+];

@@ -1,0 +1,1 @@
+//! Move generation: fast playouts and Monte Carlo tree search.
