@@ -3,11 +3,11 @@
 
 pub mod board;
 mod color;
-pub mod game;
+pub mod history;
 mod vertex;
 pub mod zobrist;
 
 pub use board::{Board, MoveEffect};
 pub use color::Color;
-pub use game::{fixed_handicap_vertices, Action, CannotUndo, Game, IllegalMove, SetupError};
+pub use history::{fixed_handicap_vertices, Action, CannotUndo, Game, IllegalMove, SetupError};
 pub use vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
