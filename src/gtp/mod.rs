@@ -2,5 +2,7 @@
 //! commands, and the reader/writer threads around stdin and stdout.
 
 pub mod command;
+pub mod parse;
 
 pub use command::{Command, ParseError, Request, COMMAND_NAMES};
+pub use parse::parse_line;
