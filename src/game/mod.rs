@@ -2,6 +2,7 @@
 //! scoring, and the game record (SGF).
 
 mod color;
+pub mod sgf;
 mod vertex;
 pub mod zobrist;
 
