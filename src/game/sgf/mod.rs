@@ -83,7 +83,14 @@ pub enum SgfError {
     BadPoint { point: String, size: usize },
     /// GM is not 1.
     NotGo(String),
+    /// More setup points than [`MAX_SETUP_POINTS`]: FF[4] rectangles such as
+    /// `AB[aa:yy]` would otherwise let a small file fill the memory.
+    TooManySetupPoints,
 }
+
+/// No real game comes near this many AB / AW / AE points (a full 25x25 board
+/// is 625); at 3 bytes a point it bounds their memory to a few megabytes.
+pub const MAX_SETUP_POINTS: usize = 1_000_000;
 
 /// Values quoted in error messages are cut to this many characters: the text
 /// comes from the file and may be huge or binary.
@@ -118,6 +125,12 @@ impl fmt::Display for SgfError {
                 write!(f, "bad point '{point}' for size {size}")
             }
             SgfError::NotGo(game) => write!(f, "not a Go game: GM[{game}]"),
+            SgfError::TooManySetupPoints => {
+                write!(
+                    f,
+                    "malformed SGF: more than {MAX_SETUP_POINTS} setup points"
+                )
+            }
         }
     }
 }

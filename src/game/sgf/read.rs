@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::syntax::{walk_main_line, Property};
-use super::{quote, SgfAction, SgfError, SgfGame};
+use super::{quote, SgfAction, SgfError, SgfGame, MAX_SETUP_POINTS};
 use crate::game::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// Reads the first game tree of an SGF collection: game information from the
@@ -11,11 +11,12 @@ use crate::game::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 /// of the main line. Text is not assumed to be UTF-8.
 pub fn parse(text: &[u8]) -> Result<SgfGame, SgfError> {
     let mut game = SgfGame::default();
+    let mut setup_points_left = MAX_SETUP_POINTS;
     walk_main_line(text, |properties, is_root| {
         if is_root {
             read_root_only(&mut game, properties)?;
         }
-        read_node(&mut game, properties)
+        read_node(&mut game, properties, &mut setup_points_left)
     })?;
     Ok(game)
 }
@@ -40,7 +41,12 @@ fn read_root_only(game: &mut SgfGame, properties: &[Property<'_>]) -> Result<(),
 
 /// The actions of one main-line node, in the order setup, player to move,
 /// moves; plus the game information it holds.
-fn read_node(game: &mut SgfGame, properties: &[Property<'_>]) -> Result<(), SgfError> {
+/// `points_left` counts down the setup points the whole file may still add.
+fn read_node(
+    game: &mut SgfGame,
+    properties: &[Property<'_>],
+    points_left: &mut usize,
+) -> Result<(), SgfError> {
     let mut black = Vec::new();
     let mut white = Vec::new();
     let mut empty = Vec::new();
@@ -48,9 +54,9 @@ fn read_node(game: &mut SgfGame, properties: &[Property<'_>]) -> Result<(), SgfE
     let mut moves = Vec::new();
     for property in properties {
         match &*property.ident {
-            b"AB" => point_list(property, game.size, &mut black)?,
-            b"AW" => point_list(property, game.size, &mut white)?,
-            b"AE" => point_list(property, game.size, &mut empty)?,
+            b"AB" => point_list(property, game.size, &mut black, points_left)?,
+            b"AW" => point_list(property, game.size, &mut white, points_left)?,
+            b"AE" => point_list(property, game.size, &mut empty, points_left)?,
             b"PL" => to_move = Some(player(property)?),
             b"B" => moves.push(SgfAction::Play(Color::Black, a_move(property, game.size)?)),
             b"W" => moves.push(SgfAction::Play(Color::White, a_move(property, game.size)?)),
@@ -189,11 +195,12 @@ fn a_move(property: &Property<'_>, size: usize) -> Result<Move, SgfError> {
 }
 
 /// The points of AB / AW / AE, with FF[4] rectangles `aa:cc` spelled out row
-/// by row. An empty value adds nothing.
+/// by row. An empty value adds nothing. Fails once `points_left` runs out.
 fn point_list(
     property: &Property<'_>,
     size: usize,
     points: &mut Vec<Vertex>,
+    points_left: &mut usize,
 ) -> Result<(), SgfError> {
     for value in &property.values {
         let value: &[u8] = Cow::as_ref(value).trim_ascii();
@@ -201,6 +208,7 @@ fn point_list(
             continue;
         }
         let Some(colon) = value.iter().position(|&c| c == b':') else {
+            take_setup_points(points_left, 1)?;
             points.push(point(value, size)?);
             continue;
         };
@@ -208,10 +216,19 @@ fn point_list(
         let second = point(&value[colon + 1..], size)?;
         let (left, right) = (first.col.min(second.col), first.col.max(second.col));
         let (bottom, top) = (first.row.min(second.row), first.row.max(second.row));
+        let count = (right - left + 1) as usize * (top - bottom + 1) as usize;
+        take_setup_points(points_left, count)?;
         for row in (bottom..=top).rev() {
             points.extend((left..=right).map(|col| Vertex { col, row }));
         }
     }
+    Ok(())
+}
+
+fn take_setup_points(points_left: &mut usize, count: usize) -> Result<(), SgfError> {
+    *points_left = points_left
+        .checked_sub(count)
+        .ok_or(SgfError::TooManySetupPoints)?;
     Ok(())
 }
 

@@ -269,6 +269,30 @@ fn other_games_are_refused() {
 }
 
 #[test]
+fn rectangles_cannot_blow_up_memory() {
+    // 9 bytes a value, 625 points each: 3 MB of text would mean 200 M points.
+    let mut text = b"(;SZ[25]AB".to_vec();
+    for _ in 0..(MAX_SETUP_POINTS / 625 + 1) {
+        text.extend_from_slice(b"[aa:yy]");
+    }
+    text.push(b')');
+    assert_eq!(
+        error_text(&text),
+        format!("malformed SGF: more than {MAX_SETUP_POINTS} setup points")
+    );
+    // Exactly the limit, spread over nodes, is still read.
+    let mut text = b"(;SZ[25]".to_vec();
+    for _ in 0..(MAX_SETUP_POINTS / 625) {
+        text.extend_from_slice(b";AW[aa:yy]");
+    }
+    text.push(b')');
+    assert_eq!(
+        parse(&text).map(|g| g.actions.len()),
+        Ok(MAX_SETUP_POINTS / 625)
+    );
+}
+
+#[test]
 fn deep_nesting_costs_no_stack() {
     const DEPTH: usize = 100_000;
     let mut text = Vec::with_capacity(DEPTH * 9);
