@@ -4,6 +4,7 @@
 pub mod board;
 mod color;
 pub mod history;
+pub mod sgf;
 mod vertex;
 pub mod zobrist;
 
