@@ -2,5 +2,11 @@
 //! commands, and the reader/writer threads around stdin and stdout.
 
 pub mod command;
+pub mod engine;
+pub mod io;
+pub mod parse;
+pub mod response;
 
 pub use command::{Command, ParseError, Request, COMMAND_NAMES};
+pub use engine::Engine;
+pub use parse::parse_line;

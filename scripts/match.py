@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Plays hane against GNU Go (or any GTP engine) and reports the result.
+
+Uses gogui-twogtp when it is on PATH (unless --no-twogtp), otherwise drives
+both engines itself over GTP. Colours alternate; every game is written as SGF
+into --out, with a results table (results.tsv) and a summary (summary.txt).
+
+The result of a game is the Tromp-Taylor count of the final board (hane's
+final_score, the rules the match is played under); GNU Go's own final_score
+(area counting after its dead-stone judgement) is recorded beside it, and the
+summary says how often the two agree on the winner.
+
+Example:
+  scripts/match.py --games 100 --size 9 --komi 7.5 --hane-args "--threads 1 --time 1"
+"""
+
+import argparse
+import math
+import os
+import queue
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules"
+
+
+class EngineError(Exception):
+    """An engine crashed, timed out or answered a command with an error."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+class Engine:
+    """A GTP engine in a subprocess, with a timeout on every response."""
+
+    def __init__(self, command, name, stderr_path):
+        self.name = name
+        self.stderr = open(stderr_path, "ab")
+        self.proc = subprocess.Popen(
+            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.stderr, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\r\n"))
+        self.lines.put(None)
+
+    def send(self, command, timeout=60.0):
+        try:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as e:
+            raise EngineError("crash", f"{self.name}: cannot write '{command}': {e}")
+        deadline = time.monotonic() + timeout
+        lines = []
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self.lines.get(timeout=max(left, 0.001))
+            except queue.Empty:
+                raise EngineError("timeout", f"{self.name}: no answer to '{command}' in {timeout}s")
+            if line is None:
+                raise EngineError("crash", f"{self.name}: exited during '{command}'")
+            if line == "" and lines:
+                break
+            if line == "":
+                continue
+            lines.append(line)
+        text = "\n".join(lines)
+        if text.startswith("?"):
+            raise EngineError("error", f"{self.name}: '{command}' -> {text}")
+        if not text.startswith("="):
+            raise EngineError("protocol", f"{self.name}: stray output '{text}'")
+        return text[1:].strip()
+
+    def close(self):
+        try:
+            self.send("quit", timeout=5)
+        except EngineError:
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.stderr.close()
+
+
+def wilson(wins, n, z=1.96):
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def score_winner(score):
+    """'B+3.5' -> 'B', 'W+7' -> 'W', '0' -> None."""
+    score = score.strip()
+    return score[0].upper() if score[:1].upper() in ("B", "W") else None
+
+
+SGF_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+GTP_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+
+
+def sgf_point(vertex, size):
+    if vertex.lower() == "pass":
+        return ""
+    col = GTP_LETTERS.index(vertex[0].upper())
+    row = int(vertex[1:])
+    return SGF_LETTERS[col] + SGF_LETTERS[size - row]
+
+
+def write_sgf(path, size, komi, black, white, moves, result):
+    nodes = "".join(f";{c}[{sgf_point(v, size)}]" for c, v in moves)
+    re_prop = f"RE[{result}]" if result else ""
+    with open(path, "w") as f:
+        f.write(f"(;FF[4]GM[1]SZ[{size}]KM[{komi}]RU[Tromp-Taylor]PB[{black}]PW[{white}]{re_prop}{nodes})\n")
+
+
+def play_game(engines, hane_colour, args, game_index):
+    """One game; returns a dict of what happened."""
+    size = args.size
+    for e in engines.values():
+        e.send(f"boardsize {size}")
+        e.send("clear_board")
+        e.send(f"komi {args.komi}")
+    colour_of = {"B": engines["hane"] if hane_colour == "B" else engines["opponent"],
+                 "W": engines["opponent"] if hane_colour == "B" else engines["hane"]}
+    moves, passes, to_move = [], 0, "B"
+    think = {"hane": 0.0, "opponent": 0.0}
+    count = {"hane": 0, "opponent": 0}
+    record = {"error": "", "resigned": None}
+    while passes < 2 and len(moves) < 3 * size * size:
+        mover = colour_of[to_move]
+        other = colour_of["W" if to_move == "B" else "B"]
+        who = "hane" if mover is engines["hane"] else "opponent"
+        start = time.monotonic()
+        try:
+            vertex = mover.send(f"genmove {to_move}", timeout=args.move_timeout)
+        except EngineError as e:
+            record["error"] = f"{e.kind}: {e}"
+            record["loser"] = to_move
+            break
+        think[who] += time.monotonic() - start
+        count[who] += 1
+        if vertex.lower() == "resign":
+            record["resigned"] = to_move
+            break
+        moves.append((to_move, vertex))
+        passes = passes + 1 if vertex.lower() == "pass" else 0
+        try:
+            other.send(f"play {to_move} {vertex}")
+        except EngineError as e:
+            record["error"] = f"illegal: {e}"
+            record["loser"] = to_move
+            break
+        to_move = "W" if to_move == "B" else "B"
+    tt = engines["hane"].send("final_score") if not record["error"] else ""
+    gnu = engines["opponent"].send("final_score") if not record["error"] else ""
+    if record["resigned"]:
+        result = ("W" if record["resigned"] == "B" else "B") + "+R"
+    elif record["error"]:
+        result = ("W" if record["loser"] == "B" else "B") + "+F"
+    else:
+        result = tt
+    winner = score_winner(result)
+    black = "hane" if hane_colour == "B" else "opponent"
+    white = "opponent" if hane_colour == "B" else "hane"
+    write_sgf(os.path.join(args.out, f"game-{game_index:04d}.sgf"), size, args.komi,
+              black, white, moves, result)
+    return {
+        "game": game_index, "hane": hane_colour, "result": result,
+        "hane_won": winner == hane_colour, "tie": winner is None,
+        "tt_score": tt, "opponent_score": gnu,
+        "scores_agree": (score_winner(tt) == score_winner(gnu)) if tt and gnu else None,
+        "moves": len(moves), "ended_by_passes": passes >= 2,
+        "hane_secs_per_move": think["hane"] / max(count["hane"], 1),
+        "opp_secs_per_move": think["opponent"] / max(count["opponent"], 1),
+        "error": record["error"],
+    }
+
+
+def run_own_driver(args):
+    os.makedirs(args.out, exist_ok=True)
+    results = []
+    engines = None
+    for i in range(args.games):
+        if engines is None:
+            engines = {
+                "hane": Engine(f"{args.hane} {args.hane_args}", "hane", os.path.join(args.out, "hane.stderr")),
+                "opponent": Engine(args.opponent, "opponent", os.path.join(args.out, "opponent.stderr")),
+            }
+        hane_colour = "B" if i % 2 == 0 else "W"
+        try:
+            r = play_game(engines, hane_colour, args, i)
+        except EngineError as e:
+            r = {"game": i, "hane": hane_colour, "result": "?", "hane_won": False, "tie": False,
+                 "tt_score": "", "opponent_score": "", "scores_agree": None, "moves": 0,
+                 "ended_by_passes": False, "hane_secs_per_move": 0, "opp_secs_per_move": 0,
+                 "error": f"{e.kind}: {e}"}
+        if r["error"]:
+            for e in engines.values():
+                e.close()
+            engines = None
+        results.append(r)
+        print(f"game {i}: hane {hane_colour} {r['result']} moves {r['moves']} "
+              f"(gnugo says {r['opponent_score']}) {r['error']}", flush=True)
+        write_table(args, results)
+    if engines:
+        for e in engines.values():
+            e.close()
+    return results
+
+
+def write_table(args, results):
+    keys = ["game", "hane", "result", "hane_won", "tt_score", "opponent_score", "scores_agree",
+            "moves", "ended_by_passes", "hane_secs_per_move", "opp_secs_per_move", "error"]
+    with open(os.path.join(args.out, "results.tsv"), "w") as f:
+        f.write("\t".join(keys) + "\n")
+        for r in results:
+            f.write("\t".join(str(r[k]) for k in keys) + "\n")
+
+
+def summarise(args, results):
+    n = len(results)
+    wins = sum(r["hane_won"] for r in results) + 0.5 * sum(r["tie"] for r in results)
+    low, high = wilson(wins, n)
+    errors = [r for r in results if r["error"]]
+    both = [r for r in results if r["scores_agree"] is not None and r["ended_by_passes"]]
+    agree = sum(r["scores_agree"] for r in both)
+    secs = [r["hane_secs_per_move"] for r in results if r["moves"]]
+    opp = [r["opp_secs_per_move"] for r in results if r["moves"]]
+    lines = [
+        f"games {n}  hane wins {wins:g}  losses {n - wins:g}",
+        f"win rate {wins / max(n, 1):.3f}  95% interval [{low:.3f}, {high:.3f}]",
+        f"hane seconds/move {sum(secs) / max(len(secs), 1):.3f}  opponent {sum(opp) / max(len(opp), 1):.3f}",
+        f"errors (illegal/timeout/crash) {len(errors)}",
+        f"two-pass endings where Tromp-Taylor and opponent's count agree on the winner: {agree}/{len(both)}",
+    ]
+    for r in errors:
+        lines.append(f"  game {r['game']}: {r['error']}")
+    text = "\n".join(lines)
+    with open(os.path.join(args.out, "summary.txt"), "w") as f:
+        f.write(text + "\n")
+    print(text)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--hane", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "hane"))
+    p.add_argument("--hane-args", default="")
+    p.add_argument("--opponent", default=GNUGO)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--size", type=int, default=9)
+    p.add_argument("--komi", type=float, default=7.5)
+    p.add_argument("--out", default="out/match")
+    p.add_argument("--move-timeout", type=float, default=60.0)
+    p.add_argument("--no-twogtp", action="store_true")
+    args = p.parse_args()
+    if not args.no_twogtp and shutil.which("gogui-twogtp"):
+        os.makedirs(args.out, exist_ok=True)
+        cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
+               "-size", str(args.size), "-komi", str(args.komi), "-alternate", "-auto",
+               "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
+        print("running", " ".join(shlex.quote(c) for c in cmd), flush=True)
+        sys.exit(subprocess.call(cmd))
+    results = run_own_driver(args)
+    summarise(args, results)
+
+
+if __name__ == "__main__":
+    main()

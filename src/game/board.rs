@@ -1,0 +1,286 @@
+//! The rules board: the colouring of every point, the Zobrist hash of that
+//! colouring kept up to date as stones are placed and cleared, and the
+//! Tromp-Taylor operations on it (reaching, clearing, counting).
+//!
+//! This board is written to be obviously right rather than fast: strings and
+//! liberties are found by flood fill when a move needs them. The search has
+//! its own board built for speed (`player::board`), checked against this one
+//! in tests.
+
+use super::zobrist::stone_key;
+use super::{Color, Vertex, MAX_SIZE, MIN_SIZE};
+
+/// What one Tromp-Taylor move did to the board.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveEffect {
+    /// Opponent stones cleared because they no longer reached empty.
+    pub captured: Vec<Vertex>,
+    /// The mover's own stones cleared (a suicide). At most one of the two
+    /// lists is non-empty.
+    pub suicided: Vec<Vertex>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    size: usize,
+    /// Row-major from the lower left corner: index `row * size + col`.
+    points: Vec<Option<Color>>,
+    hash: u64,
+}
+
+impl Board {
+    /// An empty board. `size` must lie in MIN_SIZE..=MAX_SIZE (the caller checks input).
+    pub fn new(size: usize) -> Board {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "board size {size}");
+        Board {
+            size,
+            points: vec![None; size * size],
+            hash: 0,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Zobrist hash of the colouring: XOR of the keys of every stone.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn get(&self, vertex: Vertex) -> Option<Color> {
+        self.points[self.index(vertex)]
+    }
+
+    pub fn is_on_board(&self, vertex: Vertex) -> bool {
+        vertex.is_on_board(self.size)
+    }
+
+    /// Puts a stone on, or takes one off, a point without any rule: for setup
+    /// stones. The hash follows.
+    pub fn set(&mut self, vertex: Vertex, color: Option<Color>) {
+        let index = self.index(vertex);
+        if let Some(old) = self.points[index] {
+            self.hash ^= stone_key(old, vertex);
+        }
+        if let Some(new) = color {
+            self.hash ^= stone_key(new, vertex);
+        }
+        self.points[index] = color;
+    }
+
+    /// Every stone of `color`, row by row from the bottom.
+    pub fn stones(&self, color: Color) -> Vec<Vertex> {
+        Vertex::all(self.size)
+            .filter(|&v| self.get(v) == Some(color))
+            .collect()
+    }
+
+    pub fn stone_count(&self) -> usize {
+        self.points.iter().filter(|p| p.is_some()).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.points.iter().all(Option::is_none)
+    }
+
+    /// The orthogonal neighbours of a vertex that lie on the board.
+    pub fn neighbours(&self, vertex: Vertex) -> impl Iterator<Item = Vertex> {
+        let size = self.size as i32;
+        let (col, row) = (vertex.col as i32, vertex.row as i32);
+        [
+            (col - 1, row),
+            (col + 1, row),
+            (col, row - 1),
+            (col, row + 1),
+        ]
+        .into_iter()
+        .filter(move |&(c, r)| c >= 0 && r >= 0 && c < size && r < size)
+        .map(|(c, r)| Vertex::new(c as usize, r as usize))
+    }
+
+    /// The points connected to `vertex` through points of its own colour
+    /// (its string, or its empty region), and whether that set reaches each
+    /// colour (index by `Color::index`) and empty.
+    pub fn region(&self, vertex: Vertex) -> Region {
+        let own = self.get(vertex);
+        let mut seen = vec![false; self.size * self.size];
+        let mut stack = vec![vertex];
+        let mut region = Region::default();
+        seen[self.index(vertex)] = true;
+        while let Some(v) = stack.pop() {
+            region.points.push(v);
+            for n in self.neighbours(v) {
+                let colour = self.get(n);
+                if colour != own {
+                    match colour {
+                        Some(c) => region.reaches[c.index()] = true,
+                        None => region.reaches_empty = true,
+                    }
+                } else if !seen[self.index(n)] {
+                    seen[self.index(n)] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        region
+    }
+
+    /// The number of distinct empty points adjacent to the string at `vertex`.
+    pub fn liberties(&self, vertex: Vertex) -> usize {
+        let string = self.region(vertex).points;
+        let mut liberties: Vec<Vertex> = string
+            .iter()
+            .flat_map(|&s| self.neighbours(s))
+            .filter(|&n| self.get(n).is_none())
+            .collect();
+        liberties.sort();
+        liberties.dedup();
+        liberties.len()
+    }
+
+    /// A Tromp-Taylor move: colour the empty point, clear the opponent's
+    /// strings that no longer reach empty, then clear the mover's own. The
+    /// caller has checked that `vertex` is an empty point of the board.
+    pub fn play(&mut self, color: Color, vertex: Vertex) -> MoveEffect {
+        debug_assert!(self.get(vertex).is_none());
+        self.set(vertex, Some(color));
+        let mut effect = MoveEffect::default();
+        let neighbours: Vec<Vertex> = self.neighbours(vertex).collect();
+        for n in neighbours {
+            if self.get(n) == Some(color.opponent()) {
+                effect.captured.extend(self.clear_if_enclosed(n));
+            }
+        }
+        effect.suicided = self.clear_if_enclosed(vertex);
+        effect
+    }
+
+    /// Empties the string at `vertex` when it does not reach empty; returns
+    /// the stones removed.
+    fn clear_if_enclosed(&mut self, vertex: Vertex) -> Vec<Vertex> {
+        if self.get(vertex).is_none() {
+            return Vec::new();
+        }
+        let region = self.region(vertex);
+        if region.reaches_empty {
+            return Vec::new();
+        }
+        for &v in &region.points {
+            self.set(v, None);
+        }
+        region.points
+    }
+
+    /// The Tromp-Taylor area of each colour: its stones plus the empty points
+    /// that reach only that colour. Index by `Color::index`.
+    pub fn area(&self) -> [usize; 2] {
+        let mut area = [0usize; 2];
+        let mut counted = vec![false; self.size * self.size];
+        for vertex in Vertex::all(self.size) {
+            match self.get(vertex) {
+                Some(c) => area[c.index()] += 1,
+                None if !counted[self.index(vertex)] => {
+                    let region = self.region(vertex);
+                    for &v in &region.points {
+                        counted[self.index(v)] = true;
+                    }
+                    match region.reaches {
+                        [true, false] => area[0] += region.points.len(),
+                        [false, true] => area[1] += region.points.len(),
+                        _ => {}
+                    }
+                }
+                None => {}
+            }
+        }
+        area
+    }
+
+    /// Which colour owns a point under the Tromp-Taylor count: its stone's
+    /// colour, or the one colour its empty region reaches.
+    pub fn owner(&self, vertex: Vertex) -> Option<Color> {
+        match self.get(vertex) {
+            Some(c) => Some(c),
+            None => match self.region(vertex).reaches {
+                [true, false] => Some(Color::Black),
+                [false, true] => Some(Color::White),
+                _ => None,
+            },
+        }
+    }
+
+    fn index(&self, vertex: Vertex) -> usize {
+        vertex.row as usize * self.size + vertex.col as usize
+    }
+}
+
+/// A maximal set of connected points of one colour (or of empty points).
+#[derive(Clone, Debug, Default)]
+pub struct Region {
+    pub points: Vec<Vertex>,
+    pub reaches: [bool; 2],
+    pub reaches_empty: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Vertex {
+        Vertex::parse_gtp(s).unwrap()
+    }
+
+    #[test]
+    fn capture_comes_before_suicide() {
+        // Black A2 and B1 around the corner; White A1 is captured when Black
+        // fills... here White plays A1 into Black's two stones: White's
+        // stone has no liberty and captures nothing, so it is a suicide.
+        let mut board = Board::new(5);
+        board.play(Color::Black, v("A2"));
+        board.play(Color::Black, v("B1"));
+        let effect = board.play(Color::White, v("A1"));
+        assert_eq!(effect.suicided, vec![v("A1")]);
+        assert!(effect.captured.is_empty());
+        assert_eq!(board.get(v("A1")), None);
+        assert_eq!(
+            board.hash(),
+            stone_key(Color::Black, v("A2")) ^ stone_key(Color::Black, v("B1"))
+        );
+
+        // Now White surrounds the black pair's liberties: A3, B2, C1, then A1 captures both.
+        for s in ["A3", "B2", "C1"] {
+            board.play(Color::White, v(s));
+        }
+        let effect = board.play(Color::White, v("A1"));
+        let mut captured = effect.captured.clone();
+        captured.sort();
+        assert_eq!(captured, vec![v("A2"), v("B1")]);
+        assert!(effect.suicided.is_empty());
+    }
+
+    #[test]
+    fn multi_stone_suicide_clears_the_whole_string() {
+        let mut board = Board::new(3);
+        // White owns the middle column; Black A1, A2 then A3 fills its own last liberty.
+        for s in ["B1", "B2", "B3"] {
+            board.play(Color::White, v(s));
+        }
+        board.play(Color::Black, v("A1"));
+        board.play(Color::Black, v("A2"));
+        let effect = board.play(Color::Black, v("A3"));
+        assert_eq!(effect.suicided.len(), 3);
+        assert_eq!(board.stone_count(), 3);
+    }
+
+    #[test]
+    fn area_counts_stones_and_single_colour_regions() {
+        let mut board = Board::new(3);
+        assert_eq!(board.area(), [0, 0]);
+        board.play(Color::Black, v("B2"));
+        assert_eq!(board.area(), [9, 0]);
+        board.play(Color::White, v("A1"));
+        // A2 and B1... every empty point reaches both colours now
+        assert_eq!(board.area(), [1, 1]);
+    }
+}

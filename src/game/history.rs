@@ -1,0 +1,473 @@
+//! A game under the Tromp-Taylor rules: the board, whose turn it is, komi,
+//! the history of colourings for positional superko, and exact undo.
+//!
+//! Superko is exact. Every position the game has passed through is kept
+//! (board and all), and the colourings are indexed by their Zobrist hash. A
+//! move is a repetition only when its resulting colouring is *equal* to an
+//! earlier one: a hash hit is confirmed by comparing the boards point by
+//! point, so a hash collision can never make a legal move illegal. Keeping
+//! whole positions costs `size * size` bytes per turn, a few hundred KiB for
+//! a long 19x19 game, and makes undo a pop.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::board::{Board, MoveEffect};
+use super::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
+
+/// Why a move was refused. `Display` is the GTP text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    OffBoard,
+    Occupied,
+    /// The move would recreate an earlier colouring (this includes the
+    /// simple ko recapture and every one-stone suicide).
+    Superko,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The spec has one text for every refused move.
+        f.write_str("illegal move")
+    }
+}
+
+/// Why setup stones were refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    OffBoard,
+    /// A string would be left without liberties: not a position of the game.
+    NoLiberties,
+    /// The colouring already occurred in this game.
+    Repetition,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SetupError::OffBoard => "setup stone off the board",
+            SetupError::NoLiberties => "setup leaves a string without liberties",
+            SetupError::Repetition => "setup repeats an earlier position",
+        })
+    }
+}
+
+/// One step of the game record, as printed to SGF.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Stones put on or taken off by hand (handicap, SGF AB/AW/AE).
+    Setup(Vec<(Vertex, Option<Color>)>),
+    Move(Color, Move),
+}
+
+/// Everything that changes from one turn to the next; the game keeps one per
+/// turn so that undo restores all of it exactly.
+#[derive(Clone, Debug)]
+struct Position {
+    board: Board,
+    to_move: Color,
+    /// Stones each colour has captured (index by `Color::index`). A
+    /// suicide's stones count as captured by the opponent.
+    captures: [u32; 2],
+    consecutive_passes: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    komi: f64,
+    /// `positions[0]` is the start of the game; `positions[i + 1]` follows
+    /// `actions[i]`.
+    positions: Vec<Position>,
+    actions: Vec<Action>,
+    /// Colouring hash -> indices into `positions` with that hash.
+    colourings: HashMap<u64, Vec<usize>>,
+}
+
+impl Game {
+    /// A new game on an empty board. `size` must lie in MIN_SIZE..=MAX_SIZE.
+    pub fn new(size: usize, komi: f64) -> Game {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&size));
+        let start = Position {
+            board: Board::new(size),
+            to_move: Color::Black,
+            captures: [0, 0],
+            consecutive_passes: 0,
+        };
+        let mut colourings = HashMap::new();
+        colourings.insert(start.board.hash(), vec![0]);
+        Game {
+            komi,
+            positions: vec![start],
+            actions: Vec::new(),
+            colourings,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.board().size()
+    }
+
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+
+    pub fn set_komi(&mut self, komi: f64) {
+        self.komi = komi;
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.current().board
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.current().to_move
+    }
+
+    /// Stones `color` has captured so far.
+    pub fn captures(&self, color: Color) -> u32 {
+        self.current().captures[color.index()]
+    }
+
+    /// Two consecutive passes end the game.
+    pub fn is_over(&self) -> bool {
+        self.current().consecutive_passes >= 2
+    }
+
+    pub fn consecutive_passes(&self) -> u32 {
+        self.current().consecutive_passes
+    }
+
+    /// The record of the game: setup and moves in order.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// The moves played since the last setup, oldest first.
+    pub fn moves(&self) -> impl Iterator<Item = (Color, Move)> + '_ {
+        self.actions.iter().filter_map(|a| match a {
+            Action::Move(c, m) => Some((*c, *m)),
+            Action::Setup(_) => None,
+        })
+    }
+
+    pub fn last_move(&self) -> Option<(Color, Move)> {
+        match self.actions.last() {
+            Some(Action::Move(c, m)) => Some((*c, *m)),
+            _ => None,
+        }
+    }
+
+    /// The hashes of every colouring that has occurred in this game: a move
+    /// recreating one of them is illegal. (Hashes only: the search uses them
+    /// as a filter; the game confirms every real move exactly.)
+    pub fn colouring_hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.colourings.keys().copied()
+    }
+
+    /// Whether `color` may play `mv` now. A pass is always legal.
+    pub fn is_legal(&self, color: Color, mv: Move) -> bool {
+        self.try_move(color, mv).is_ok()
+    }
+
+    /// Every vertex where `color` may play now, row by row from the bottom.
+    pub fn legal_vertices(&self, color: Color) -> Vec<Vertex> {
+        Vertex::all(self.size())
+            .filter(|&v| self.is_legal(color, Move::Play(v)))
+            .collect()
+    }
+
+    /// Plays a move for `color` (who need not be the side to move: GTP lets a
+    /// colour play twice). On error nothing changes.
+    pub fn play(&mut self, color: Color, mv: Move) -> Result<MoveEffect, IllegalMove> {
+        let (position, effect) = self.try_move(color, mv)?;
+        self.push(position, Action::Move(color, mv));
+        Ok(effect)
+    }
+
+    /// Takes back the last move. Setup stones are not moves: undo stops at
+    /// them, as it stops at the start of the game.
+    pub fn undo(&mut self) -> Result<(), CannotUndo> {
+        match self.actions.last() {
+            Some(Action::Move(..)) => {
+                self.pop();
+                Ok(())
+            }
+            _ => Err(CannotUndo),
+        }
+    }
+
+    /// Puts stones on or takes them off the board by hand. Black is to move
+    /// afterwards unless the caller says otherwise with `set_to_move`.
+    pub fn setup(&mut self, stones: &[(Vertex, Option<Color>)]) -> Result<(), SetupError> {
+        let mut position = self.current().clone();
+        for &(vertex, color) in stones {
+            if !position.board.is_on_board(vertex) {
+                return Err(SetupError::OffBoard);
+            }
+            position.board.set(vertex, color);
+        }
+        let enclosed = Vertex::all(self.size())
+            .any(|v| position.board.get(v).is_some() && !position.board.region(v).reaches_empty);
+        if enclosed {
+            return Err(SetupError::NoLiberties);
+        }
+        if position.board != self.current().board && self.is_repetition(&position.board) {
+            return Err(SetupError::Repetition);
+        }
+        position.consecutive_passes = 0;
+        self.push(position, Action::Setup(stones.to_vec()));
+        Ok(())
+    }
+
+    /// Whose turn it is, set by hand (SGF `PL`, or after handicap stones).
+    pub fn set_to_move(&mut self, color: Color) {
+        if let Some(position) = self.positions.last_mut() {
+            position.to_move = color;
+        }
+    }
+
+    /// The Tromp-Taylor result of the board as it stands: Black's area minus
+    /// White's area minus komi. Positive means Black wins.
+    pub fn score(&self) -> f64 {
+        let [black, white] = self.board().area();
+        black as f64 - white as f64 - self.komi
+    }
+
+    fn current(&self) -> &Position {
+        // The start position is never popped, so there is always one.
+        &self.positions[self.positions.len() - 1]
+    }
+
+    fn try_move(&self, color: Color, mv: Move) -> Result<(Position, MoveEffect), IllegalMove> {
+        let current = self.current();
+        let mut next = current.clone();
+        next.to_move = color.opponent();
+        let vertex = match mv {
+            Move::Pass => {
+                next.consecutive_passes += 1;
+                return Ok((next, MoveEffect::default()));
+            }
+            Move::Play(vertex) => vertex,
+        };
+        if !current.board.is_on_board(vertex) {
+            return Err(IllegalMove::OffBoard);
+        }
+        if current.board.get(vertex).is_some() {
+            return Err(IllegalMove::Occupied);
+        }
+        let effect = next.board.play(color, vertex);
+        if self.is_repetition(&next.board) {
+            return Err(IllegalMove::Superko);
+        }
+        next.captures[color.index()] += effect.captured.len() as u32;
+        next.captures[color.opponent().index()] += effect.suicided.len() as u32;
+        next.consecutive_passes = 0;
+        Ok((next, effect))
+    }
+
+    /// Whether this colouring occurred earlier in the game: a hash hit is
+    /// confirmed against the stored board.
+    fn is_repetition(&self, board: &Board) -> bool {
+        self.colourings
+            .get(&board.hash())
+            .is_some_and(|indices| indices.iter().any(|&i| self.positions[i].board == *board))
+    }
+
+    fn push(&mut self, position: Position, action: Action) {
+        let index = self.positions.len();
+        self.colourings
+            .entry(position.board.hash())
+            .or_default()
+            .push(index);
+        self.positions.push(position);
+        self.actions.push(action);
+    }
+
+    fn pop(&mut self) {
+        let index = self.positions.len() - 1;
+        if let Some(position) = self.positions.pop() {
+            let hash = position.board.hash();
+            if let Some(indices) = self.colourings.get_mut(&hash) {
+                indices.retain(|&i| i != index);
+                if indices.is_empty() {
+                    self.colourings.remove(&hash);
+                }
+            }
+        }
+        self.actions.pop();
+    }
+}
+
+/// `undo` with no move to take back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CannotUndo;
+
+impl fmt::Display for CannotUndo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("cannot undo")
+    }
+}
+
+/// The fixed handicap placements of the GTP specification (section 4.1.1),
+/// in the spec's order. `None` when the size does not allow that many
+/// stones: below 7x7 there is no fixed handicap; 7x7 and even sizes allow 2
+/// to 4 stones; odd sizes from 9x9 allow 2 to 9.
+pub fn fixed_handicap_vertices(size: usize, stones: usize) -> Option<Vec<Vertex>> {
+    if size < 7 || stones < 2 {
+        return None;
+    }
+    let max = if size.is_multiple_of(2) || size == 7 {
+        4
+    } else {
+        9
+    };
+    if stones > max {
+        return None;
+    }
+    // Corner stones on the third line up to 12x12, the fourth from 13x13.
+    let low = if size < 13 { 2 } else { 3 };
+    let high = size - 1 - low;
+    let mid = size / 2;
+    let at = |col, row| Vertex::new(col, row);
+    let table = [
+        at(low, low),   // D4
+        at(high, high), // Q16
+        at(low, high),  // D16
+        at(high, low),  // Q4
+        at(low, mid),   // D10
+        at(high, mid),  // Q10
+        at(mid, low),   // K4
+        at(mid, high),  // K16
+    ];
+    let centre = at(mid, mid);
+    let mut vertices = match stones {
+        2..=4 => table[..stones].to_vec(),
+        5 => table[..4].to_vec(),
+        6 | 7 => table[..6].to_vec(),
+        _ => table[..8].to_vec(),
+    };
+    if stones % 2 == 1 && stones >= 5 {
+        vertices.push(centre);
+    }
+    Some(vertices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Vertex {
+        Vertex::parse_gtp(s).unwrap()
+    }
+
+    fn play(game: &mut Game, color: Color, s: &str) {
+        let mv = if s == "pass" {
+            Move::Pass
+        } else {
+            Move::Play(v(s))
+        };
+        game.play(color, mv).unwrap();
+    }
+
+    #[test]
+    fn simple_ko_recapture_is_superko() {
+        use Color::{Black as B, White as W};
+        let mut game = Game::new(5, 0.0);
+        for (c, s) in [
+            (B, "B3"),
+            (W, "C3"),
+            (B, "A2"),
+            (W, "D2"),
+            (B, "B1"),
+            (W, "C1"),
+            (B, "C2"),
+        ] {
+            play(&mut game, c, s);
+        }
+        // White B2 captures C2; Black C2 retaking would recreate the position.
+        play(&mut game, W, "B2");
+        assert_eq!(game.board().get(v("C2")), None);
+        assert_eq!(game.captures(W), 1);
+        assert_eq!(game.play(B, Move::Play(v("C2"))), Err(IllegalMove::Superko));
+        play(&mut game, B, "E5");
+        play(&mut game, W, "E4");
+        assert!(game.is_legal(B, Move::Play(v("C2"))));
+    }
+
+    #[test]
+    fn one_stone_suicide_is_illegal_and_multi_stone_suicide_legal() {
+        use Color::{Black as B, White as W};
+        let mut game = Game::new(3, 0.0);
+        play(&mut game, B, "B1");
+        play(&mut game, B, "A2");
+        let before = game.board().clone();
+        assert_eq!(game.play(W, Move::Play(v("A1"))), Err(IllegalMove::Superko));
+        assert_eq!(game.board(), &before);
+
+        let mut game = Game::new(3, 0.0);
+        for (c, s) in [
+            (W, "B1"),
+            (W, "B2"),
+            (W, "B3"),
+            (B, "A1"),
+            (W, "C3"),
+            (B, "A2"),
+            (W, "C1"),
+        ] {
+            play(&mut game, c, s);
+        }
+        let effect = game.play(B, Move::Play(v("A3"))).unwrap();
+        assert_eq!(effect.suicided.len(), 3);
+        assert_eq!(game.captures(W), 3);
+        assert_eq!(game.board().stones(B), vec![]);
+        assert_eq!(game.score(), -9.0);
+    }
+
+    #[test]
+    fn a_suicide_that_recreates_a_colouring_is_illegal() {
+        use Color::{Black as B, White as W};
+        let mut game = Game::new(3, 0.0);
+        for (c, s) in [(W, "B1"), (W, "B2"), (W, "B3"), (B, "A1"), (B, "A2")] {
+            play(&mut game, c, s);
+        }
+        // Clearing A1-A3 would leave the colouring after White's B3.
+        assert_eq!(game.play(B, Move::Play(v("A3"))), Err(IllegalMove::Superko));
+    }
+
+    #[test]
+    fn undo_restores_everything() {
+        use Color::{Black as B, White as W};
+        let mut game = Game::new(9, 7.5);
+        let start = game.clone();
+        play(&mut game, B, "E5");
+        play(&mut game, W, "pass");
+        game.undo().unwrap();
+        game.undo().unwrap();
+        assert_eq!(game.undo(), Err(CannotUndo));
+        assert_eq!(game.board(), start.board());
+        assert_eq!(game.to_move(), B);
+        assert_eq!(game.colourings, start.colourings);
+    }
+
+    #[test]
+    fn handicap_tables_follow_the_spec() {
+        let list = |size, n| {
+            fixed_handicap_vertices(size, n).map(|vs| {
+                vs.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        };
+        assert_eq!(list(19, 9).unwrap(), "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10");
+        assert_eq!(list(19, 5).unwrap(), "D4 Q16 D16 Q4 K10");
+        assert_eq!(list(19, 7).unwrap(), "D4 Q16 D16 Q4 D10 Q10 K10");
+        assert_eq!(list(9, 2).unwrap(), "C3 G7");
+        assert_eq!(list(13, 4).unwrap(), "D4 K10 D10 K4");
+        assert_eq!(list(7, 5), None);
+        assert_eq!(list(10, 4).unwrap(), "C3 H8 C8 H3");
+        assert_eq!(list(6, 2), None);
+        assert_eq!(list(19, 10), None);
+        assert_eq!(list(19, 1), None);
+    }
+}

@@ -1,0 +1,279 @@
+//! The rules core against a slow, obviously-correct reference written only
+//! for this test: the Tromp-Taylor text turned into code with no string
+//! bookkeeping and no hashing, and every earlier colouring kept whole.
+//! Random games on 2x2, 5x5, 9x9 and 19x19 must agree move by move: the
+//! legal moves, the colouring, the captures, the score, the incrementally
+//! kept hash and undo.
+
+use std::collections::BTreeSet;
+
+use hane::game::zobrist::stone_key;
+use hane::game::{Color, Game, Move, Vertex};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// 0 empty, 1 black, 2 white; row-major from the lower left.
+type Colouring = Vec<u8>;
+
+fn code(color: Color) -> u8 {
+    match color {
+        Color::Black => 1,
+        Color::White => 2,
+    }
+}
+
+#[derive(Clone)]
+struct Reference {
+    size: usize,
+    points: Colouring,
+    history: BTreeSet<Colouring>,
+    /// Stones each colour has captured (a suicide's stones go to the opponent).
+    captures: [usize; 2],
+}
+
+impl Reference {
+    fn new(size: usize) -> Reference {
+        let points = vec![0; size * size];
+        Reference {
+            size,
+            history: BTreeSet::from([points.clone()]),
+            points,
+            captures: [0, 0],
+        }
+    }
+
+    fn neighbours(&self, p: usize) -> Vec<usize> {
+        let (x, y, n) = (p % self.size, p / self.size, self.size);
+        let mut out = Vec::new();
+        if x > 0 {
+            out.push(p - 1);
+        }
+        if x + 1 < n {
+            out.push(p + 1);
+        }
+        if y > 0 {
+            out.push(p - n);
+        }
+        if y + 1 < n {
+            out.push(p + n);
+        }
+        out
+    }
+
+    /// Rule 2: does the point reach colour `target` through its own colour?
+    fn reaches(points: &Colouring, r: &Reference, start: usize, target: u8) -> bool {
+        let own = points[start];
+        let mut seen = vec![false; points.len()];
+        let mut stack = vec![start];
+        seen[start] = true;
+        while let Some(p) = stack.pop() {
+            for n in r.neighbours(p) {
+                if points[n] == target {
+                    return true;
+                }
+                if points[n] == own && !seen[n] {
+                    seen[n] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        false
+    }
+
+    /// Rule 3: empty every point of `colour` that does not reach empty.
+    fn clear(&self, points: &mut Colouring, colour: u8) -> usize {
+        let doomed: Vec<usize> = (0..points.len())
+            .filter(|&p| points[p] == colour && !Self::reaches(points, self, p, 0))
+            .collect();
+        for &p in &doomed {
+            points[p] = 0;
+        }
+        doomed.len()
+    }
+
+    /// Rule 6, and rule 5's test; None when the move is illegal.
+    fn after(&self, color: Color, p: usize) -> Option<(Colouring, usize, usize)> {
+        if self.points[p] != 0 {
+            return None;
+        }
+        let mut points = self.points.clone();
+        points[p] = code(color);
+        let captured = self.clear(&mut points, code(color.opponent()));
+        let lost = self.clear(&mut points, code(color));
+        if self.history.contains(&points) {
+            return None;
+        }
+        Some((points, captured, lost))
+    }
+
+    fn play(&mut self, color: Color, p: usize) {
+        let (points, captured, lost) = self.after(color, p).expect("legal");
+        self.points = points;
+        self.captures[color as usize] += captured;
+        self.captures[color.opponent() as usize] += lost;
+        self.history.insert(self.points.clone());
+    }
+
+    fn legal(&self, color: Color) -> Vec<usize> {
+        (0..self.points.len())
+            .filter(|&p| self.after(color, p).is_some())
+            .collect()
+    }
+
+    /// Rule 8 with komi: Black's score minus White's.
+    fn score(&self, komi: f64) -> f64 {
+        let mut black = 0i64;
+        let mut white = 0i64;
+        for p in 0..self.points.len() {
+            match self.points[p] {
+                1 => black += 1,
+                2 => white += 1,
+                _ => {
+                    let b = Self::reaches(&self.points, self, p, 1);
+                    let w = Self::reaches(&self.points, self, p, 2);
+                    if b && !w {
+                        black += 1;
+                    }
+                    if w && !b {
+                        white += 1;
+                    }
+                }
+            }
+        }
+        (black - white) as f64 - komi
+    }
+}
+
+fn vertex(size: usize, p: usize) -> Vertex {
+    Vertex::new(p % size, p / size)
+}
+
+fn colouring_of(game: &Game) -> Colouring {
+    Vertex::all(game.size())
+        .map(|v| game.board().get(v).map_or(0, code))
+        .collect()
+}
+
+fn scratch_hash(game: &Game) -> u64 {
+    Vertex::all(game.size())
+        .filter_map(|v| game.board().get(v).map(|c| stone_key(c, v)))
+        .fold(0, |h, k| h ^ k)
+}
+
+fn check_same(game: &Game, reference: &Reference, context: &str) {
+    assert_eq!(colouring_of(game), reference.points, "{context}: colouring");
+    assert_eq!(game.board().hash(), scratch_hash(game), "{context}: hash");
+    for color in Color::BOTH {
+        let legal: Vec<usize> = game
+            .legal_vertices(color)
+            .iter()
+            .map(|v| v.row as usize * game.size() + v.col as usize)
+            .collect();
+        assert_eq!(
+            legal,
+            reference.legal(color),
+            "{context}: legal moves of {color}"
+        );
+        assert_eq!(
+            game.captures(color) as usize,
+            reference.captures[color as usize],
+            "{context}: captures of {color}"
+        );
+    }
+    assert_eq!(
+        game.score(),
+        reference.score(game.komi()),
+        "{context}: score"
+    );
+}
+
+/// Plays one random game, checking every position; now and then undoes a
+/// few moves and checks that the earlier position comes back exactly.
+fn random_game(size: usize, seed: u64, max_moves: usize, check_every: usize) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut game = Game::new(size, 0.5);
+    let mut reference = Reference::new(size);
+    let mut saved: Vec<(Game, Reference)> = Vec::new();
+    let mut color = Color::Black;
+    for turn in 0..max_moves {
+        let context = format!("size {size} seed {seed} turn {turn}");
+        if turn % check_every == 0 {
+            check_same(&game, &reference, &context);
+        }
+        // GTP lets a colour move twice: now and then keep the same colour.
+        if rng.gen_bool(0.05) {
+            color = color.opponent();
+        }
+        let legal = reference.legal(color);
+        if legal.is_empty() || rng.gen_bool(0.02) {
+            saved.push((game.clone(), reference.clone()));
+            game.play(color, Move::Pass).expect("pass is legal");
+        } else {
+            let p = legal[rng.gen_range(0..legal.len())];
+            saved.push((game.clone(), reference.clone()));
+            game.play(color, Move::Play(vertex(size, p)))
+                .unwrap_or_else(|e| panic!("{context}: reference-legal move refused: {e:?}"));
+            reference.play(color, p);
+        }
+        color = color.opponent();
+        if rng.gen_bool(0.03) && saved.len() >= 3 {
+            let back = rng.gen_range(1..=3);
+            for _ in 0..back {
+                game.undo().expect("undo a move");
+            }
+            let (old_game, old_reference) = saved[saved.len() - back].clone();
+            saved.truncate(saved.len() - back);
+            assert_eq!(game.board(), old_game.board(), "{context}: undo board");
+            assert_eq!(
+                game.to_move(),
+                old_game.to_move(),
+                "{context}: undo to_move"
+            );
+            assert_eq!(
+                game.actions(),
+                old_game.actions(),
+                "{context}: undo history"
+            );
+            for c in Color::BOTH {
+                assert_eq!(
+                    game.captures(c),
+                    old_game.captures(c),
+                    "{context}: undo captures"
+                );
+            }
+            reference = old_reference;
+            check_same(&game, &reference, &format!("{context} after undo"));
+        }
+    }
+    check_same(&game, &reference, &format!("size {size} seed {seed} end"));
+    while game.undo().is_ok() {}
+    assert!(game.board().is_empty());
+    assert_eq!(game.board().hash(), 0);
+    assert_eq!(game.captures(Color::Black), 0);
+}
+
+#[test]
+fn random_games_on_2x2_agree_with_the_reference() {
+    for seed in 0..300 {
+        random_game(2, seed, 40, 1);
+    }
+}
+
+#[test]
+fn random_games_on_5x5_agree_with_the_reference() {
+    for seed in 0..40 {
+        random_game(5, seed, 150, 1);
+    }
+}
+
+#[test]
+fn random_games_on_9x9_agree_with_the_reference() {
+    for seed in 0..6 {
+        random_game(9, seed, 260, 2);
+    }
+}
+
+#[test]
+fn random_games_on_19x19_agree_with_the_reference() {
+    random_game(19, 1, 500, 25);
+}

@@ -1,0 +1,227 @@
+//! GTP transcripts against the built binary: every error response with its
+//! exact wording and echoed id, and the game state unchanged afterwards.
+
+mod common;
+
+use common::Gtp;
+use std::time::Duration;
+
+/// A game with a few stones and a capture, to check that failures leave it be.
+fn game_in_progress() -> Gtp {
+    let mut gtp = Gtp::start_with(&["--seed", "1"]);
+    for command in [
+        "boardsize 9",
+        "clear_board",
+        "komi 6.5",
+        "play b E5",
+        "play w D5",
+        "play b C5",
+        "play w E4",
+        "play b D6",
+        "play w F5",
+        "play b D4",
+    ] {
+        gtp.ok(command);
+    }
+    gtp
+}
+
+/// Everything a client can observe of the game state.
+fn snapshot(gtp: &mut Gtp) -> Vec<String> {
+    [
+        "list_stones black",
+        "list_stones white",
+        "captures black",
+        "captures white",
+        "final_score",
+        "printsgf",
+        "all_legal b",
+    ]
+    .iter()
+    .map(|c| gtp.ok(c))
+    .collect()
+}
+
+fn assert_fails_unchanged(gtp: &mut Gtp, command: &str, expected: &str) {
+    let before = snapshot(gtp);
+    assert_eq!(gtp.send(command), expected, "response to `{command}`");
+    assert_eq!(snapshot(gtp), before, "state after `{command}`");
+}
+
+#[test]
+fn unknown_commands_echo_the_id() {
+    let mut gtp = game_in_progress();
+    assert_fails_unchanged(&mut gtp, "frobnicate", "? unknown command");
+    assert_fails_unchanged(&mut gtp, "17 frobnicate 3", "?17 unknown command");
+    assert_fails_unchanged(&mut gtp, "PLAY b A1", "? unknown command");
+    assert_eq!(gtp.send("42 name"), "=42 hane");
+}
+
+#[test]
+fn syntax_errors_leave_the_game_alone() {
+    let mut gtp = game_in_progress();
+    for command in [
+        "play",
+        "play b",
+        "play x A1",
+        "play b I5",
+        "play b A1 A2",
+        "genmove purple",
+        "komi nan",
+        "komi inf",
+        "komi seven",
+        "boardsize -3",
+        "boardsize nine",
+        "time_left b -5 0",
+        "time_settings 10 -1 0",
+        "countlib pass",
+        "fixed_handicap",
+        "final_status_list zombie",
+    ] {
+        let response = gtp.send(command);
+        assert!(
+            response.starts_with("? syntax error"),
+            "`{command}` answered {response}"
+        );
+    }
+    let before = snapshot(&mut gtp);
+    assert_eq!(gtp.send("8 play b"), gtp_syntax_with_id(8));
+    assert_eq!(snapshot(&mut gtp), before);
+}
+
+fn gtp_syntax_with_id(id: u64) -> String {
+    // The detail after the spec's words is free; the spec's words are not.
+    format!("?{id} syntax error (expected a vertex or pass)")
+}
+
+#[test]
+fn illegal_moves_use_the_spec_wording() {
+    let mut gtp = game_in_progress();
+    assert_fails_unchanged(&mut gtp, "play w E5", "? illegal move");
+    assert_fails_unchanged(&mut gtp, "3 play b J10", "?3 illegal move");
+    assert_fails_unchanged(&mut gtp, "play b Z25", "? illegal move");
+    let mut gtp = Gtp::start();
+    for command in [
+        "boardsize 5",
+        "play b B3",
+        "play w C3",
+        "play b A2",
+        "play w D2",
+        "play b B1",
+        "play w C1",
+        "play b C2",
+        "play w B2",
+    ] {
+        gtp.ok(command);
+    }
+    // Black retaking the ko at once recreates an earlier colouring.
+    assert_fails_unchanged(&mut gtp, "play b C2", "? illegal move");
+    assert_eq!(gtp.ok("is_legal b C2"), "0");
+}
+
+#[test]
+fn size_handicap_and_undo_errors() {
+    let mut gtp = game_in_progress();
+    assert_fails_unchanged(&mut gtp, "boardsize 1", "? unacceptable size");
+    assert_fails_unchanged(&mut gtp, "boardsize 26", "? unacceptable size");
+    assert_fails_unchanged(
+        &mut gtp,
+        "5 boardsize 1000000000000000000000000000000",
+        "?5 unacceptable size",
+    );
+    assert_fails_unchanged(&mut gtp, "fixed_handicap 2", "? board not empty");
+    assert_fails_unchanged(&mut gtp, "place_free_handicap 2", "? board not empty");
+    assert_fails_unchanged(&mut gtp, "set_free_handicap A1 B2", "? board not empty");
+
+    let mut gtp = Gtp::start();
+    gtp.ok("boardsize 9");
+    assert_eq!(gtp.send("undo"), "? cannot undo");
+    assert_eq!(gtp.send("fixed_handicap 10"), "? invalid number of stones");
+    assert_eq!(gtp.send("fixed_handicap 1"), "? invalid number of stones");
+    assert_eq!(
+        gtp.send("place_free_handicap 1"),
+        "? invalid number of stones"
+    );
+    assert_eq!(gtp.send("set_free_handicap A1 A1"), "? bad vertex list");
+    assert_eq!(gtp.send("set_free_handicap A1"), "? bad vertex list");
+    assert_eq!(gtp.send("set_free_handicap A1 T19"), "? bad vertex list");
+    assert_eq!(gtp.ok("list_stones black"), "");
+    assert_eq!(gtp.ok("fixed_handicap 2"), "C3 G7");
+    // Handicap stones are not moves.
+    assert_eq!(gtp.send("undo"), "? cannot undo");
+    assert_eq!(gtp.ok("list_stones black"), "C3 G7");
+}
+
+#[test]
+fn bad_files_are_refused_and_the_game_kept() {
+    let mut gtp = game_in_progress();
+    let dir = std::env::temp_dir().join(format!("hane-transcripts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let garbage = dir.join("garbage.sgf");
+    std::fs::write(&garbage, b"\x00\x01(;;;((]]").expect("write");
+    let illegal = dir.join("illegal.sgf");
+    std::fs::write(&illegal, "(;SZ[9];B[ee];W[ee])").expect("write");
+    let huge_board = dir.join("big.sgf");
+    std::fs::write(&huge_board, "(;SZ[31];B[aa])").expect("write");
+    for path in [
+        dir.join("missing.sgf"),
+        dir.clone(),
+        garbage,
+        illegal,
+        huge_board,
+    ] {
+        let command = format!("loadsgf {}", path.display());
+        let before = snapshot(&mut gtp);
+        let response = gtp.send(&command);
+        assert!(
+            response.starts_with("? cannot load file"),
+            "`{command}` answered {response}"
+        );
+        assert_eq!(snapshot(&mut gtp), before, "state after `{command}`");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn inspection_errors() {
+    let mut gtp = game_in_progress();
+    assert_fails_unchanged(&mut gtp, "countlib A1", "? vertex must not be empty");
+    assert_fails_unchanged(&mut gtp, "countlib T19", "? invalid coordinate");
+    assert_fails_unchanged(&mut gtp, "color T19", "? invalid coordinate");
+    assert_eq!(gtp.ok("countlib E5"), "2");
+    assert_eq!(gtp.ok("color D5"), "empty");
+    assert_eq!(gtp.ok("captures black"), "1");
+}
+
+#[test]
+fn preprocessing_of_hostile_lines() {
+    let mut gtp = Gtp::start();
+    gtp.write_raw(b"1 na\x00me\r\n");
+    assert_eq!(gtp.read_response(), "=1 hane");
+    gtp.write_raw(b"\t2\tprotocol_version # a comment\n");
+    assert_eq!(gtp.read_response(), "=2 2");
+    gtp.write_raw(b"# only a comment\n\n   \n3 \xff\xfe\n");
+    assert_eq!(gtp.read_response(), "?3 unknown command");
+    let long = format!("4 {}\n", "x".repeat(1 << 20));
+    gtp.write_raw(long.as_bytes());
+    assert_eq!(gtp.read_response(), "?4 unknown command");
+    assert_eq!(gtp.stray_output(Duration::from_millis(200)), None);
+    let (status, stderr) = gtp.close();
+    assert!(status.success(), "exit status {status}");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}
+
+#[test]
+fn quit_and_end_of_input_end_cleanly() {
+    let mut gtp = Gtp::start();
+    assert_eq!(gtp.send("7 quit"), "=7 ");
+    let (status, stderr) = gtp.close();
+    assert!(status.success());
+    assert!(!stderr.contains("panicked"));
+
+    let mut gtp = Gtp::start();
+    gtp.write_raw(b"name");
+    let (status, stderr) = gtp.close();
+    assert!(status.success());
+    assert!(!stderr.contains("panicked"));
+}
