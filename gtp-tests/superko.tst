@@ -69,3 +69,38 @@ play w J1
 #? [1]
 17 is_legal b F5
 #? [1]
+
+# Sending two, returning one (5x5): Black throws in at A1 (two stones in
+# atari), White captures both at C1, Black retakes C1 at B1. That last move
+# is no simple ko (White's capture took two stones), but it recreates the
+# colouring before the throw-in, three moves earlier, with the other player
+# to move.
+boardsize 5
+clear_board
+play w A2
+play w B2
+play b B1
+play b C2
+play b D2
+play b D1
+18 countlib B1
+#? [2]
+19 play b A1
+#? []
+20 countlib A1
+#? [1]
+21 play w C1
+#? []
+22 captures white
+#? [2]
+23 list_stones black
+#? [D1 C2 D2]
+24 countlib C1
+#? [1]
+25 is_legal b B1
+#? [0]
+26 all_legal black
+#? [!.*\bB1\b.*]
+# Black playing A1 instead is new.
+27 is_legal b A1
+#? [1]

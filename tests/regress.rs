@@ -141,18 +141,27 @@ struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Option<String>>,
+    timeout: Duration,
     stderr: Arc<Mutex<Vec<String>>>,
 }
 
 impl Engine {
-    fn start(folder: &Path) -> Result<Engine, String> {
-        let mut child = Process::new(env!("CARGO_BIN_EXE_hane"))
+    /// Starts `program` with `args` (hane itself, or a fake engine in the
+    /// harness's own tests) in `folder`.
+    fn start(
+        program: &str,
+        args: &[&str],
+        folder: &Path,
+        timeout: Duration,
+    ) -> Result<Engine, String> {
+        let mut child = Process::new(program)
+            .args(args)
             .current_dir(folder)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|error| format!("cannot start hane: {error}"))?;
+            .map_err(|error| format!("cannot start {program}: {error}"))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
         let stderr_pipe = child.stderr.take().ok_or("no stderr pipe")?;
@@ -165,16 +174,17 @@ impl Engine {
             child,
             stdin,
             lines,
+            timeout,
             stderr,
         })
     }
 
     fn next_line(&self, command: &str) -> Result<Option<String>, String> {
-        match self.lines.recv_timeout(RESPONSE_TIMEOUT) {
+        match self.lines.recv_timeout(self.timeout) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(format!(
-                "no complete response to `{command}` within {} s",
-                RESPONSE_TIMEOUT.as_secs()
+                "no complete response to `{command}` within {:.1} s",
+                self.timeout.as_secs_f64()
             )),
             Err(RecvTimeoutError::Disconnected) => Ok(None),
         }
@@ -394,7 +404,8 @@ fn run_file(path: &Path) -> FileReport {
             return report;
         }
     };
-    let mut engine = match Engine::start(folder) {
+    let hane = env!("CARGO_BIN_EXE_hane");
+    let mut engine = match Engine::start(hane, &[], folder, RESPONSE_TIMEOUT) {
         Ok(engine) => engine,
         Err(error) => {
             report.broken = Some(error);
@@ -612,4 +623,162 @@ fn an_error_fails_even_a_matching_pattern() {
     let pattern = parse_pattern("[.*]").unwrap().unwrap();
     let result = judge_with_pattern(pending, &pattern).unwrap();
     assert_eq!(result.outcome, Outcome::UnexpectedFail);
+}
+
+// The harness against fake engines (POSIX sh scripts): it must catch what
+// gogui-regress would, and the framing faults and hangs it promises to.
+
+/// A well-behaved fake engine: answers every command with an empty success,
+/// echoing the id; `quit` ends it.
+const ECHO_ENGINE: &str = r#"
+while IFS= read -r line; do
+  set -- $line
+  case "$1" in
+    [0-9]*) id=$1; shift ;;
+    *) id= ;;
+  esac
+  case "$1" in
+    color) printf '=%s black\n\n' "$id" ;;
+    fail) printf '?%s no\n\n' "$id" ;;
+    *) printf '=%s \n\n' "$id" ;;
+  esac
+  [ "$1" = quit ] && exit 0
+done
+"#;
+
+fn run_fake(
+    engine_script: &str,
+    tst: &str,
+    timeout: Duration,
+) -> (Vec<TestResult>, Result<(), Broken>) {
+    let mut engine = Engine::start("sh", &["-c", engine_script], Path::new("."), timeout)
+        .expect("sh is available");
+    let mut results = Vec::new();
+    let outcome = run_script(&mut engine, tst, &mut results).and_then(|()| engine.finish());
+    (results, outcome)
+}
+
+fn outcomes(results: &[TestResult]) -> Vec<Outcome> {
+    results.iter().map(|r| r.outcome).collect()
+}
+
+#[test]
+fn fake_engine_outcomes_follow_gogui_regress() {
+    let tst = "# a comment\n\
+               1 color A1\n#? [black]\n\
+               2 color A1\n#? [white]\n\
+               3 color A1\n#? [white]*\n\
+               4 color A1\n#? [black]*\n\
+               5 fail\n#? [.*]\n\
+               6 play b A1\n\
+               7 fail\n\
+               8 color A1\n#? [!white]\n";
+    let (results, outcome) = run_fake(ECHO_ENGINE, tst, Duration::from_secs(10));
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        outcomes(&results),
+        vec![
+            Outcome::Pass,
+            Outcome::UnexpectedFail,
+            Outcome::ExpectedFail,
+            Outcome::UnexpectedPass,
+            Outcome::UnexpectedFail,
+            Outcome::Pass,
+            Outcome::UnexpectedFail,
+            Outcome::Pass,
+        ]
+    );
+    assert_eq!(results[1].got, "black");
+    assert_eq!(results[1].expected, "[white]");
+}
+
+#[test]
+fn an_unnumbered_command_that_fails_is_reported() {
+    let (results, outcome) = run_fake(
+        ECHO_ENGINE,
+        "fail\n1 color A1\n#? [black]\n",
+        Duration::from_secs(10),
+    );
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert_eq!(
+        outcomes(&results),
+        vec![Outcome::UnexpectedFail, Outcome::Pass]
+    );
+}
+
+#[test]
+fn a_pattern_not_right_after_its_command_is_a_bad_file() {
+    let (_, outcome) = run_fake(
+        ECHO_ENGINE,
+        "1 color A1\n\n#? [black]\n",
+        Duration::from_secs(10),
+    );
+    assert!(matches!(outcome, Err(Broken::BadFile(_))), "{outcome:?}");
+    let (_, outcome) = run_fake(
+        ECHO_ENGINE,
+        "1 color A1\n#? black\n",
+        Duration::from_secs(10),
+    );
+    assert!(matches!(outcome, Err(Broken::BadFile(_))), "{outcome:?}");
+}
+
+#[test]
+fn a_stray_line_on_stdout_is_caught() {
+    let chatty = ECHO_ENGINE.replace("color) printf", "color) echo thinking; printf");
+    let (_, outcome) = run_fake(&chatty, "1 color A1\n#? [black]\n", Duration::from_secs(10));
+    match outcome {
+        Err(Broken::Engine(message)) => assert!(message.contains("thinking"), "{message}"),
+        other => panic!("stray line not caught: {other:?}"),
+    }
+    // An extra empty line after a response is stray output too.
+    let blank = ECHO_ENGINE.replace(
+        "color) printf '=%s black\\n\\n'",
+        "color) printf '=%s black\\n\\n\\n'",
+    );
+    assert_ne!(blank, ECHO_ENGINE);
+    let (_, outcome) = run_fake(
+        &blank,
+        "1 color A1\n#? [black]\n2 color A1\n",
+        Duration::from_secs(10),
+    );
+    assert!(matches!(outcome, Err(Broken::Engine(_))), "{outcome:?}");
+}
+
+#[test]
+fn a_wrong_id_or_missing_space_is_caught() {
+    let wrong_id = ECHO_ENGINE.replace(
+        "printf '=%s black\\n\\n' \"$id\"",
+        "printf '=99 black\\n\\n'",
+    );
+    assert_ne!(wrong_id, ECHO_ENGINE);
+    let (_, outcome) = run_fake(
+        &wrong_id,
+        "1 color A1\n#? [black]\n",
+        Duration::from_secs(10),
+    );
+    assert!(matches!(outcome, Err(Broken::Engine(_))), "{outcome:?}");
+    let no_space = ECHO_ENGINE.replace("*) printf '=%s \\n\\n'", "*) printf '=%s\\n\\n'");
+    assert_ne!(no_space, ECHO_ENGINE);
+    let (_, outcome) = run_fake(&no_space, "1 play b A1\n#? []\n", Duration::from_secs(10));
+    assert!(matches!(outcome, Err(Broken::Engine(_))), "{outcome:?}");
+}
+
+#[test]
+fn a_hung_engine_times_out() {
+    let hung = "read line; printf '= hane\\n\\n'; exec sleep 30";
+    let started = Instant::now();
+    let (_, outcome) = run_fake(hung, "1 color A1\n", Duration::from_millis(300));
+    match outcome {
+        Err(Broken::Engine(message)) => {
+            assert!(message.contains("no complete response"), "{message}")
+        }
+        other => panic!("hang not caught: {other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn an_engine_that_dies_is_caught() {
+    let (_, outcome) = run_fake("exit 0", "1 color A1\n", Duration::from_secs(10));
+    assert!(matches!(outcome, Err(Broken::Engine(_))), "{outcome:?}");
 }
