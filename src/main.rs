@@ -3,6 +3,7 @@
 use clap::Parser;
 
 use hane::gtp::{self, Engine};
+use hane::player::search::SearchParams;
 use hane::player::PlayerConfig;
 
 #[derive(Parser, Debug)]
@@ -12,9 +13,47 @@ use hane::player::PlayerConfig;
     about = "A Go engine: GTP v2, Tromp-Taylor rules, Monte Carlo tree search"
 )]
 struct Cli {
+    #[command(subcommand)]
+    tool: Option<Tool>,
+    /// Search threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Playouts per move and thread; with no clock set the search is then
+    /// deterministic for one thread and a given --seed.
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Seconds per move when the client sets no time control.
+    #[arg(long)]
+    time: Option<f64>,
     /// Seed for the random number generator (default: from the system).
     #[arg(long)]
     seed: Option<u64>,
+    /// Resign below this winning chance on two moves running (0: never).
+    #[arg(long, default_value_t = 0.05)]
+    resign: f64,
+    /// Bound on the search tree, in nodes.
+    #[arg(long, default_value_t = 4_000_000)]
+    max_nodes: usize,
+    /// Never play a suicide (legal under Tromp-Taylor for two or more
+    /// stones); for matches against engines that forbid it, like GNU Go.
+    #[arg(long)]
+    no_suicide: bool,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Tool {
+    /// Measure light playouts and tree search on one thread (not GTP).
+    Bench {
+        /// Board sizes to measure.
+        #[arg(long, value_delimiter = ',', default_values_t = [9, 19])]
+        sizes: Vec<usize>,
+        /// Light playouts per size.
+        #[arg(long, default_value_t = 200_000)]
+        playouts: u64,
+        /// Tree-search playouts per size.
+        #[arg(long, default_value_t = 100_000)]
+        search_playouts: u64,
+    },
 }
 
 fn main() {
@@ -22,7 +61,64 @@ fn main() {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    let config = PlayerConfig { seed: cli.seed };
+    if let Some(Tool::Bench {
+        sizes,
+        playouts,
+        search_playouts,
+    }) = cli.tool
+    {
+        bench(&sizes, playouts, search_playouts, cli.seed.unwrap_or(1));
+        return;
+    }
+    let threads = cli.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let config = PlayerConfig {
+        threads: threads.max(1),
+        playouts: cli.playouts,
+        seconds_per_move: cli.time.filter(|t| t.is_finite() && *t > 0.0),
+        seed: cli.seed,
+        resign_threshold: cli.resign,
+        search: SearchParams {
+            allow_suicide: !cli.no_suicide,
+            max_nodes: cli.max_nodes.max(1000),
+            ..SearchParams::default()
+        },
+    };
     let mut engine = Engine::new(&config);
     gtp::io::run(&mut engine);
+}
+
+/// `hane bench`: a tool, not the engine, so its report goes to stdout.
+fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, seed: u64) {
+    use hane::player::bench;
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    for &size in sizes {
+        if !(2..=25).contains(&size) {
+            let _ = writeln!(out, "size {size}: not a board size hane plays (2 to 25)");
+            continue;
+        }
+        let light = bench::light_playouts(size, playouts, seed);
+        let _ = writeln!(
+            out,
+            "light playouts {size}x{size}: {:.0}/s ({} in {:.2}s), {:.2} moves/playout, black wins {:.4} at komi 7",
+            light.per_second(),
+            light.playouts,
+            light.seconds,
+            light.moves_per_playout,
+            light.black_win_rate
+        );
+        let search = bench::tree_search(size, search_playouts, seed);
+        let _ = writeln!(
+            out,
+            "tree search    {size}x{size}: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
+            search.per_second(),
+            search.playouts,
+            search.seconds,
+            search.tree_nodes
+        );
+    }
 }

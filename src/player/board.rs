@@ -1,0 +1,680 @@
+//! The board of the search, built for speed in the manner of Pachi's
+//! board.c: a padded one-dimensional array of points with a border of edge
+//! points, strings kept as circular lists of stones with a count of
+//! pseudo-liberties (zero exactly when the string has no liberty), a list of
+//! the empty points, and per point the packed counts of its neighbours of
+//! each colour, so that the eye test and the common legality test are one
+//! load. Everything lives in fixed arrays: no allocation after creation, and
+//! `clone` is a plain copy.
+//!
+//! `play` is the full Tromp-Taylor move (capture first, then suicide of the
+//! mover's own string, of any size). The light playouts never choose a
+//! suicide (`is_playout_legal`), as in every light-playout engine: it is
+//! almost never a good move and skipping it keeps playouts short.
+
+use std::sync::OnceLock;
+
+use crate::game::zobrist::stone_key;
+use crate::game::{Color, Vertex, MAX_SIZE};
+
+/// An index into the padded array.
+pub type Point = u16;
+
+pub const MAX_WIDTH: usize = MAX_SIZE + 2;
+pub const MAX_POINTS: usize = MAX_WIDTH * MAX_WIDTH;
+
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const EDGE: u8 = 3;
+
+/// The point-colour code of a colour.
+#[inline]
+fn code(color: Color) -> u8 {
+    match color {
+        Color::Black => BLACK,
+        Color::White => WHITE,
+    }
+}
+
+/// Neighbour counts are packed four bits per point colour: empty, black,
+/// white, edge. `unit(c)` adds one neighbour of colour code `c`.
+#[inline]
+fn unit(colour: u8) -> u16 {
+    1 << (4 * colour as u16)
+}
+
+#[inline]
+fn count_of(neighbours: u16, colour: u8) -> u16 {
+    (neighbours >> (4 * colour as u16)) & 15
+}
+
+/// Zobrist keys by padded point for one board size, built once.
+struct Keys {
+    keys: [[u64; MAX_POINTS]; 2],
+}
+
+fn keys_for(size: usize) -> &'static Keys {
+    static TABLES: OnceLock<Vec<Keys>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        (0..=MAX_SIZE)
+            .map(|s| {
+                let mut keys = Keys {
+                    keys: [[0; MAX_POINTS]; 2],
+                };
+                let width = s + 2;
+                for v in Vertex::all(s) {
+                    let p = (v.row as usize + 1) * width + v.col as usize + 1;
+                    keys.keys[0][p] = stone_key(Color::Black, v);
+                    keys.keys[1][p] = stone_key(Color::White, v);
+                }
+                keys
+            })
+            .collect()
+    });
+    &tables[size]
+}
+
+/// What one move did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayResult {
+    pub captured: u16,
+    pub suicided: u16,
+}
+
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    width: usize,
+    colour: [u8; MAX_POINTS],
+    /// The representative stone of each stone's string.
+    string: [Point; MAX_POINTS],
+    /// Next stone of the same string (circular).
+    next: [Point; MAX_POINTS],
+    /// Pseudo-liberties of a string, at its representative: the number of
+    /// (stone, empty neighbour) pairs.
+    liberties: [u16; MAX_POINTS],
+    stones: [u16; MAX_POINTS],
+    neighbours: [u16; MAX_POINTS],
+    empties: [Point; MAX_SIZE * MAX_SIZE],
+    empty_index: [u16; MAX_POINTS],
+    empty_count: usize,
+    ko: Point,
+    hash: u64,
+    keys: &'static Keys,
+}
+
+impl Board {
+    pub fn new(size: usize) -> Board {
+        assert!((2..=MAX_SIZE).contains(&size));
+        let width = size + 2;
+        let mut board = Board {
+            size,
+            width,
+            colour: [EDGE; MAX_POINTS],
+            string: [0; MAX_POINTS],
+            next: [0; MAX_POINTS],
+            liberties: [0; MAX_POINTS],
+            stones: [0; MAX_POINTS],
+            neighbours: [0; MAX_POINTS],
+            empties: [0; MAX_SIZE * MAX_SIZE],
+            empty_index: [0; MAX_POINTS],
+            empty_count: 0,
+            ko: 0,
+            hash: 0,
+            keys: keys_for(size),
+        };
+        for v in Vertex::all(size) {
+            let p = board.point(v);
+            board.colour[p as usize] = EMPTY;
+            board.add_empty(p);
+        }
+        for p in 0..width * width {
+            if board.colour[p] == EDGE {
+                continue;
+            }
+            board.neighbours[p] = board
+                .adjacent(p as Point)
+                .iter()
+                .map(|&n| unit(board.colour[n as usize]))
+                .sum();
+        }
+        board
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    #[inline]
+    pub fn point(&self, v: Vertex) -> Point {
+        ((v.row as usize + 1) * self.width + v.col as usize + 1) as Point
+    }
+
+    #[inline]
+    pub fn vertex(&self, p: Point) -> Vertex {
+        let p = p as usize;
+        Vertex::new(p % self.width - 1, p / self.width - 1)
+    }
+
+    #[inline]
+    pub fn adjacent(&self, p: Point) -> [Point; 4] {
+        let w = self.width as Point;
+        [p - 1, p + 1, p - w, p + w]
+    }
+
+    #[inline]
+    fn diagonals(&self, p: Point) -> [Point; 4] {
+        let w = self.width as Point;
+        [p - w - 1, p - w + 1, p + w - 1, p + w + 1]
+    }
+
+    #[inline]
+    pub fn color_at(&self, p: Point) -> Option<Color> {
+        match self.colour[p as usize] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// Whether `p` is a point of the board (not the border).
+    #[inline]
+    pub fn is_on_board(&self, p: Point) -> bool {
+        (p as usize) < MAX_POINTS && self.colour[p as usize] != EDGE
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The point where a simple ko forbids the next move, if any.
+    pub fn ko(&self) -> Option<Point> {
+        (self.ko != 0).then_some(self.ko)
+    }
+
+    pub fn empty_points(&self) -> &[Point] {
+        &self.empties[..self.empty_count]
+    }
+
+    /// The number of stones in the string at `p` (0 for an empty point).
+    pub fn string_stones(&self, p: Point) -> u16 {
+        match self.colour[p as usize] {
+            BLACK | WHITE => self.stones[self.string[p as usize] as usize],
+            _ => 0,
+        }
+    }
+
+    /// The exact number of distinct liberties of the string at `p`.
+    pub fn string_liberties(&self, p: Point) -> usize {
+        if self.color_at(p).is_none() {
+            return 0;
+        }
+        let mut seen = [false; MAX_POINTS];
+        let mut count = 0;
+        let start = self.string[p as usize];
+        let mut s = start;
+        loop {
+            for n in self.adjacent(s) {
+                if self.colour[n as usize] == EMPTY && !seen[n as usize] {
+                    seen[n as usize] = true;
+                    count += 1;
+                }
+            }
+            s = self.next[s as usize];
+            if s == start {
+                return count;
+            }
+        }
+    }
+
+    /// The light-playout eye of `color`: all four neighbours its stones or
+    /// the edge, and at most one diagonal the opponent's (none at the edge).
+    #[inline]
+    pub fn is_eye(&self, p: Point, color: Color) -> bool {
+        let c = code(color);
+        let nb = self.neighbours[p as usize];
+        if count_of(nb, c) + count_of(nb, EDGE) != 4 {
+            return false;
+        }
+        let opponent = 3 - c;
+        let mut enemy = 0;
+        let mut edge = 0;
+        for q in self.diagonals(p) {
+            let cq = self.colour[q as usize];
+            enemy += (cq == opponent) as u32;
+            edge += (cq == EDGE) as u32;
+        }
+        enemy + u32::from(edge > 0) < 2
+    }
+
+    /// Whether `color` may play the empty point `p` in a playout: not the
+    /// ko point and not a suicide.
+    #[inline]
+    pub fn is_playout_legal(&self, p: Point, color: Color) -> bool {
+        if p == self.ko {
+            return false;
+        }
+        if count_of(self.neighbours[p as usize], EMPTY) > 0 {
+            return true;
+        }
+        let c = code(color);
+        let adjacent = self.adjacent(p);
+        for q in adjacent {
+            let cq = self.colour[q as usize];
+            if cq == EDGE {
+                continue;
+            }
+            let s = self.string[q as usize];
+            // How many of p's neighbours belong to that string: it loses
+            // that many pseudo-liberties when p is filled.
+            let shared = adjacent
+                .iter()
+                .filter(|&&r| self.colour[r as usize] == cq && self.string[r as usize] == s)
+                .count() as u16;
+            let liberties = self.liberties[s as usize];
+            if (cq == c && liberties > shared) || (cq != c && liberties == shared) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Puts a stone on an empty point with no capture: for building the
+    /// board from a legal position of the game.
+    pub fn set_stone(&mut self, v: Vertex, color: Color) {
+        let p = self.point(v);
+        debug_assert_eq!(self.colour[p as usize], EMPTY);
+        self.place(p, code(color));
+    }
+
+    /// A Tromp-Taylor move on an empty point: place, clear the opponent's
+    /// strings left without liberties, then the mover's own string if it
+    /// has none. Sets the simple ko point.
+    pub fn play(&mut self, p: Point, color: Color) -> PlayResult {
+        let c = code(color);
+        let s = self.place(p, c);
+        let mut result = PlayResult::default();
+        let mut captured_at = 0;
+        for q in self.adjacent(p) {
+            if self.colour[q as usize] == 3 - c {
+                let t = self.string[q as usize];
+                if self.liberties[t as usize] == 0 {
+                    result.captured += self.stones[t as usize];
+                    captured_at = t;
+                    self.remove_string(t);
+                }
+            }
+        }
+        let s = self.string[s as usize];
+        if self.liberties[s as usize] == 0 {
+            result.suicided = self.stones[s as usize];
+            self.remove_string(s);
+            self.ko = 0;
+            return result;
+        }
+        // A lone stone that took a lone stone and can be taken back at once.
+        self.ko = if result.captured == 1
+            && self.stones[s as usize] == 1
+            && self.liberties[s as usize] == 1
+        {
+            captured_at
+        } else {
+            0
+        };
+        result
+    }
+
+    pub fn pass(&mut self) {
+        self.ko = 0;
+    }
+
+    /// Colours `p`, joins it to its friendly neighbours and takes the
+    /// pseudo-liberty it filled from every neighbouring string. Returns the
+    /// string's representative.
+    #[inline]
+    fn place(&mut self, p: Point, c: u8) -> Point {
+        let pu = p as usize;
+        self.colour[pu] = c;
+        self.hash ^= self.keys.keys[(c - 1) as usize][pu];
+        self.remove_empty(p);
+        let adjacent = self.adjacent(p);
+        let added = unit(c).wrapping_sub(unit(EMPTY));
+        for q in adjacent {
+            self.neighbours[q as usize] = self.neighbours[q as usize].wrapping_add(added);
+        }
+        self.string[pu] = p;
+        self.next[pu] = p;
+        self.stones[pu] = 1;
+        self.liberties[pu] = count_of(self.neighbours[pu], EMPTY);
+        for q in adjacent {
+            let cq = self.colour[q as usize];
+            if cq == BLACK || cq == WHITE {
+                let t = self.string[q as usize];
+                self.liberties[t as usize] -= 1;
+            }
+        }
+        let mut s = p;
+        for q in adjacent {
+            if self.colour[q as usize] == c {
+                let t = self.string[q as usize];
+                if t != s {
+                    s = self.merge(s, t);
+                }
+            }
+        }
+        s
+    }
+
+    /// Joins two strings, relabelling the smaller; returns the survivor.
+    #[inline]
+    fn merge(&mut self, a: Point, b: Point) -> Point {
+        let (big, small) = if self.stones[a as usize] >= self.stones[b as usize] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut r = small;
+        loop {
+            self.string[r as usize] = big;
+            r = self.next[r as usize];
+            if r == small {
+                break;
+            }
+        }
+        self.next.swap(big as usize, small as usize);
+        self.liberties[big as usize] += self.liberties[small as usize];
+        self.stones[big as usize] += self.stones[small as usize];
+        big
+    }
+
+    /// Empties every stone of the string `s`; its neighbours gain back
+    /// their pseudo-liberties.
+    fn remove_string(&mut self, s: Point) {
+        let mut p = s;
+        loop {
+            let pu = p as usize;
+            let c = self.colour[pu];
+            self.hash ^= self.keys.keys[(c - 1) as usize][pu];
+            self.colour[pu] = EMPTY;
+            self.add_empty(p);
+            let removed = unit(EMPTY).wrapping_sub(unit(c));
+            for q in self.adjacent(p) {
+                self.neighbours[q as usize] = self.neighbours[q as usize].wrapping_add(removed);
+            }
+            p = self.next[pu];
+            if p == s {
+                break;
+            }
+        }
+        loop {
+            for q in self.adjacent(p) {
+                let cq = self.colour[q as usize];
+                if cq == BLACK || cq == WHITE {
+                    let t = self.string[q as usize];
+                    self.liberties[t as usize] += 1;
+                }
+            }
+            // Unlink the stone (it points to itself) and move on.
+            p = std::mem::replace(&mut self.next[p as usize], p);
+            if p == s {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn add_empty(&mut self, p: Point) {
+        self.empty_index[p as usize] = self.empty_count as u16;
+        self.empties[self.empty_count] = p;
+        self.empty_count += 1;
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, p: Point) {
+        let i = self.empty_index[p as usize] as usize;
+        self.empty_count -= 1;
+        let last = self.empties[self.empty_count];
+        self.empties[i] = last;
+        self.empty_index[last as usize] = i as u16;
+    }
+
+    /// Moves the empty point at index `i` of the list to index `j`
+    /// (swapping), for the playout's in-place rejection sampling.
+    #[inline]
+    pub(crate) fn swap_empties(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.empties[i], self.empties[j]);
+        self.empties[i] = b;
+        self.empties[j] = a;
+        self.empty_index[b as usize] = i as u16;
+        self.empty_index[a as usize] = j as u16;
+    }
+
+    #[inline]
+    pub(crate) fn empty_at(&self, i: usize) -> Point {
+        self.empties[i]
+    }
+
+    pub(crate) fn empty_count(&self) -> usize {
+        self.empty_count
+    }
+
+    /// The Tromp-Taylor count: Black's area minus White's minus komi.
+    pub fn score(&self, komi: f32) -> f32 {
+        let mut black = 0i32;
+        let mut white = 0i32;
+        for v in Vertex::all(self.size) {
+            let p = self.point(v) as usize;
+            match self.colour[p] {
+                BLACK => black += 1,
+                WHITE => white += 1,
+                _ => {}
+            }
+        }
+        let mut seen = [false; MAX_POINTS];
+        for &p in self.empty_points() {
+            if seen[p as usize] {
+                continue;
+            }
+            let nb = self.neighbours[p as usize];
+            let (b, w) = (count_of(nb, BLACK), count_of(nb, WHITE));
+            if count_of(nb, EMPTY) == 0 {
+                // A lone empty point, the usual case at a playout's end.
+                black += (b > 0 && w == 0) as i32;
+                white += (w > 0 && b == 0) as i32;
+                continue;
+            }
+            let (points, reaches) = self.empty_region(p, &mut seen);
+            match reaches {
+                (true, false) => black += points,
+                (false, true) => white += points,
+                _ => {}
+            }
+        }
+        (black - white) as f32 - komi
+    }
+
+    /// Size of the empty region at `p` and whether it reaches black and
+    /// white; marks the region in `seen`.
+    fn empty_region(&self, p: Point, seen: &mut [bool; MAX_POINTS]) -> (i32, (bool, bool)) {
+        let mut stack = [0 as Point; MAX_SIZE * MAX_SIZE];
+        let mut top = 0;
+        stack[top] = p;
+        top += 1;
+        seen[p as usize] = true;
+        let mut points = 0;
+        let (mut black, mut white) = (false, false);
+        while top > 0 {
+            top -= 1;
+            let q = stack[top];
+            points += 1;
+            for n in self.adjacent(q) {
+                match self.colour[n as usize] {
+                    BLACK => black = true,
+                    WHITE => white = true,
+                    EMPTY if !seen[n as usize] => {
+                        seen[n as usize] = true;
+                        stack[top] = n;
+                        top += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (points, (black, white))
+    }
+
+    /// The owner of a point under the Tromp-Taylor count.
+    pub fn owner(&self, p: Point) -> Option<Color> {
+        match self.colour[p as usize] {
+            BLACK => return Some(Color::Black),
+            WHITE => return Some(Color::White),
+            EDGE => return None,
+            _ => {}
+        }
+        let nb = self.neighbours[p as usize];
+        let reaches = if count_of(nb, EMPTY) == 0 {
+            (count_of(nb, BLACK) > 0, count_of(nb, WHITE) > 0)
+        } else {
+            let mut seen = [false; MAX_POINTS];
+            self.empty_region(p, &mut seen).1
+        };
+        match reaches {
+            (true, false) => Some(Color::Black),
+            (false, true) => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast board against the rules board (`game::Board`, flood fill
+    //! and nothing clever) on random games.
+
+    use super::*;
+    use crate::game::Board as RulesBoard;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    fn same_position(fast: &Board, rules: &RulesBoard) {
+        for v in Vertex::all(rules.size()) {
+            assert_eq!(fast.color_at(fast.point(v)), rules.get(v), "colour at {v}");
+        }
+        assert_eq!(fast.hash(), rules.hash(), "hash");
+        let mut empties: Vec<Vertex> = fast
+            .empty_points()
+            .iter()
+            .map(|&p| fast.vertex(p))
+            .collect();
+        empties.sort();
+        let mut expected: Vec<Vertex> = Vertex::all(rules.size())
+            .filter(|&v| rules.get(v).is_none())
+            .collect();
+        expected.sort();
+        assert_eq!(empties, expected, "empty points");
+        let [black, white] = rules.area();
+        assert_eq!(fast.score(0.5), black as f32 - white as f32 - 0.5, "score");
+        for v in Vertex::all(rules.size()) {
+            assert_eq!(fast.owner(fast.point(v)), rules.owner(v), "owner of {v}");
+            if rules.get(v).is_some() {
+                assert_eq!(
+                    fast.string_liberties(fast.point(v)),
+                    rules.liberties(v),
+                    "liberties at {v}"
+                );
+            }
+        }
+    }
+
+    /// Playout legality by the rules board: empty, not the ko point, and
+    /// the mover's stone survives.
+    fn playout_legal_by_rules(rules: &RulesBoard, ko: Option<Vertex>, v: Vertex, c: Color) -> bool {
+        if rules.get(v).is_some() || ko == Some(v) {
+            return false;
+        }
+        let mut after = rules.clone();
+        after.play(c, v).suicided.is_empty()
+    }
+
+    fn random_game(size: usize, seed: u64) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut fast = Board::new(size);
+        let mut rules = RulesBoard::new(size);
+        let mut ko: Option<Vertex> = None;
+        let mut color = Color::Black;
+        for _ in 0..3 * size * size {
+            same_position(&fast, &rules);
+            assert_eq!(fast.ko().map(|p| fast.vertex(p)), ko, "ko point");
+            for v in Vertex::all(size) {
+                assert_eq!(
+                    rules.get(v).is_none() && fast.is_playout_legal(fast.point(v), color),
+                    playout_legal_by_rules(&rules, ko, v, color),
+                    "playout legality of {v} for {color}"
+                );
+            }
+            // Any empty point, suicides included: the full Tromp-Taylor move.
+            let empty: Vec<Vertex> = Vertex::all(size)
+                .filter(|&v| rules.get(v).is_none())
+                .collect();
+            if empty.is_empty() || rng.gen_bool(0.03) {
+                fast.pass();
+                ko = None;
+            } else {
+                let v = empty[rng.gen_range(0..empty.len())];
+                let effect = rules.play(color, v);
+                let result = fast.play(fast.point(v), color);
+                assert_eq!(result.captured as usize, effect.captured.len());
+                assert_eq!(result.suicided as usize, effect.suicided.len());
+                let own = rules.region(v);
+                ko = (effect.captured.len() == 1
+                    && own.points.len() == 1
+                    && rules.liberties(v) == 1)
+                    .then(|| effect.captured[0]);
+            }
+            color = color.opponent();
+        }
+    }
+
+    #[test]
+    fn random_games_agree_with_the_rules_board() {
+        for seed in 0..200 {
+            random_game(2, seed);
+        }
+        for seed in 0..30 {
+            random_game(5, seed);
+        }
+        for seed in 0..4 {
+            random_game(9, seed);
+        }
+        random_game(19, 7);
+    }
+
+    #[test]
+    fn building_from_stones_matches_playing_them() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut rules = RulesBoard::new(9);
+        for _ in 0..60 {
+            let v = Vertex::new(rng.gen_range(0..9), rng.gen_range(0..9));
+            if rules.get(v).is_none() {
+                let c = if rng.gen_bool(0.5) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                rules.play(c, v);
+            }
+        }
+        let mut fast = Board::new(9);
+        for v in Vertex::all(9) {
+            if let Some(c) = rules.get(v) {
+                fast.set_stone(v, c);
+            }
+        }
+        same_position(&fast, &rules);
+    }
+}

@@ -1,0 +1,457 @@
+//! Monte Carlo tree search with RAVE (all-moves-as-first) statistics, in the
+//! manner of Michi and Pachi's UCT engine.
+//!
+//! One `Search` owns one tree and one random stream; the player runs one per
+//! thread (root parallelism) and adds their root statistics up. Each
+//! iteration copies the root board, walks down the tree choosing the child
+//! with the best blend of its own and its RAVE win rate, expands the leaf it
+//! reaches, finishes the game with a light random playout and scores it by
+//! the Tromp-Taylor count.
+//!
+//! Pass is a move of the tree. Two passes in a row end the game: such a node
+//! is terminal and is valued by the exact count of its board, which is how
+//! the search learns that passing with dead stones on the board loses under
+//! these rules. Positional superko is enforced on every tree move: a move
+//! whose colouring hash occurred in the game or earlier on the path is
+//! marked illegal and never chosen again (a hash match is taken as a
+//! repetition here; the move finally played is checked exactly by the game).
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::board::{Board, Point};
+use super::playout::{first_code, light_playout, FIRST_NONE};
+use super::rng::FastRng;
+use super::tree::{Candidate, NodeId, Tree, PASS};
+use crate::game::{Action, Color, Game, Move, Vertex};
+
+/// Tuning of the search. The defaults are what the matches were played with.
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    /// RAVE weight: the number of real visits at which RAVE and real
+    /// statistics weigh the same (Michi's RAVE_EQUIV).
+    pub rave_equiv: f32,
+    /// A leaf is expanded on its this-many-th visit.
+    pub expand_visits: u32,
+    /// Virtual even playouts every new child starts with.
+    pub prior_even: u32,
+    /// Extra virtual wins for moves near the last move.
+    pub prior_near_last: u32,
+    /// Virtual losses for moves on the first two lines far from any stone.
+    pub prior_empty_edge: u32,
+    /// Whether tree moves may be suicides of two or more stones (legal under
+    /// Tromp-Taylor; engines that forbid suicide reject them).
+    pub allow_suicide: bool,
+    /// Bound on the number of tree nodes.
+    pub max_nodes: usize,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            rave_equiv: 3500.0,
+            expand_visits: 8,
+            prior_even: 10,
+            prior_near_last: 10,
+            prior_empty_edge: 10,
+            allow_suicide: true,
+            max_nodes: 4_000_000,
+        }
+    }
+}
+
+/// What limits one search: the first of these reached stops it.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub playouts: u64,
+    pub deadline: Option<Instant>,
+}
+
+pub struct Search {
+    params: SearchParams,
+    tree: Tree,
+    root_board: Board,
+    root_to_move: Color,
+    root_passes: u32,
+    root_last_move: Option<Point>,
+    komi: f32,
+    /// Colouring hashes of the game so far: tree moves may not repeat them.
+    history: HashSet<u64>,
+    rng: FastRng,
+    /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
+    ownership: Vec<f32>,
+    ownership_samples: u32,
+    playouts: u64,
+    /// The game's record this tree was built for, to recognise reuse.
+    actions_seen: Vec<Action>,
+}
+
+impl Search {
+    /// A fresh search at the game's current position, `to_move` to play.
+    pub fn new(game: &Game, to_move: Color, params: SearchParams, seed: u64) -> Search {
+        let size = game.size();
+        let mut root_board = Board::new(size);
+        for vertex in Vertex::all(size) {
+            if let Some(color) = game.board().get(vertex) {
+                root_board.set_stone(vertex, color);
+            }
+        }
+        let root_last_move = game
+            .last_move()
+            .and_then(|(_, mv)| mv.vertex())
+            .map(|v| root_board.point(v));
+        let tree = Tree::new(params.max_nodes);
+        Search {
+            ownership: vec![0.0; ownership_len(&root_board)],
+            params,
+            tree,
+            root_board,
+            root_to_move: to_move,
+            root_passes: game.consecutive_passes().min(1),
+            root_last_move,
+            komi: game.komi() as f32,
+            history: game.colouring_hashes().collect(),
+            rng: FastRng::new(seed),
+            ownership_samples: 0,
+            playouts: 0,
+            actions_seen: game.actions().to_vec(),
+        }
+    }
+
+    /// Moves the search to the game's new position, keeping the subtree of
+    /// the moves played since, when the game followed this tree. Otherwise
+    /// starts afresh.
+    pub fn advance(self, game: &Game, to_move: Color, seed: u64) -> Search {
+        let params = self.params.clone();
+        let now = game.actions();
+        let seen = self.actions_seen.len();
+        let reusable = now.len() >= seen
+            && now[..seen] == self.actions_seen[..]
+            && self.root_board.size() == game.size()
+            && self.komi == game.komi() as f32;
+        if !reusable {
+            return Search::new(game, to_move, params, seed);
+        }
+        let mut node = Tree::ROOT;
+        let mut expected = self.root_to_move;
+        for action in &now[seen..] {
+            let Action::Move(color, mv) = *action else {
+                return Search::new(game, to_move, params, seed);
+            };
+            let point = match mv {
+                Move::Pass => PASS,
+                Move::Play(v) => self.root_board.point(v),
+            };
+            match self.tree.child_with_move(node, point) {
+                Some(child) if color == expected => node = child,
+                _ => return Search::new(game, to_move, params, seed),
+            }
+            expected = expected.opponent();
+        }
+        if expected != to_move {
+            return Search::new(game, to_move, params, seed);
+        }
+        let tree = self.tree.subtree(node);
+        let mut search = Search::new(game, to_move, params, seed);
+        search.tree = tree;
+        search
+    }
+
+    pub fn playouts(&self) -> u64 {
+        self.playouts
+    }
+
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.root_board
+    }
+
+    /// Runs iterations until a limit is reached or `stop` is raised.
+    pub fn run(&mut self, limits: Limits, stop: &AtomicBool) {
+        let mut done = 0u64;
+        while done < limits.playouts {
+            if done.is_multiple_of(64) {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+            }
+            self.iterate();
+            done += 1;
+        }
+    }
+
+    /// The root's children with their statistics: (move, visits, win rate
+    /// for the side to move), illegal ones left out.
+    pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
+        self.tree
+            .children(Tree::ROOT)
+            .map(|id| self.tree.node(id))
+            .filter(|n| !n.illegal)
+            .map(|n| (n.mv, n.visits, n.win_rate()))
+            .collect()
+    }
+
+    /// The average owner of each point over the playouts: +1 Black, -1
+    /// White, indexed by `Point`.
+    pub fn ownership(&self) -> Vec<f32> {
+        let samples = self.ownership_samples.max(1) as f32;
+        self.ownership.iter().map(|&o| o / samples).collect()
+    }
+
+    pub fn ownership_samples(&self) -> u32 {
+        self.ownership_samples
+    }
+
+    /// One iteration: descend, expand, play out, back up.
+    fn iterate(&mut self) {
+        let mut board = self.root_board.clone();
+        let mut amaf = [FIRST_NONE; super::board::MAX_POINTS];
+        let mut path: Vec<NodeId> = Vec::with_capacity(32);
+        let mut path_hashes: Vec<u64> = Vec::with_capacity(32);
+        let mut to_move = self.root_to_move;
+        let mut passes = self.root_passes;
+        let mut last_move = self.root_last_move;
+        let mut node = Tree::ROOT;
+        path.push(node);
+        let mut terminal = false;
+        loop {
+            if !self.tree.node(node).is_expanded() {
+                let visits = self.tree.node(node).visits;
+                if node != Tree::ROOT && visits < self.params.expand_visits {
+                    break;
+                }
+                let candidates = self.candidates(&board, to_move, last_move);
+                if !self.tree.expand(node, &candidates) {
+                    break;
+                }
+            }
+            let Some(child) = self.select(node) else {
+                break;
+            };
+            let mv = self.tree.node(child).mv;
+            if mv == PASS {
+                board.pass();
+                passes += 1;
+                last_move = None;
+            } else {
+                board.play(mv, to_move);
+                passes = 0;
+                let hash = board.hash();
+                if self.history.contains(&hash) || path_hashes.contains(&hash) {
+                    // A repetition: this child can never be played here.
+                    self.tree.node_mut(child).illegal = true;
+                    return;
+                }
+                path_hashes.push(hash);
+                if amaf[mv as usize] == FIRST_NONE {
+                    amaf[mv as usize] = first_code(to_move);
+                }
+                last_move = Some(mv);
+            }
+            path.push(child);
+            node = child;
+            to_move = to_move.opponent();
+            if passes >= 2 {
+                terminal = true;
+                break;
+            }
+        }
+        if !terminal {
+            light_playout(&mut board, to_move, &mut self.rng, Some(&mut amaf[..]));
+        }
+        let score = board.score(self.komi);
+        self.record_ownership(&board);
+        let black_result = if score > 0.0 {
+            1.0
+        } else if score < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        self.back_up(&path, black_result, &amaf);
+        self.playouts += 1;
+    }
+
+    /// The child of `node` with the best RAVE-blended win rate.
+    fn select(&self, node: NodeId) -> Option<NodeId> {
+        let mut best = None;
+        let mut best_value = f32::NEG_INFINITY;
+        for child in self.tree.children(node) {
+            let c = self.tree.node(child);
+            if c.illegal {
+                continue;
+            }
+            let value = self.value(c.visits, c.wins, c.amaf_visits, c.amaf_wins);
+            if value > best_value {
+                best_value = value;
+                best = Some(child);
+            }
+        }
+        best
+    }
+
+    fn value(&self, visits: u32, wins: f32, amaf_visits: u32, amaf_wins: f32) -> f32 {
+        let n = visits as f32;
+        let q = if visits > 0 { wins / n } else { 0.5 };
+        if amaf_visits == 0 {
+            return q;
+        }
+        let rn = amaf_visits as f32;
+        let beta = rn / (rn + n + n * rn / self.params.rave_equiv);
+        (1.0 - beta) * q + beta * (amaf_wins / rn)
+    }
+
+    /// The moves a new node gets: every point where `to_move` may play that
+    /// is not one of its own eyes, and pass; each with a prior.
+    fn candidates(
+        &self,
+        board: &Board,
+        to_move: Color,
+        last_move: Option<Point>,
+    ) -> Vec<Candidate> {
+        let p = &self.params;
+        let mut out = Vec::with_capacity(board.empty_points().len() + 1);
+        let size = board.size() as i32;
+        let last = last_move.map(|m| board.vertex(m));
+        for &point in board.empty_points() {
+            if board.is_eye(point, to_move) {
+                continue;
+            }
+            let legal = board.is_playout_legal(point, to_move)
+                || (p.allow_suicide && self.is_multi_stone_suicide(board, point, to_move));
+            if !legal {
+                continue;
+            }
+            let v = board.vertex(point);
+            let mut visits = p.prior_even;
+            let mut wins = p.prior_even as f32 / 2.0;
+            if let Some(l) = last {
+                let d = (v.col as i32 - l.col as i32).abs() + (v.row as i32 - l.row as i32).abs();
+                if d <= 2 {
+                    visits += p.prior_near_last;
+                    wins += p.prior_near_last as f32;
+                }
+            }
+            let line = (v.col as i32)
+                .min(v.row as i32)
+                .min(size - 1 - v.col as i32)
+                .min(size - 1 - v.row as i32);
+            if line <= 1 && size >= 9 && self.is_empty_area(board, v) {
+                visits += p.prior_empty_edge;
+            }
+            out.push(Candidate {
+                mv: point,
+                prior_visits: visits,
+                prior_wins: wins,
+            });
+        }
+        out.push(Candidate {
+            mv: PASS,
+            prior_visits: p.prior_even,
+            prior_wins: p.prior_even as f32 / 2.0,
+        });
+        out
+    }
+
+    /// An empty point next to one of the mover's strings where the move is
+    /// not otherwise legal: playing it clears a string of two or more stones.
+    fn is_multi_stone_suicide(&self, board: &Board, point: Point, color: Color) -> bool {
+        board.ko() != Some(point)
+            && self
+                .neighbour_points(board, point)
+                .any(|n| board.color_at(n) == Some(color))
+    }
+
+    fn neighbour_points<'a>(
+        &self,
+        board: &'a Board,
+        point: Point,
+    ) -> impl Iterator<Item = Point> + 'a {
+        let v = board.vertex(point);
+        let size = board.size() as i32;
+        let (c, r) = (v.col as i32, v.row as i32);
+        [(c - 1, r), (c + 1, r), (c, r - 1), (c, r + 1)]
+            .into_iter()
+            .filter(move |&(c, r)| c >= 0 && r >= 0 && c < size && r < size)
+            .map(move |(c, r)| board.point(Vertex::new(c as usize, r as usize)))
+    }
+
+    /// No stone within Manhattan distance 3: a move here on the first two
+    /// lines is almost always wasted.
+    fn is_empty_area(&self, board: &Board, v: Vertex) -> bool {
+        let size = board.size() as i32;
+        for dc in -3i32..=3 {
+            for dr in -3i32..=3 {
+                if dc.abs() + dr.abs() > 3 {
+                    continue;
+                }
+                let (c, r) = (v.col as i32 + dc, v.row as i32 + dr);
+                if c < 0 || r < 0 || c >= size || r >= size {
+                    continue;
+                }
+                let p = board.point(Vertex::new(c as usize, r as usize));
+                if board.color_at(p).is_some() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn record_ownership(&mut self, board: &Board) {
+        let size = board.size();
+        for vertex in Vertex::all(size) {
+            let point = board.point(vertex);
+            match board.owner(point) {
+                Some(Color::Black) => self.ownership[point as usize] += 1.0,
+                Some(Color::White) => self.ownership[point as usize] -= 1.0,
+                None => {}
+            }
+        }
+        self.ownership_samples += 1;
+    }
+
+    /// Adds one result to every node of the path, and to the RAVE
+    /// statistics of the siblings whose move was played first by the same
+    /// colour later in the iteration.
+    fn back_up(&mut self, path: &[NodeId], black_result: f32, amaf: &[u8]) {
+        let mut mover = self.root_to_move.opponent();
+        for &id in path {
+            let result = if mover == Color::Black {
+                black_result
+            } else {
+                1.0 - black_result
+            };
+            let node = self.tree.node_mut(id);
+            node.visits += 1;
+            node.wins += result;
+            // Children of this node are moves of the opponent of `mover`.
+            let child_mover = mover.opponent();
+            let child_result = 1.0 - result;
+            let code = first_code(child_mover);
+            for child in self.tree.children(id) {
+                let c = self.tree.node_mut(child);
+                if c.mv != PASS && amaf[c.mv as usize] == code {
+                    c.amaf_visits += 1;
+                    c.amaf_wins += child_result;
+                }
+            }
+            mover = mover.opponent();
+        }
+    }
+}
+
+fn ownership_len(board: &Board) -> usize {
+    let size = board.size();
+    Vertex::all(size)
+        .map(|v| board.point(v) as usize + 1)
+        .max()
+        .unwrap_or(1)
+}

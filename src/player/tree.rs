@@ -1,0 +1,202 @@
+//! The search tree: nodes in one arena, children stored side by side, a
+//! bound on the number of nodes. Pass is a child like any move.
+
+use super::board::Point;
+
+/// The move of a node that stands for a pass. Point 0 is a border point of
+/// the padded board, never a move.
+pub const PASS: Point = 0;
+
+/// A node's statistics are from the point of view of the player who made
+/// its move: `wins / visits` is that player's winning rate.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Node {
+    pub mv: Point,
+    pub visits: u32,
+    pub wins: f32,
+    /// All-moves-as-first statistics: playouts through the parent in which
+    /// this move's player played this point first.
+    pub amaf_visits: u32,
+    pub amaf_wins: f32,
+    first_child: u32,
+    child_count: u16,
+    expanded: bool,
+    /// Refused by superko when tried: never selected again.
+    pub illegal: bool,
+}
+
+impl Node {
+    fn new(mv: Point, prior_visits: u32, prior_wins: f32) -> Node {
+        Node {
+            mv,
+            visits: prior_visits,
+            wins: prior_wins,
+            ..Node::default()
+        }
+    }
+
+    pub fn is_expanded(&self) -> bool {
+        self.expanded
+    }
+
+    pub fn win_rate(&self) -> f32 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.wins / self.visits as f32
+        }
+    }
+}
+
+/// A candidate move at expansion, with its prior as virtual playouts.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    pub mv: Point,
+    pub prior_visits: u32,
+    pub prior_wins: f32,
+}
+
+pub struct Tree {
+    nodes: Vec<Node>,
+    max_nodes: usize,
+}
+
+pub type NodeId = u32;
+
+impl Tree {
+    pub const ROOT: NodeId = 0;
+
+    pub fn new(max_nodes: usize) -> Tree {
+        let mut nodes = Vec::with_capacity(max_nodes.min(1 << 16));
+        nodes.push(Node::new(PASS, 0, 0.0));
+        Tree {
+            nodes,
+            max_nodes: max_nodes.max(2),
+        }
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    pub fn children(&self, id: NodeId) -> std::ops::Range<NodeId> {
+        let node = &self.nodes[id as usize];
+        node.first_child..node.first_child + node.child_count as u32
+    }
+
+    /// Whether `count` more nodes fit under the bound.
+    pub fn has_room(&self, count: usize) -> bool {
+        self.nodes.len() + count <= self.max_nodes
+    }
+
+    /// Gives a leaf its children. Returns false, changing nothing, when the
+    /// tree is full: the search then keeps answering from what it has.
+    pub fn expand(&mut self, id: NodeId, candidates: &[Candidate]) -> bool {
+        if self.nodes[id as usize].expanded || !self.has_room(candidates.len()) {
+            return false;
+        }
+        let first = self.nodes.len() as u32;
+        self.nodes.extend(
+            candidates
+                .iter()
+                .map(|c| Node::new(c.mv, c.prior_visits, c.prior_wins)),
+        );
+        let node = &mut self.nodes[id as usize];
+        node.first_child = first;
+        node.child_count = candidates.len() as u16;
+        node.expanded = true;
+        true
+    }
+
+    /// The child of `id` that plays `mv`, if the node is expanded.
+    pub fn child_with_move(&self, id: NodeId, mv: Point) -> Option<NodeId> {
+        self.children(id).find(|&c| self.nodes[c as usize].mv == mv)
+    }
+
+    /// A new tree whose root is the subtree at `id`, for reuse after the
+    /// game moved on. Nodes are copied breadth first.
+    pub fn subtree(&self, id: NodeId) -> Tree {
+        let mut tree = Tree {
+            nodes: Vec::with_capacity(self.nodes.len().min(1 << 20)),
+            max_nodes: self.max_nodes,
+        };
+        let mut root = self.nodes[id as usize];
+        root.mv = PASS;
+        tree.nodes.push(root);
+        let mut queue = std::collections::VecDeque::from([(id, 0u32)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let old_node = self.nodes[old as usize];
+            if !old_node.expanded {
+                tree.nodes[new as usize].expanded = false;
+                tree.nodes[new as usize].child_count = 0;
+                continue;
+            }
+            let first = tree.nodes.len() as u32;
+            for child in self.children(old) {
+                tree.nodes.push(self.nodes[child as usize]);
+                queue.push_back((child, first + (child - old_node.first_child)));
+            }
+            let node = &mut tree.nodes[new as usize];
+            node.first_child = first;
+            node.child_count = old_node.child_count;
+        }
+        tree
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidates(moves: &[Point]) -> Vec<Candidate> {
+        moves
+            .iter()
+            .map(|&mv| Candidate {
+                mv,
+                prior_visits: 1,
+                prior_wins: 0.5,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn expansion_respects_the_node_bound() {
+        let mut tree = Tree::new(4);
+        assert!(tree.expand(Tree::ROOT, &candidates(&[10, 11, 12])));
+        assert_eq!(tree.len(), 4);
+        assert!(!tree.expand(1, &candidates(&[20])));
+        assert!(!tree.node(1).is_expanded());
+    }
+
+    #[test]
+    fn subtree_keeps_statistics_and_shape() {
+        let mut tree = Tree::new(100);
+        tree.expand(Tree::ROOT, &candidates(&[10, 11]));
+        let child = tree.child_with_move(Tree::ROOT, 11).unwrap();
+        tree.node_mut(child).visits = 7;
+        tree.expand(child, &candidates(&[20, 21, 22]));
+        let grandchild = tree.child_with_move(child, 21).unwrap();
+        tree.node_mut(grandchild).wins = 3.0;
+        tree.expand(grandchild, &candidates(&[30]));
+
+        let sub = tree.subtree(child);
+        assert_eq!(sub.len(), 5);
+        assert_eq!(sub.node(Tree::ROOT).visits, 7);
+        let g = sub.child_with_move(Tree::ROOT, 21).unwrap();
+        assert_eq!(sub.node(g).wins, 3.0);
+        assert_eq!(sub.children(g).len(), 1);
+        assert_eq!(sub.node(sub.children(g).start).mv, 30);
+    }
+}
