@@ -6,10 +6,11 @@ use std::sync::atomic::AtomicBool;
 
 use log::{info, warn};
 
-use super::command::{Command, StoneStatus, COMMAND_NAMES};
+use super::command::{Command, KgsTimeSystem, StoneStatus, COMMAND_NAMES};
 use super::response::Reply;
 use crate::game::sgf::{self, SgfAction, SgfGame};
 use crate::game::{fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_SIZE, MIN_SIZE};
+use crate::player::time::{Clock, TimeControl};
 use crate::player::{Player, PlayerConfig};
 
 /// The protocol version this engine speaks.
@@ -25,6 +26,7 @@ pub struct Engine {
     /// Stones placed by the handicap commands, for printsgf's HA.
     handicap: Option<u32>,
     player: Player,
+    clock: Clock,
     quit: bool,
 }
 
@@ -34,6 +36,7 @@ impl Engine {
             game: Game::new(DEFAULT_SIZE, DEFAULT_KOMI),
             handicap: None,
             player: Player::new(config),
+            clock: Clock::default(),
             quit: false,
         }
     }
@@ -97,7 +100,30 @@ impl Engine {
             SetFreeHandicap(vertices) => self.set_free_handicap(&vertices),
             LoadSgf { path, move_number } => self.loadsgf(&path, move_number),
             PrintSgf(path) => self.printsgf(path.as_deref()),
-            TimeSettings { .. } | TimeLeft { .. } | KgsTimeSettings(_) => Ok(String::new()),
+            TimeSettings {
+                main_time,
+                byo_yomi_time,
+                byo_yomi_stones,
+            } => {
+                self.clock = Clock::new(TimeControl::from_gtp(
+                    main_time,
+                    byo_yomi_time,
+                    byo_yomi_stones,
+                ));
+                Ok(String::new())
+            }
+            KgsTimeSettings(system) => {
+                self.clock = Clock::new(kgs_time_control(system));
+                Ok(String::new())
+            }
+            TimeLeft {
+                color,
+                time,
+                stones,
+            } => {
+                self.clock.time_left(color, time, stones);
+                Ok(String::new())
+            }
             GoguiAnalyzeCommands => Ok(String::new()),
             GoguiInterrupt => Ok(String::new()),
             IsLegal(color, mv) => Ok(if self.game.is_legal(color, mv) {
@@ -155,7 +181,13 @@ impl Engine {
     }
 
     fn genmove(&mut self, color: Color, stop: &AtomicBool, commit: bool) -> Reply {
-        let decision = self.player.genmove(&self.game, color, None, stop);
+        let started = std::time::Instant::now();
+        let empty_points = self.game.size() * self.game.size() - self.game.board().stone_count();
+        let budget = self.clock.budget(color, empty_points);
+        let decision = self.player.genmove(&self.game, color, budget, stop);
+        if commit {
+            self.clock.record_move(color, started.elapsed());
+        }
         if commit {
             if let Some(mv) = decision.as_move() {
                 if let Err(e) = self.game.play(color, mv) {
@@ -331,6 +363,33 @@ impl Engine {
             format_score(self.game.score())
         ));
         lines.join("\n")
+    }
+}
+
+/// KGS's time systems as the clock's controls.
+fn kgs_time_control(system: KgsTimeSystem) -> TimeControl {
+    match system {
+        KgsTimeSystem::None => TimeControl::Unlimited,
+        KgsTimeSystem::Absolute { main_time } if main_time <= 0.0 => TimeControl::Unlimited,
+        KgsTimeSystem::Absolute { main_time } => TimeControl::Absolute { main: main_time },
+        KgsTimeSystem::Byoyomi {
+            main_time,
+            period_time,
+            periods,
+        } => TimeControl::Byoyomi {
+            main: main_time,
+            period: period_time,
+            periods,
+        },
+        KgsTimeSystem::Canadian {
+            main_time,
+            period_time,
+            stones,
+        } => TimeControl::Canadian {
+            main: main_time,
+            period: period_time,
+            stones,
+        },
     }
 }
 

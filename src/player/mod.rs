@@ -12,6 +12,7 @@ pub mod board;
 pub mod playout;
 pub mod rng;
 pub mod search;
+pub mod time;
 pub mod tree;
 
 use std::sync::atomic::AtomicBool;
