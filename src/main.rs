@@ -111,14 +111,16 @@ fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, seed: u64) {
             light.moves_per_playout,
             light.black_win_rate
         );
-        let search = bench::tree_search(size, search_playouts, seed);
-        let _ = writeln!(
-            out,
-            "tree search    {size}x{size}: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
-            search.per_second(),
-            search.playouts,
-            search.seconds,
-            search.tree_nodes
-        );
+        for (heavy, label) in [(false, "light"), (true, "policy")] {
+            let search = bench::tree_search(size, search_playouts, seed, heavy);
+            let _ = writeln!(
+                out,
+                "tree search    {size}x{size}, {label} playouts: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
+                search.per_second(),
+                search.playouts,
+                search.seconds,
+                search.tree_nodes
+            );
+        }
     }
 }

@@ -72,9 +72,15 @@ impl SearchBench {
     }
 }
 
-pub fn tree_search(size: usize, playouts: u64, seed: u64) -> SearchBench {
+/// `heavy`: the search's own playout policy (capture, escape and shape
+/// moves), else light playouts as in `light_playouts`.
+pub fn tree_search(size: usize, playouts: u64, seed: u64, heavy: bool) -> SearchBench {
     let game = Game::new(size, 7.0);
-    let mut search = Search::new(&game, Color::Black, SearchParams::default(), seed);
+    let params = SearchParams {
+        heavy_playouts: heavy,
+        ..SearchParams::default()
+    };
+    let mut search = Search::new(&game, Color::Black, params, seed);
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     search.run(

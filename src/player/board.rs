@@ -232,6 +232,83 @@ impl Board {
         }
     }
 
+    /// The colours of the eight points around `p`, two bits each, in the
+    /// order of `patterns::CELLS` (grid row 0 is the row below `p`).
+    #[inline]
+    pub fn neighbourhood(&self, p: Point) -> u16 {
+        let w = self.width as isize;
+        let offsets = [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1];
+        let mut code = 0u16;
+        for (i, off) in offsets.iter().enumerate() {
+            let q = (p as isize + off) as usize;
+            code |= (self.colour[q] as u16) << (2 * i);
+        }
+        code
+    }
+
+    /// The liberties of the string at `p`, counted up to two: (0, 1 or 2
+    /// meaning two or more, and one liberty when there is exactly one).
+    #[inline]
+    pub fn liberties_up_to_two(&self, p: Point) -> (u8, Point) {
+        let start = self.string[p as usize];
+        // Pseudo-liberties bound the real ones: many means at least two
+        // unless they all sit on one point, which the walk below settles.
+        let mut first: Point = 0;
+        let mut s = start;
+        loop {
+            for n in self.adjacent(s) {
+                if self.colour[n as usize] == EMPTY {
+                    if first == 0 {
+                        first = n;
+                    } else if n != first {
+                        return (2, first);
+                    }
+                }
+            }
+            s = self.next[s as usize];
+            if s == start {
+                break;
+            }
+        }
+        (u8::from(first != 0), first)
+    }
+
+    /// Whether playing `p` would leave the mover's new string with exactly
+    /// one liberty and more than one stone, or a lone stone that captures
+    /// nothing in atari (a move the opponent answers by capturing).
+    pub fn is_self_atari(&self, p: Point, color: Color) -> bool {
+        let c = code(color);
+        let mut liberty: Point = 0;
+        let mut liberties = 0;
+        let note = |q: Point, liberties: &mut u32, liberty: &mut Point| {
+            if q != p && *liberty != q {
+                *liberties += 1;
+                *liberty = q;
+            }
+        };
+        for q in self.adjacent(p) {
+            let cq = self.colour[q as usize];
+            if cq == EMPTY {
+                note(q, &mut liberties, &mut liberty);
+            } else if cq == c {
+                let (n, lib) = self.liberties_up_to_two(q);
+                if n >= 2 {
+                    return false;
+                }
+                if n == 1 {
+                    note(lib, &mut liberties, &mut liberty);
+                }
+            } else if cq != EDGE && self.liberties_up_to_two(q).0 == 1 {
+                // Captures: gains at least the captured point.
+                return false;
+            }
+            if liberties >= 2 {
+                return false;
+            }
+        }
+        liberties < 2
+    }
+
     /// The light-playout eye of `color`: all four neighbours its stones or
     /// the edge, and at most one diagonal the opponent's (none at the edge).
     #[inline]

@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod patterns;
 pub mod playout;
 pub mod rng;
 pub mod search;
@@ -249,10 +250,28 @@ impl Player {
             .moves
             .iter()
             .find(|m| m.mv != Move::Pass && game.is_legal(color, m.mv));
+        let scored_out = is_scored_out(game, &report.ownership);
+        let pass = report.moves.iter().find(|m| m.mv == Move::Pass);
+        log::info!("scored out: {scored_out}; best {best:?}; pass {pass:?}");
+        if log::log_enabled!(log::Level::Debug) {
+            let size = game.size();
+            for row in (0..size).rev() {
+                let line: Vec<String> = (0..size)
+                    .map(|col| format!("{:+.2}", report.ownership[row * size + col]))
+                    .collect();
+                log::debug!("ownership row {}: {}", row + 1, line.join(" "));
+            }
+        }
+        // Scored out: the count as it stands is what play would give, so
+        // passing gives it too; unless the count loses and the search has
+        // found a move that wins, which means the count was misread.
+        if scored_out && (wins_as_it_stands(game, color) || best.win_rate < 0.5) {
+            return Decision::Pass;
+        }
         match (best.mv, best_play) {
             (Move::Play(_), Some(play)) => play.mv.into(),
             (Move::Play(_), None) => Decision::Pass,
-            (Move::Pass, _) if is_scored_out(game, &report.ownership) => Decision::Pass,
+            (Move::Pass, _) if scored_out => Decision::Pass,
             // Not scored out: a move that does no worse than passing keeps
             // the game going until the board can be counted as it stands.
             (Move::Pass, Some(play)) if play.win_rate >= best.win_rate - 0.05 => play.mv.into(),

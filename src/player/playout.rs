@@ -79,6 +79,169 @@ fn choose_move(board: &mut Board, color: Color, rng: &mut FastRng) -> Option<Poi
     None
 }
 
+/// Probability of trying the capture and escape moves around the last move.
+const PROB_CAPTURE: f32 = 0.9;
+/// Probability of trying the 3x3 shape moves around the last move.
+const PROB_PATTERN: f32 = 0.95;
+/// Probability of refusing a self-atari chosen by the shape or random rule.
+const PROB_REJECT_SELF_ATARI: f32 = 0.9;
+
+/// The playout of the search, in the manner of MoGo and Michi: answer the
+/// last move locally when there is a reason (capture a string it left in
+/// atari, save our string it put in atari, play a good shape next to it),
+/// else a uniformly random move as in `light_playout`. Self-ataris are
+/// mostly refused. The rules are the light playout's (no suicide, simple
+/// ko, own eyes never filled).
+pub fn policy_playout(
+    board: &mut Board,
+    mut to_move: Color,
+    mut last_move: Option<Point>,
+    rng: &mut FastRng,
+    mut first_mover: Option<&mut [u8]>,
+) -> PlayoutEnd {
+    let max_moves = 3 * board.size() * board.size();
+    let mut passes = 0;
+    let mut moves = 0u32;
+    let mut candidates = Vec::with_capacity(16);
+    while passes < 2 && (moves as usize) < max_moves {
+        let chosen = last_move
+            .and_then(|last| local_answer(board, to_move, last, rng, &mut candidates))
+            .or_else(|| choose_random_move(board, to_move, rng));
+        match chosen {
+            Some(p) => {
+                board.play(p, to_move);
+                passes = 0;
+                last_move = Some(p);
+                if let Some(first) = first_mover.as_deref_mut() {
+                    if first[p as usize] == FIRST_NONE {
+                        first[p as usize] = first_code(to_move);
+                    }
+                }
+            }
+            None => {
+                board.pass();
+                passes += 1;
+                last_move = None;
+            }
+        }
+        moves += 1;
+        to_move = to_move.opponent();
+    }
+    PlayoutEnd { moves }
+}
+
+/// A move answering the last one, or None.
+fn local_answer(
+    board: &Board,
+    color: Color,
+    last: Point,
+    rng: &mut FastRng,
+    candidates: &mut Vec<Point>,
+) -> Option<Point> {
+    if rng.chance(PROB_CAPTURE) {
+        candidates.clear();
+        capture_and_escape_moves(board, color, last, candidates);
+        if let Some(p) = pick(board, color, candidates, rng, false) {
+            return Some(p);
+        }
+    }
+    if rng.chance(PROB_PATTERN) {
+        candidates.clear();
+        for p in neighbourhood_points(board, last) {
+            if board.color_at(p).is_none()
+                && board.is_on_board(p)
+                && super::patterns::matches(board.neighbourhood(p))
+            {
+                candidates.push(p);
+            }
+        }
+        if let Some(p) = pick(board, color, candidates, rng, true) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// The eight points around `p`.
+fn neighbourhood_points(board: &Board, p: Point) -> [Point; 8] {
+    let w = board.width() as Point;
+    [
+        p - w - 1,
+        p - w,
+        p - w + 1,
+        p - 1,
+        p + 1,
+        p + w - 1,
+        p + w,
+        p + w + 1,
+    ]
+}
+
+/// Captures of opponent strings in atari next to the last move (or the
+/// last move's own string), and the liberty of our strings next to it that
+/// it put in atari, when extending there gains liberties.
+pub fn capture_and_escape_moves(board: &Board, color: Color, last: Point, out: &mut Vec<Point>) {
+    let mut strings = [last; 5];
+    strings[1..].copy_from_slice(&board.adjacent(last));
+    for q in strings {
+        let Some(owner) = board.color_at(q) else {
+            continue;
+        };
+        let (liberties, liberty) = board.liberties_up_to_two(q);
+        if liberties != 1 {
+            continue;
+        }
+        // Capture theirs; save ours when extending gains liberties.
+        if owner != color || !board.is_self_atari(liberty, color) {
+            out.push(liberty);
+        }
+    }
+}
+
+/// A random acceptable point of `candidates`: legal, not an own eye, and
+/// (when `avoid_self_atari`) mostly not a self-atari.
+fn pick(
+    board: &Board,
+    color: Color,
+    candidates: &mut Vec<Point>,
+    rng: &mut FastRng,
+    avoid_self_atari: bool,
+) -> Option<Point> {
+    while !candidates.is_empty() {
+        let i = rng.below(candidates.len());
+        let p = candidates.swap_remove(i);
+        if board.is_eye(p, color) || !board.is_playout_legal(p, color) {
+            continue;
+        }
+        if avoid_self_atari && board.is_self_atari(p, color) && rng.chance(PROB_REJECT_SELF_ATARI) {
+            continue;
+        }
+        return Some(p);
+    }
+    None
+}
+
+/// A uniformly random legal non-eye move that is mostly not a self-atari.
+fn choose_random_move(board: &mut Board, color: Color, rng: &mut FastRng) -> Option<Point> {
+    let mut window = board.empty_count();
+    // A refused self-atari is still better than passing when it is the
+    // only move left.
+    let mut refused = None;
+    while window > 0 {
+        let i = rng.below(window);
+        let p = board.empty_at(i);
+        if !board.is_eye(p, color) && board.is_playout_legal(p, color) {
+            if !(board.is_self_atari(p, color) && rng.chance(PROB_REJECT_SELF_ATARI)) {
+                return Some(p);
+            }
+            refused = Some(p);
+        }
+        window -= 1;
+        board.swap_empties(i, window);
+    }
+    refused
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

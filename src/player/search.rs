@@ -21,7 +21,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::board::{Board, Point};
-use super::playout::{first_code, light_playout, FIRST_NONE};
+use super::patterns;
+use super::playout::{
+    capture_and_escape_moves, first_code, light_playout, policy_playout, FIRST_NONE,
+};
 use super::rng::FastRng;
 use super::tree::{Candidate, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Vertex};
@@ -40,6 +43,14 @@ pub struct SearchParams {
     pub prior_near_last: u32,
     /// Virtual losses for moves on the first two lines far from any stone.
     pub prior_empty_edge: u32,
+    /// Virtual wins for moves that make a good 3x3 shape.
+    pub prior_pattern: u32,
+    /// Virtual wins for capturing or saving a string in atari.
+    pub prior_capture: u32,
+    /// Virtual losses for self-ataris.
+    pub prior_self_atari: u32,
+    /// Playouts with the capture and shape rules (true) or light ones.
+    pub heavy_playouts: bool,
     /// Whether tree moves may be suicides of two or more stones (legal under
     /// Tromp-Taylor; engines that forbid suicide reject them).
     pub allow_suicide: bool,
@@ -55,6 +66,10 @@ impl Default for SearchParams {
             prior_even: 10,
             prior_near_last: 10,
             prior_empty_edge: 10,
+            prior_pattern: 10,
+            prior_capture: 20,
+            prior_self_atari: 10,
+            heavy_playouts: true,
             allow_suicide: true,
             max_nodes: 4_000_000,
         }
@@ -194,7 +209,7 @@ impl Search {
             .children(Tree::ROOT)
             .map(|id| self.tree.node(id))
             .filter(|n| !n.illegal)
-            .map(|n| (n.mv, n.visits, n.win_rate()))
+            .map(|n| (n.mv, n.playouts(), n.win_rate()))
             .collect()
     }
 
@@ -223,8 +238,8 @@ impl Search {
         let mut terminal = false;
         loop {
             if !self.tree.node(node).is_expanded() {
-                let visits = self.tree.node(node).visits;
-                if node != Tree::ROOT && visits < self.params.expand_visits {
+                let playouts = self.tree.node(node).playouts();
+                if node != Tree::ROOT && playouts < self.params.expand_visits {
                     break;
                 }
                 let candidates = self.candidates(&board, to_move, last_move);
@@ -264,7 +279,17 @@ impl Search {
             }
         }
         if !terminal {
-            light_playout(&mut board, to_move, &mut self.rng, Some(&mut amaf[..]));
+            if self.params.heavy_playouts {
+                policy_playout(
+                    &mut board,
+                    to_move,
+                    last_move,
+                    &mut self.rng,
+                    Some(&mut amaf[..]),
+                );
+            } else {
+                light_playout(&mut board, to_move, &mut self.rng, Some(&mut amaf[..]));
+            }
         }
         let score = board.score(self.komi);
         self.record_ownership(&board);
@@ -320,6 +345,10 @@ impl Search {
         let mut out = Vec::with_capacity(board.empty_points().len() + 1);
         let size = board.size() as i32;
         let last = last_move.map(|m| board.vertex(m));
+        let mut urgent = Vec::new();
+        if let Some(m) = last_move {
+            capture_and_escape_moves(board, to_move, m, &mut urgent);
+        }
         for &point in board.empty_points() {
             if board.is_eye(point, to_move) {
                 continue;
@@ -345,6 +374,17 @@ impl Search {
                 .min(size - 1 - v.row as i32);
             if line <= 1 && size >= 9 && self.is_empty_area(board, v) {
                 visits += p.prior_empty_edge;
+            }
+            if urgent.contains(&point) {
+                visits += p.prior_capture;
+                wins += p.prior_capture as f32;
+            }
+            if patterns::matches(board.neighbourhood(point)) {
+                visits += p.prior_pattern;
+                wins += p.prior_pattern as f32;
+            }
+            if board.is_self_atari(point, to_move) {
+                visits += p.prior_self_atari;
             }
             out.push(Candidate {
                 mv: point,

@@ -12,7 +12,10 @@ pub const PASS: Point = 0;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Node {
     pub mv: Point,
+    /// Playouts through this node plus the virtual ones of its prior.
     pub visits: u32,
+    /// The virtual playouts of the prior, included in `visits`.
+    pub prior_visits: u32,
     pub wins: f32,
     /// All-moves-as-first statistics: playouts through the parent in which
     /// this move's player played this point first.
@@ -30,6 +33,7 @@ impl Node {
         Node {
             mv,
             visits: prior_visits,
+            prior_visits,
             wins: prior_wins,
             ..Node::default()
         }
@@ -37,6 +41,11 @@ impl Node {
 
     pub fn is_expanded(&self) -> bool {
         self.expanded
+    }
+
+    /// Real playouts through this node, the prior left out.
+    pub fn playouts(&self) -> u32 {
+        self.visits - self.prior_visits
     }
 
     pub fn win_rate(&self) -> f32 {

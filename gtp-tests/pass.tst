@@ -1,0 +1,89 @@
+# When hane passes, and when it must not (Tromp-Taylor: no dead-stone
+# removal, so dead stones must be captured before passing).
+# A one-second byo-yomi keeps each search short.
+
+time_settings 0 1 1
+
+# 5x5: Black wall on column C, White wall on column D with two stones on
+# column E, so that White has three one-point eyes (E1 E3 E5) that no
+# playout fills. Black's area is columns A-C (15), White's D-E (10).
+boardsize 5
+clear_board
+komi 0.5
+play b C1
+play w D1
+play b C2
+play w D2
+play b C3
+play w D3
+play b C4
+play w D4
+play b C5
+play w D5
+play w E2
+play w E4
+
+# A dead White stone at A3 makes all of Black's empty points reach White:
+# passing now would lose (W+6.5 as it stands), so Black must play on.
+play w A3
+1 final_score
+#? [W\+6\.5]
+2 reg_genmove b
+#? [!pass|resign]
+
+# Even after White passes, the count as it stands loses for Black: play on.
+play w pass
+3 reg_genmove b
+#? [!pass|resign]
+
+# Black captures the dead stone.
+play b A2
+play w pass
+play b A4
+play w pass
+play b B3
+4 list_stones white
+#? [D1 D2 E2 D3 D4 E4 D5]
+5 final_score
+#? [B\+4\.5]
+
+# White plays a neutral move (the count does not change: E1 stays White's
+# as a stone). The board is scored out and Black, to move, passes.
+play w E1
+6 final_score
+#? [B\+4\.5]
+7 reg_genmove b
+#? [pass]
+
+# White passes and the count as it stands wins for Black: Black passes,
+# ending the game.
+play w pass
+8 genmove b
+#? [pass]
+9 final_score
+#? [B\+4\.5]
+
+# Dame decide the game: with the walls one point apart the empty column C
+# reaches both colours. Black 10, White 10 (each with three one-point
+# eyes), komi 0.5: Black must fill dame.
+boardsize 5
+clear_board
+komi 0.5
+play b B1
+play w D1
+play b B2
+play w D2
+play b B3
+play w D3
+play b B4
+play w D4
+play b B5
+play w D5
+play b A2
+play w E2
+play b A4
+play w E4
+10 final_score
+#? [W\+0\.5]
+11 reg_genmove b
+#? [C[1-5]]
