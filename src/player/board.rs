@@ -347,13 +347,21 @@ impl Board {
                 continue;
             }
             let s = self.string[q as usize];
+            let liberties = self.liberties[s as usize];
+            // Filling p takes at most four pseudo-liberties from a string:
+            // with more, ours survives and theirs is not captured.
+            if liberties > 4 {
+                if cq == c {
+                    return true;
+                }
+                continue;
+            }
             // How many of p's neighbours belong to that string: it loses
             // that many pseudo-liberties when p is filled.
             let shared = adjacent
                 .iter()
                 .filter(|&&r| self.colour[r as usize] == cq && self.string[r as usize] == s)
                 .count() as u16;
-            let liberties = self.liberties[s as usize];
             if (cq == c && liberties > shared) || (cq != c && liberties == shared) {
                 return true;
             }
