@@ -251,8 +251,11 @@ impl Board {
     #[inline]
     pub fn liberties_up_to_two(&self, p: Point) -> (u8, Point) {
         let start = self.string[p as usize];
-        // Pseudo-liberties bound the real ones: many means at least two
-        // unless they all sit on one point, which the walk below settles.
+        // One liberty point touches at most four stones of the string, so
+        // more than four pseudo-liberties means at least two liberties.
+        if self.liberties[start as usize] > 4 {
+            return (2, 0);
+        }
         let mut first: Point = 0;
         let mut s = start;
         loop {
@@ -277,6 +280,9 @@ impl Board {
     /// one liberty and more than one stone, or a lone stone that captures
     /// nothing in atari (a move the opponent answers by capturing).
     pub fn is_self_atari(&self, p: Point, color: Color) -> bool {
+        if count_of(self.neighbours[p as usize], EMPTY) >= 2 {
+            return false;
+        }
         let c = code(color);
         let mut liberty: Point = 0;
         let mut liberties = 0;
