@@ -87,3 +87,19 @@ play w E4
 #? [W\+0\.5]
 11 reg_genmove b
 #? [C[1-5]]
+
+# An open board is never scored out, whatever the count as it stands: the
+# empty board loses for Black by komi, and Black must still play.
+boardsize 19
+clear_board
+komi 7.5
+12 reg_genmove b
+#? [!pass|resign]
+boardsize 9
+clear_board
+13 reg_genmove b
+#? [!pass|resign]
+play b E5
+play w pass
+14 reg_genmove b
+#? [pass]

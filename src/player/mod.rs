@@ -358,9 +358,11 @@ fn wins_as_it_stands(game: &Game, color: Color) -> bool {
 }
 
 /// Whether the count of the board as it stands is what play would give:
-/// every point's owner now (its stone, or the one colour its empty region
-/// reaches) is the colour that owns it at the end of nearly all playouts,
-/// and points no colour owns now are contested in the playouts too.
+/// every point a colour owns now (its stone, or an empty point reaching only
+/// that colour) is owned by that colour at the end of nearly all playouts,
+/// and every point nobody owns now is dame, an empty point between stones of
+/// both colours. An open area (an empty point with no stone beside it, say
+/// on the empty board) is never scored out, however the playouts split it.
 pub fn is_scored_out(game: &Game, ownership: &[f32]) -> bool {
     const SURE: f32 = 0.8;
     let board = game.board();
@@ -369,7 +371,57 @@ pub fn is_scored_out(game: &Game, ownership: &[f32]) -> bool {
         match board.owner(v) {
             Some(Color::Black) => expected > SURE,
             Some(Color::White) => expected < -SURE,
-            None => expected.abs() < SURE,
+            None => {
+                let beside: Vec<Color> = board.neighbours(v).filter_map(|n| board.get(n)).collect();
+                beside.contains(&Color::Black) && beside.contains(&Color::White)
+            }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_with(size: usize, stones: &[(&str, Color)]) -> Game {
+        let mut game = Game::new(size, 0.5);
+        for &(v, c) in stones {
+            let v = Vertex::parse_gtp(v).expect("vertex");
+            game.play(c, Move::Play(v)).expect("legal");
+        }
+        game
+    }
+
+    #[test]
+    fn an_open_board_is_never_scored_out() {
+        let game = Game::new(9, 7.5);
+        assert!(!is_scored_out(&game, &[0.0; 81]));
+        assert!(!is_scored_out(&game, &[-1.0; 81]));
+    }
+
+    #[test]
+    fn settled_walls_with_dame_are_scored_out() {
+        use Color::{Black as B, White as W};
+        // 3x3: Black column A, White column C, dame column B.
+        let game = game_with(
+            3,
+            &[
+                ("A1", B),
+                ("C1", W),
+                ("A2", B),
+                ("C2", W),
+                ("A3", B),
+                ("C3", W),
+            ],
+        );
+        let mut ownership = [0.0f32; 9];
+        for row in 0..3 {
+            ownership[row * 3] = 1.0;
+            ownership[row * 3 + 2] = -1.0;
+        }
+        assert!(is_scored_out(&game, &ownership));
+        // A stone the playouts say dies is not scored out.
+        ownership[0] = -0.5;
+        assert!(!is_scored_out(&game, &ownership));
+    }
 }
