@@ -11,7 +11,7 @@ use super::response::Reply;
 use crate::game::sgf::{self, SgfAction, SgfGame};
 use crate::game::{fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::player::time::{Clock, TimeControl};
-use crate::player::{Player, PlayerConfig};
+use crate::player::{MoveBudget, Player, PlayerConfig};
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -36,7 +36,7 @@ impl Engine {
             game: Game::new(DEFAULT_SIZE, DEFAULT_KOMI),
             handicap: None,
             player: Player::new(config),
-            clock: Clock::default(),
+            clock: Clock::new(TimeControl::Unlimited),
             quit: false,
         }
     }
@@ -105,11 +105,8 @@ impl Engine {
                 byo_yomi_time,
                 byo_yomi_stones,
             } => {
-                self.clock = Clock::new(TimeControl::from_gtp(
-                    main_time,
-                    byo_yomi_time,
-                    byo_yomi_stones,
-                ));
+                self.clock =
+                    Clock::new(TimeControl::gtp(main_time, byo_yomi_time, byo_yomi_stones));
                 Ok(String::new())
             }
             KgsTimeSettings(system) => {
@@ -163,6 +160,8 @@ impl Engine {
     fn new_game(&mut self, size: usize) {
         self.game = Game::new(size, self.game.komi());
         self.handicap = None;
+        // Same time settings, both clocks full again.
+        self.clock.new_game();
     }
 
     fn boardsize(&mut self, size: u64) -> Reply {
@@ -183,7 +182,14 @@ impl Engine {
     fn genmove(&mut self, color: Color, stop: &AtomicBool, commit: bool) -> Reply {
         let started = std::time::Instant::now();
         let empty_points = self.game.size() * self.game.size() - self.game.board().stone_count();
-        let budget = self.clock.budget(color, empty_points);
+        let moves_played = self.game.moves().count();
+        let budget = self
+            .clock
+            .budget(color, self.game.size(), moves_played, empty_points)
+            .map(|b| MoveBudget {
+                target: b.target,
+                hard_limit: b.hard_limit,
+            });
         let decision = self.player.genmove(&self.game, color, budget, stop);
         if commit {
             self.clock.record_move(color, started.elapsed());
@@ -369,27 +375,18 @@ impl Engine {
 /// KGS's time systems as the clock's controls.
 fn kgs_time_control(system: KgsTimeSystem) -> TimeControl {
     match system {
-        KgsTimeSystem::None => TimeControl::Unlimited,
-        KgsTimeSystem::Absolute { main_time } if main_time <= 0.0 => TimeControl::Unlimited,
-        KgsTimeSystem::Absolute { main_time } => TimeControl::Absolute { main: main_time },
+        KgsTimeSystem::None => TimeControl::kgs_none(),
+        KgsTimeSystem::Absolute { main_time } => TimeControl::kgs_absolute(main_time),
         KgsTimeSystem::Byoyomi {
             main_time,
             period_time,
             periods,
-        } => TimeControl::Byoyomi {
-            main: main_time,
-            period: period_time,
-            periods,
-        },
+        } => TimeControl::kgs_byoyomi(main_time, period_time, periods),
         KgsTimeSystem::Canadian {
             main_time,
             period_time,
             stones,
-        } => TimeControl::Canadian {
-            main: main_time,
-            period: period_time,
-            stones,
-        },
+        } => TimeControl::kgs_canadian(main_time, period_time, stones),
     }
 }
 

@@ -49,6 +49,8 @@ pub struct SearchParams {
     pub prior_capture: u32,
     /// Virtual losses for self-ataris.
     pub prior_self_atari: u32,
+    /// Virtual losses for multi-stone suicides.
+    pub prior_suicide: u32,
     /// Playouts with the capture and shape rules (true) or light ones.
     pub heavy_playouts: bool,
     /// Whether tree moves may be suicides of two or more stones (legal under
@@ -69,6 +71,7 @@ impl Default for SearchParams {
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
+            prior_suicide: 40,
             heavy_playouts: true,
             allow_suicide: true,
             max_nodes: 4_000_000,
@@ -353,9 +356,8 @@ impl Search {
             if board.is_eye(point, to_move) {
                 continue;
             }
-            let legal = board.is_playout_legal(point, to_move)
-                || (p.allow_suicide && self.is_multi_stone_suicide(board, point, to_move));
-            if !legal {
+            let suicide = !board.is_playout_legal(point, to_move);
+            if suicide && !(p.allow_suicide && self.is_multi_stone_suicide(board, point, to_move)) {
                 continue;
             }
             let v = board.vertex(point);
@@ -385,6 +387,11 @@ impl Search {
             }
             if board.is_self_atari(point, to_move) {
                 visits += p.prior_self_atari;
+            }
+            if suicide {
+                // Legal and now and then right, but it surprises clients
+                // and opponents: the search must really prefer it.
+                visits += p.prior_suicide;
             }
             out.push(Candidate {
                 mv: point,

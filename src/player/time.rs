@@ -1,40 +1,92 @@
-//! The clock and the thinking budget of each move.
+//! The game clock and the thinking budget for one move.
 //!
-//! The controls are GTP's `time_settings` (absolute, or Canadian byo-yomi,
-//! or no limit) and KGS's `kgs-time_settings` (none, absolute, Japanese
-//! byo-yomi, Canadian). The server's `time_left` is the truth whenever it
-//! comes; between two of them the clock reckons our own time used.
+//! Pure bookkeeping: no threads, no I/O. The engine maps the GTP commands onto
+//! [`TimeControl`] and [`Clock`]; the search asks [`Clock::budget`] how long it
+//! may think.
 //!
-//! The budget never counts on time that might not be there: it keeps a
-//! margin for the process, the pipe and the GUI, and in byo-yomi it spends
-//! at most one period (Japanese) or the period's share per stone (Canadian).
+//! # How the commands are read
+//!
+//! * `time_settings MAIN BYO STONES` (GTP v2, section 4.2 and 6.3.x): Canadian
+//!   byo-yomi. `BYO == 0` means no byo-yomi, i.e. absolute time (even with
+//!   `MAIN == 0`: the letter of the spec, so we play as fast as we can rather
+//!   than risk losing on time). `BYO > 0 && STONES == 0` means no time limits.
+//!   `MAIN == 0` with `BYO > 0 && STONES > 0` is Canadian byo-yomi from the
+//!   first move. See [`TimeControl::gtp`].
+//! * `time_left COLOUR TIME STONES`: while main time runs, `STONES == 0` and
+//!   `TIME` is the main time left. In Canadian byo-yomi `TIME` is the time left
+//!   in the current period and `STONES` the stones still to play in it.
+//! * `kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS |
+//!   canadian MAIN PERIOD STONES`: KGS's extension. In Japanese byo-yomi KGS
+//!   (kgsGtp) sends `time_left COLOUR TIME PERIODS`, where `TIME` is the time
+//!   left in the current period and `PERIODS` the periods left, `0` again
+//!   meaning main time. This is how Leela, Leela Zero, Pachi and KataGo read
+//!   it ("KGS extension" in their time-control code), and we do the same.
+//!   GoGui (and gogui-twogtp) only know Canadian byo-yomi and send the
+//!   standard form.
+//! * Some controllers send `time_left COLOUR 0 0` when main time has just run
+//!   out (noted in Pachi and Leela). With byo-yomi that can only mean "main
+//!   time is over and the first period starts full", which is also what the
+//!   spec's reading gives, so we take it so.
+//! * Under "no time limits" a `time_left` that reports real time is still
+//!   honoured (the server's word beats our settings: never lose on time);
+//!   a report of `0 0` there carries no information and is ignored.
+//!
+//! # Budget rules
+//!
+//! Every amount of time left is first cut by a safety margin,
+//! `max(0.5 s, 5 %)`, for process start-up, the GUI and the network. Main time
+//! is spread over an estimate of our moves still to come (from the empty
+//! points, never fewer than [`MIN_MOVES_LEFT`]), so it decays geometrically and
+//! never runs out. A byo-yomi share is added on top while main time lasts,
+//! because every move made in byo-yomi gets that share anyway. Periods that
+//! could be lost in Japanese byo-yomi are never counted on. With (almost)
+//! nothing left the target is [`MIN_THINK`]: the search always returns some
+//! legal move quickly, and a fast move is our only chance then.
 
 use std::time::Duration;
 
-use super::MoveBudget;
 use crate::game::Color;
 
-/// Least margin kept for latency, in seconds.
-const MIN_MARGIN: f64 = 0.25;
-/// Share of the time at hand kept as margin on top.
-const MARGIN_SHARE: f64 = 0.05;
-/// The least time ever given to a search: it always returns a legal move.
-const MIN_TARGET: f64 = 0.02;
+/// The least time the margin leaves us per move, in seconds.
+const MIN_MARGIN: f64 = 0.5;
+/// The share of any amount of time left kept back as a margin.
+const MARGIN_FRACTION: f64 = 0.05;
+/// Latency counted on our clock for each further move of a Canadian period,
+/// in seconds: the stones after this one need time to be sent too.
+const PER_MOVE_LAG: f64 = 0.2;
+/// The least time the search is given, in seconds, even when the clock says
+/// nothing is left: enough for the search to return its first legal move.
+pub const MIN_THINK: f64 = 0.02;
+/// Main time is never spread over fewer of our moves than this.
+pub const MIN_MOVES_LEFT: f64 = 10.0;
+/// Our share of the empty points still to be filled: half of them are ours,
+/// and about a fifth stay empty (eyes) when the game ends.
+const OWN_SHARE_OF_EMPTY: f64 = 0.4;
+/// How much of a Japanese byo-yomi period (after the margin) we aim to use.
+const PERIOD_TARGET_SHARE: f64 = 0.85;
+/// How far past its main-time target a move may run when the search wants
+/// more time (an unclear position), as a multiple of the even share.
+const MAIN_HARD_STRETCH: f64 = 3.0;
+/// The same for a stone in a Canadian period.
+const STONE_HARD_STRETCH: f64 = 1.5;
+/// In the opening we spend only part of the even share ...
+const OPENING_FACTOR: f64 = 0.5;
+/// ... growing to all of it over this share of the board's points (in moves).
+const OPENING_LENGTH_PER_POINT: f64 = 1.0 / 12.0;
+/// Times are capped here (about 31 years) so that `Duration` never overflows.
+const MAX_SECONDS: f64 = 1e9;
 
+/// A time system, with times in seconds (finite, not negative).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TimeControl {
+    /// No time limits.
     Unlimited,
-    Absolute {
-        main: f64,
-    },
-    /// After main time, `stones` moves must be made in every `period`.
-    Canadian {
-        main: f64,
-        period: f64,
-        stones: u64,
-    },
-    /// After main time, each move must be made within a `period`; a period
-    /// used up is lost, and with it the game after the last one.
+    /// Sudden death: `main` seconds for the whole game.
+    Absolute { main: f64 },
+    /// Canadian byo-yomi: after main time, `stones` moves in every `period`.
+    Canadian { main: f64, period: f64, stones: u64 },
+    /// Japanese byo-yomi: after main time, `periods` periods of `period`
+    /// seconds; a move made within a period leaves it whole.
     Byoyomi {
         main: f64,
         period: f64,
@@ -43,62 +95,165 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
-    /// GTP `time_settings MAIN BYO STONES`: BYO > 0 with STONES = 0 means
-    /// no limit; BYO = 0 means absolute time (and with MAIN = 0 too, no
-    /// limit: nobody can play in no time); else Canadian byo-yomi.
-    pub fn from_gtp(main: f64, byo_yomi: f64, stones: u64) -> TimeControl {
-        match (main, byo_yomi, stones) {
-            (_, b, 0) if b > 0.0 => TimeControl::Unlimited,
-            (m, b, _) if b <= 0.0 && m <= 0.0 => TimeControl::Unlimited,
-            (m, b, _) if b <= 0.0 => TimeControl::Absolute { main: m },
-            (m, b, s) => TimeControl::Canadian {
-                main: m,
-                period: b,
-                stones: s,
+    /// `time_settings MAIN BYO STONES` as GTP v2 defines it.
+    pub fn gtp(main: f64, byo_yomi: f64, stones: u64) -> TimeControl {
+        let main = seconds(main);
+        let byo_yomi = seconds(byo_yomi);
+        if byo_yomi == 0.0 {
+            TimeControl::Absolute { main }
+        } else if stones == 0 {
+            TimeControl::Unlimited
+        } else {
+            TimeControl::Canadian {
+                main,
+                period: byo_yomi,
+                stones,
+            }
+        }
+    }
+
+    /// `kgs-time_settings none`.
+    pub fn kgs_none() -> TimeControl {
+        TimeControl::Unlimited
+    }
+
+    /// `kgs-time_settings absolute MAIN`.
+    pub fn kgs_absolute(main: f64) -> TimeControl {
+        TimeControl::Absolute {
+            main: seconds(main),
+        }
+    }
+
+    /// `kgs-time_settings byoyomi MAIN PERIOD PERIODS`. Without period time
+    /// or periods there is no byo-yomi: absolute time.
+    pub fn kgs_byoyomi(main: f64, period: f64, periods: u64) -> TimeControl {
+        let main = seconds(main);
+        let period = seconds(period);
+        if period == 0.0 || periods == 0 {
+            TimeControl::Absolute { main }
+        } else {
+            TimeControl::Byoyomi {
+                main,
+                period,
+                periods,
+            }
+        }
+    }
+
+    /// `kgs-time_settings canadian MAIN PERIOD STONES`. Without period time
+    /// or stones there is no byo-yomi we can rely on: absolute time (unlike
+    /// `time_settings`, KGS gives no "no limits" meaning to `STONES == 0`, so
+    /// we take the safe reading).
+    pub fn kgs_canadian(main: f64, period: f64, stones: u64) -> TimeControl {
+        let main = seconds(main);
+        let period = seconds(period);
+        if period == 0.0 || stones == 0 {
+            TimeControl::Absolute { main }
+        } else {
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            }
+        }
+    }
+
+    /// The same control with every time finite and not negative (the
+    /// variants can be built directly, bypassing the constructors).
+    fn sanitized(self) -> TimeControl {
+        match self {
+            TimeControl::Unlimited => TimeControl::Unlimited,
+            TimeControl::Absolute { main } => TimeControl::Absolute {
+                main: seconds(main),
             },
+            TimeControl::Canadian {
+                main,
+                period,
+                stones,
+            } => TimeControl::Canadian {
+                main: seconds(main),
+                period: seconds(period),
+                stones,
+            },
+            TimeControl::Byoyomi {
+                main,
+                period,
+                periods,
+            } => TimeControl::Byoyomi {
+                main: seconds(main),
+                period: seconds(period),
+                periods,
+            },
+        }
+    }
+
+    /// The clock of a player who has not moved yet.
+    fn full(self) -> Remaining {
+        let (seconds, count) = match self {
+            TimeControl::Unlimited => (0.0, 0),
+            TimeControl::Absolute { main } => (main, 0),
+            TimeControl::Canadian { main, stones, .. } => (main, stones),
+            TimeControl::Byoyomi { main, periods, .. } => (main, periods),
+        };
+        Remaining {
+            seconds,
+            count,
+            in_overtime: false,
         }
     }
 }
 
-/// One colour's time as far as we know it.
+/// What one player has left.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Remaining {
-    main: f64,
-    /// In overtime: time left in the current period.
-    period: f64,
-    /// In overtime: stones to play in this period (Canadian) or periods
-    /// left (Japanese). Zero while in main time.
-    count: u64,
+pub struct Remaining {
+    /// Main time left, or in byo-yomi the time left in the current period.
+    pub seconds: f64,
+    /// Canadian: stones still to play in the current period (the full number
+    /// while in main time). Japanese: periods left. Otherwise 0.
+    pub count: u64,
+    /// Main time is over.
+    pub in_overtime: bool,
 }
 
+/// How long to think about one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The search aims to stop here.
+    pub target: Duration,
+    /// The move must be sent by then; the safety margin is already taken off.
+    pub hard_limit: Duration,
+}
+
+impl Budget {
+    /// From seconds: both at least [`MIN_THINK`], and `target <= hard_limit`.
+    fn new(target: f64, hard_limit: f64) -> Budget {
+        let hard_limit = seconds(hard_limit).max(MIN_THINK);
+        let target = seconds(target).clamp(MIN_THINK, hard_limit);
+        Budget {
+            target: Duration::from_secs_f64(target),
+            hard_limit: Duration::from_secs_f64(hard_limit),
+        }
+    }
+}
+
+/// Both players' clocks under one time control.
 #[derive(Clone, Debug)]
 pub struct Clock {
     control: TimeControl,
     remaining: [Remaining; 2],
-}
-
-impl Default for Clock {
-    fn default() -> Clock {
-        Clock::new(TimeControl::Unlimited)
-    }
+    /// Under [`TimeControl::Unlimited`]: the server has told us a real time
+    /// left for this colour, which we then respect.
+    reported: [bool; 2],
 }
 
 impl Clock {
-    /// Both colours start with full time.
+    /// Both colours start with their full time.
     pub fn new(control: TimeControl) -> Clock {
-        let start = Remaining {
-            main: match control {
-                TimeControl::Unlimited => 0.0,
-                TimeControl::Absolute { main }
-                | TimeControl::Canadian { main, .. }
-                | TimeControl::Byoyomi { main, .. } => main,
-            },
-            period: 0.0,
-            count: 0,
-        };
+        let control = control.sanitized();
         Clock {
             control,
-            remaining: [start; 2],
+            remaining: [control.full(); 2],
+            reported: [false; 2],
         }
     }
 
@@ -106,237 +261,723 @@ impl Clock {
         self.control
     }
 
-    /// GTP `time_left COLOUR TIME STONES`: STONES = 0 means TIME is main
-    /// time left; otherwise TIME is left in the current overtime period with
-    /// STONES stones (Canadian) or periods (Japanese, KGS's reading) to go.
-    pub fn time_left(&mut self, color: Color, seconds: f64, stones: u64) {
-        let r = &mut self.remaining[color.index()];
-        if stones == 0 {
-            *r = Remaining {
-                main: seconds,
-                period: 0.0,
-                count: 0,
-            };
-        } else {
-            *r = Remaining {
-                main: 0.0,
-                period: seconds,
-                count: stones,
-            };
-        }
+    /// New settings; both colours start full again.
+    pub fn set_control(&mut self, control: TimeControl) {
+        *self = Clock::new(control);
     }
 
-    /// Our own reckoning after a move that took `used`.
-    pub fn record_move(&mut self, color: Color, used: Duration) {
-        let mut used = used.as_secs_f64();
-        let control = self.control;
-        let r = &mut self.remaining[color.index()];
-        let (period, count) = match control {
-            TimeControl::Unlimited => return,
-            TimeControl::Absolute { .. } => {
-                r.main = (r.main - used).max(0.0);
-                return;
-            }
-            TimeControl::Canadian { period, stones, .. } => (period, stones.max(1)),
-            TimeControl::Byoyomi {
-                period, periods, ..
-            } => (period, periods.max(1)),
-        };
-        if r.count == 0 {
-            if used <= r.main {
-                r.main -= used;
-                return;
-            }
-            // Main time ran out during this move: overtime began.
-            used -= r.main;
-            r.main = 0.0;
-            r.period = period;
-            r.count = count;
-        }
-        match control {
-            TimeControl::Canadian { .. } => {
-                r.period -= used;
-                r.count -= 1;
-                if r.count == 0 {
-                    r.period = period;
-                    r.count = count;
+    /// A new game under the same settings (`clear_board`).
+    pub fn new_game(&mut self) {
+        self.set_control(self.control);
+    }
+
+    /// What `color` has left by our reckoning or the server's last word.
+    pub fn remaining(&self, color: Color) -> Remaining {
+        self.remaining[color.index()]
+    }
+
+    /// `time_left COLOUR TIME STONES`: the server's word overrides our own
+    /// reckoning. `stones == 0` means main time; otherwise Canadian stones
+    /// left in the period, or Japanese periods left (KGS).
+    pub fn time_left(&mut self, color: Color, seconds_left: f64, stones: u64) {
+        let left = seconds(seconds_left);
+        let i = color.index();
+        log::debug!("time_left {color} {left} {stones} under {:?}", self.control);
+        self.remaining[i] = match self.control {
+            TimeControl::Unlimited => {
+                if left == 0.0 && stones == 0 {
+                    return;
+                }
+                self.reported[i] = true;
+                Remaining {
+                    seconds: left,
+                    count: stones,
+                    in_overtime: stones > 0,
                 }
             }
-            _ => {
-                // Each whole period used up is lost; the next one starts full.
-                let lost = (used / period.max(1e-3)).floor() as u64;
-                r.count = r.count.saturating_sub(lost).max(1);
-                r.period = period;
+            TimeControl::Absolute { .. } => {
+                if stones > 0 {
+                    log::warn!("time_left gives {stones} stones under absolute time; ignored");
+                }
+                Remaining {
+                    seconds: left,
+                    count: 0,
+                    in_overtime: false,
+                }
             }
+            TimeControl::Canadian {
+                period,
+                stones: full,
+                ..
+            } => main_or_period(left, stones, period, full),
+            TimeControl::Byoyomi {
+                period, periods, ..
+            } => main_or_period(left, stones, period, periods),
+        };
+    }
+
+    /// Our own reckoning after `color` took `used` for a move, for when no
+    /// `time_left` arrives (GoGui without a clock, gogui-twogtp).
+    pub fn record_move(&mut self, color: Color, used: Duration) {
+        let used = used.as_secs_f64();
+        let i = color.index();
+        let state = &mut self.remaining[i];
+        match self.control {
+            TimeControl::Unlimited => {
+                if self.reported[i] {
+                    spend_reported(state, used, &mut self.reported[i]);
+                }
+            }
+            TimeControl::Absolute { .. } => {
+                if used > state.seconds {
+                    log::warn!("{color} has overrun absolute time by our reckoning");
+                }
+                state.seconds = (state.seconds - used).max(0.0);
+            }
+            TimeControl::Canadian { period, stones, .. } => {
+                if state.in_overtime {
+                    spend_canadian(state, used, period, stones);
+                } else if used <= state.seconds {
+                    state.seconds -= used;
+                } else {
+                    // The move ran past main time: it is the first stone of
+                    // the first period.
+                    let overflow = used - state.seconds;
+                    *state = Remaining {
+                        seconds: period,
+                        count: stones,
+                        in_overtime: true,
+                    };
+                    spend_canadian(state, overflow, period, stones);
+                }
+            }
+            TimeControl::Byoyomi {
+                period, periods, ..
+            } => {
+                if state.in_overtime {
+                    spend_japanese(state, used, period);
+                } else if used <= state.seconds {
+                    state.seconds -= used;
+                } else {
+                    let overflow = used - state.seconds;
+                    *state = Remaining {
+                        seconds: period,
+                        count: periods,
+                        in_overtime: true,
+                    };
+                    spend_japanese(state, overflow, period);
+                }
+            }
+        }
+        if state.in_overtime && state.count == 0 && self.control != TimeControl::Unlimited {
+            log::warn!("{color} has lost on time by our reckoning");
         }
     }
 
-    /// The budget of `color`'s next move, or None when no clock is set.
-    /// `empty_points` estimates how many moves are still to come.
-    pub fn budget(&self, color: Color, empty_points: usize) -> Option<MoveBudget> {
-        let r = self.remaining[color.index()];
-        // Our moves still to come, roughly: half the empty points fill up
-        // with our stones, less as captures are rare; never plan for fewer
-        // than a handful.
-        let moves_to_come = (empty_points as f64 / 2.5).max(10.0);
-        let (target, hard) = match self.control {
-            TimeControl::Unlimited => return None,
-            TimeControl::Absolute { .. } => {
-                let usable = usable(r.main);
-                (usable / moves_to_come, usable / 3.0)
-            }
-            TimeControl::Canadian { period, stones, .. } => {
-                if r.count > 0 {
-                    let per_stone = usable(r.period) / r.count as f64;
-                    (per_stone * 0.9, per_stone)
+    /// How long `color` may think about its next move; `None` when no time
+    /// limit is set (the caller uses its default). `moves_played` counts the
+    /// moves of the game so far, `empty_points` the empty points now.
+    pub fn budget(
+        &self,
+        color: Color,
+        board_size: usize,
+        moves_played: usize,
+        empty_points: usize,
+    ) -> Option<Budget> {
+        let i = color.index();
+        let state = self.remaining[i];
+        let moves = moves_left(board_size, empty_points);
+        let opening = opening_factor(board_size, moves_played);
+        let budget = match self.control {
+            TimeControl::Unlimited => {
+                if !self.reported[i] {
+                    return None;
+                }
+                if state.in_overtime {
+                    canadian_period(state.seconds, state.count)
                 } else {
-                    let share = usable(period) / stones.max(1) as f64;
-                    let main = usable(r.main);
-                    (
-                        main / moves_to_come + share * 0.5,
-                        main.max(0.0) + share * 0.9,
-                    )
+                    absolute(state.seconds, moves, opening)
+                }
+            }
+            TimeControl::Absolute { .. } => absolute(state.seconds, moves, opening),
+            TimeControl::Canadian { period, stones, .. } => {
+                if state.in_overtime {
+                    canadian_period(state.seconds, state.count)
+                } else {
+                    canadian_main(state.seconds, period, stones, moves, opening)
                 }
             }
             TimeControl::Byoyomi { period, .. } => {
-                let one_period = usable(if r.count > 0 && r.period > 0.0 {
-                    r.period
+                if !state.in_overtime {
+                    japanese_main(state.seconds, period, moves, opening)
+                } else if state.count == 0 {
+                    // Lost on time by our reckoning: play at once.
+                    Budget::new(0.0, 0.0)
                 } else {
-                    period
-                });
-                if r.count > 0 {
-                    (one_period * 0.8, one_period)
-                } else {
-                    let main = usable(r.main);
-                    (
-                        main / moves_to_come + one_period * 0.5,
-                        main + one_period * 0.9,
-                    )
+                    japanese_period(state.seconds)
                 }
             }
         };
-        let hard = hard.max(MIN_TARGET);
-        let target = target.clamp(MIN_TARGET, hard);
-        Some(MoveBudget {
-            target: Duration::from_secs_f64(target),
-            hard_limit: Duration::from_secs_f64(hard),
-        })
+        Some(budget)
     }
 }
 
-/// What of `seconds` may be spent: less the margin for latency.
-fn usable(seconds: f64) -> f64 {
-    if !seconds.is_finite() || seconds <= 0.0 {
-        return 0.0;
+/// A finite, non-negative, bounded number of seconds from anything.
+fn seconds(value: f64) -> f64 {
+    if value.is_nan() {
+        0.0
+    } else {
+        value.clamp(0.0, MAX_SECONDS)
     }
-    (seconds - MIN_MARGIN.max(seconds * MARGIN_SHARE)).max(0.0)
+}
+
+/// The safety margin kept back from `left` seconds.
+fn margin(left: f64) -> f64 {
+    MIN_MARGIN.max(MARGIN_FRACTION * left)
+}
+
+/// What may be spent of `left` seconds once the margin is kept back.
+pub fn usable(left: f64) -> f64 {
+    (left - margin(left)).max(0.0)
+}
+
+/// The state a `time_left` report gives for a system with byo-yomi.
+fn main_or_period(left: f64, stones: u64, period: f64, full_count: u64) -> Remaining {
+    if stones > 0 {
+        Remaining {
+            seconds: left,
+            count: stones,
+            in_overtime: true,
+        }
+    } else if left == 0.0 {
+        // Main time is over and the first period starts whole.
+        Remaining {
+            seconds: period,
+            count: full_count,
+            in_overtime: true,
+        }
+    } else {
+        Remaining {
+            seconds: left,
+            count: full_count,
+            in_overtime: false,
+        }
+    }
+}
+
+/// One stone played in a Canadian period; a finished period starts anew.
+fn spend_canadian(state: &mut Remaining, used: f64, period: f64, stones: u64) {
+    if used > state.seconds {
+        log::warn!("overran a Canadian period by our reckoning");
+    }
+    state.seconds = (state.seconds - used).max(0.0);
+    state.count = state.count.saturating_sub(1);
+    if state.count == 0 {
+        state.seconds = period;
+        state.count = stones;
+    }
+}
+
+/// One move in Japanese byo-yomi: each period that runs out is lost, and the
+/// period the move is made in is whole again afterwards.
+fn spend_japanese(state: &mut Remaining, used: f64, period: f64) {
+    if used < state.seconds {
+        state.seconds = period;
+        return;
+    }
+    let beyond_current = used - state.seconds;
+    // Periods lost after the current one: how many whole periods `beyond`
+    // covers (as f64 then saturated, so huge values cannot overflow).
+    let further = (beyond_current / period).floor();
+    let further = if further >= state.count as f64 {
+        state.count
+    } else {
+        further as u64
+    };
+    state.count = state.count.saturating_sub(1).saturating_sub(further);
+    state.seconds = if state.count == 0 { 0.0 } else { period };
+}
+
+/// A move under "no limits" after the server reported a real time left.
+fn spend_reported(state: &mut Remaining, used: f64, reported: &mut bool) {
+    state.seconds = (state.seconds - used).max(0.0);
+    if state.in_overtime {
+        state.count = state.count.saturating_sub(1);
+        if state.count == 0 {
+            // A new period of a size we were never told: wait for the next
+            // report.
+            *reported = false;
+        }
+    }
+}
+
+/// Our moves still to come, estimated from the empty points.
+fn moves_left(board_size: usize, empty_points: usize) -> f64 {
+    let points = board_size.saturating_mul(board_size).max(1);
+    let empty = empty_points.min(points) as f64;
+    let floor = MIN_MOVES_LEFT.max(points as f64 / 20.0);
+    (empty * OWN_SHARE_OF_EMPTY).max(floor)
+}
+
+/// Less of the even share in the first moves: the tree is shallow there and
+/// the time is worth more in the middle game.
+fn opening_factor(board_size: usize, moves_played: usize) -> f64 {
+    let points = board_size.saturating_mul(board_size).max(1) as f64;
+    let opening_length = (points * OPENING_LENGTH_PER_POINT).max(1.0);
+    let progress = (moves_played as f64 / opening_length).min(1.0);
+    OPENING_FACTOR + (1.0 - OPENING_FACTOR) * progress
+}
+
+/// Main time only: spread it over the moves to come.
+fn absolute(left: f64, moves: f64, opening: f64) -> Budget {
+    let spendable = usable(left);
+    let share = spendable / moves;
+    Budget::new(share * opening, spendable.min(MAIN_HARD_STRETCH * share))
+}
+
+/// The time for one stone of a Canadian period with `left` seconds for
+/// `stones` stones; the stones after it keep their latency allowance.
+fn stone_share(left: f64, stones: u64) -> f64 {
+    let stones = stones.max(1) as f64;
+    ((usable(left) - (stones - 1.0) * PER_MOVE_LAG) / stones).max(0.0)
+}
+
+/// The latest a stone of a Canadian period may take.
+fn stone_hard_limit(left: f64, stones: u64) -> f64 {
+    usable(left).min(STONE_HARD_STRETCH * stone_share(left, stones))
+}
+
+fn canadian_period(left: f64, stones: u64) -> Budget {
+    Budget::new(stone_share(left, stones), stone_hard_limit(left, stones))
+}
+
+/// Canadian main time: its even share plus what a byo-yomi stone would get,
+/// since main time running out only leads to that byo-yomi. The move may run
+/// into the first period as far as its first stone may take (so the budget
+/// with main time nearly gone meets the one in byo-yomi).
+fn canadian_main(main: f64, period: f64, stones: u64, moves: f64, opening: f64) -> Budget {
+    let spendable = usable(main);
+    let share = spendable / moves;
+    let stone_hard = stone_hard_limit(period, stones);
+    Budget::new(
+        share * opening + stone_share(period, stones),
+        spendable.min(MAIN_HARD_STRETCH * share) + stone_hard,
+    )
+}
+
+/// One Japanese period: most of it, never counting on losing it.
+fn japanese_period(left: f64) -> Budget {
+    let spendable = usable(left);
+    Budget::new(PERIOD_TARGET_SHARE * spendable, spendable)
+}
+
+/// Japanese main time: its even share plus most of a period, since every
+/// move in byo-yomi gets a whole period. A move that runs into the first
+/// period but ends within it loses nothing.
+fn japanese_main(main: f64, period: f64, moves: f64, opening: f64) -> Budget {
+    let spendable = usable(main);
+    let share = spendable / moves;
+    let in_period = usable(period);
+    Budget::new(
+        share * opening + PERIOD_TARGET_SHARE * in_period,
+        spendable.min(MAIN_HARD_STRETCH * share) + in_period,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const B: Color = Color::Black;
+    const W: Color = Color::White;
+
     fn secs(d: Duration) -> f64 {
         d.as_secs_f64()
     }
 
+    /// A budget for Black on an empty 19x19 board in the middle game.
+    fn budget19(clock: &Clock) -> Budget {
+        clock.budget(B, 19, 100, 200).expect("a time limit is set")
+    }
+
+    /// The invariants every budget keeps: at least MIN_THINK, target within
+    /// the hard limit, and the hard limit within `bound` (the time that may be
+    /// spent on this move after the margin) unless that is below MIN_THINK.
+    fn check(budget: Budget, bound: f64) {
+        let target = secs(budget.target);
+        let hard = secs(budget.hard_limit);
+        assert!(target >= MIN_THINK - 1e-9, "{budget:?}");
+        assert!(target <= hard, "{budget:?}");
+        assert!(hard <= bound.max(MIN_THINK) + 1e-6, "{budget:?} > {bound}");
+    }
+
     #[test]
-    fn gtp_time_settings_readings() {
+    fn gtp_time_settings_follow_the_spec() {
+        assert_eq!(TimeControl::gtp(0.0, 1.0, 0), TimeControl::Unlimited);
         assert_eq!(
-            TimeControl::from_gtp(600.0, 30.0, 0),
-            TimeControl::Unlimited
+            TimeControl::gtp(600.0, 0.0, 0),
+            TimeControl::Absolute { main: 600.0 }
         );
-        assert_eq!(TimeControl::from_gtp(0.0, 0.0, 0), TimeControl::Unlimited);
         assert_eq!(
-            TimeControl::from_gtp(300.0, 0.0, 0),
+            TimeControl::gtp(600.0, 0.0, 25),
+            TimeControl::Absolute { main: 600.0 }
+        );
+        assert_eq!(
+            TimeControl::gtp(0.0, 300.0, 25),
+            TimeControl::Canadian {
+                main: 0.0,
+                period: 300.0,
+                stones: 25
+            }
+        );
+        assert_eq!(
+            TimeControl::gtp(0.0, 0.0, 0),
+            TimeControl::Absolute { main: 0.0 }
+        );
+        // Nonsense from outside is made harmless.
+        assert_eq!(
+            TimeControl::gtp(-5.0, f64::NAN, 3),
+            TimeControl::Absolute { main: 0.0 }
+        );
+        assert_eq!(
+            TimeControl::gtp(1e300, 0.0, 0),
+            TimeControl::Absolute { main: MAX_SECONDS }
+        );
+    }
+
+    #[test]
+    fn kgs_time_settings_map_onto_the_systems() {
+        assert_eq!(TimeControl::kgs_none(), TimeControl::Unlimited);
+        assert_eq!(
+            TimeControl::kgs_absolute(300.0),
             TimeControl::Absolute { main: 300.0 }
         );
         assert_eq!(
-            TimeControl::from_gtp(0.0, 10.0, 5),
-            TimeControl::Canadian {
-                main: 0.0,
-                period: 10.0,
-                stones: 5
+            TimeControl::kgs_byoyomi(600.0, 30.0, 5),
+            TimeControl::Byoyomi {
+                main: 600.0,
+                period: 30.0,
+                periods: 5
             }
+        );
+        assert_eq!(
+            TimeControl::kgs_byoyomi(600.0, 30.0, 0),
+            TimeControl::Absolute { main: 600.0 }
+        );
+        assert_eq!(
+            TimeControl::kgs_byoyomi(600.0, 0.0, 5),
+            TimeControl::Absolute { main: 600.0 }
+        );
+        assert_eq!(
+            TimeControl::kgs_canadian(600.0, 300.0, 25),
+            TimeControl::Canadian {
+                main: 600.0,
+                period: 300.0,
+                stones: 25
+            }
+        );
+        assert_eq!(
+            TimeControl::kgs_canadian(600.0, 300.0, 0),
+            TimeControl::Absolute { main: 600.0 }
         );
     }
 
     #[test]
-    fn no_clock_no_budget() {
-        assert_eq!(Clock::default().budget(Color::Black, 81), None);
+    fn no_limit_gives_no_budget() {
+        let mut clock = Clock::new(TimeControl::Unlimited);
+        assert_eq!(clock.budget(B, 19, 0, 361), None);
+        clock.record_move(B, Duration::from_secs(1000));
+        assert_eq!(clock.budget(B, 19, 1, 360), None);
+        // A report of nothing is no information.
+        clock.time_left(B, 0.0, 0);
+        assert_eq!(clock.budget(B, 19, 1, 360), None);
     }
 
     #[test]
-    fn absolute_time_is_spread_and_never_exceeded() {
-        let clock = Clock::new(TimeControl::Absolute { main: 60.0 });
-        let b = clock.budget(Color::Black, 81).unwrap();
-        assert!(secs(b.target) > 1.0 && secs(b.target) < 3.0, "{b:?}");
-        assert!(b.target <= b.hard_limit);
-        assert!(secs(b.hard_limit) < 60.0 - 0.25);
-        let mut last = 0.0;
-        for left in [0.0, 0.1, 0.5, 1.0, 5.0, 30.0, 300.0, 1e6] {
-            let mut clock = Clock::new(TimeControl::Absolute { main: 60.0 });
-            clock.time_left(Color::White, left, 0);
-            let b = clock.budget(Color::White, 40).unwrap();
-            assert!(secs(b.target) >= last, "budget shrank with more time");
-            last = secs(b.target);
-            assert!(secs(b.target) >= MIN_TARGET);
-            if left > 1.0 {
-                assert!(secs(b.hard_limit) <= left - 0.25, "{left}: {b:?}");
+    fn a_real_time_left_is_honoured_even_without_limits() {
+        let mut clock = Clock::new(TimeControl::Unlimited);
+        clock.time_left(B, 30.0, 0);
+        let budget = budget19(&clock);
+        check(budget, usable(30.0));
+        assert_eq!(clock.budget(W, 19, 100, 200), None);
+        clock.time_left(W, 10.0, 2);
+        let white = clock.budget(W, 19, 100, 200).expect("reported");
+        check(white, usable(10.0));
+        // After the two stones the unknown period restarts: no more limit.
+        clock.record_move(W, Duration::from_secs(1));
+        assert!(clock.budget(W, 19, 101, 199).is_some());
+        clock.record_move(W, Duration::from_secs(1));
+        assert_eq!(clock.budget(W, 19, 102, 198), None);
+    }
+
+    #[test]
+    fn absolute_spreads_main_time_over_the_moves_to_come() {
+        let mut clock = Clock::new(TimeControl::kgs_absolute(600.0));
+        let budget = budget19(&clock);
+        check(budget, usable(600.0));
+        // 570 usable seconds over 80 own moves (200 empty * 0.4).
+        assert!(
+            (secs(budget.target) - 570.0 / 80.0).abs() < 1e-3,
+            "{budget:?}"
+        );
+        assert!((secs(budget.hard_limit) - 3.0 * 570.0 / 80.0).abs() < 1e-3);
+        // The opening takes less, the late game (fewer empty points) more.
+        let opening = clock.budget(B, 19, 0, 361).expect("limited");
+        let late = clock.budget(B, 19, 250, 60).expect("limited");
+        assert!(opening.target < budget.target);
+        assert!(late.target > budget.target);
+        // Never spread over fewer than MIN_MOVES_LEFT moves (19x19: 18).
+        let end = clock.budget(B, 19, 300, 0).expect("limited");
+        assert!((secs(end.target) - 570.0 / 18.05).abs() < 1e-3, "{end:?}");
+        let small = clock.budget(B, 9, 60, 0).expect("limited");
+        assert!((secs(small.target) - 570.0 / MIN_MOVES_LEFT).abs() < 1e-3);
+
+        clock.record_move(B, Duration::from_secs(100));
+        assert_eq!(clock.remaining(B).seconds, 500.0);
+        assert_eq!(clock.remaining(W).seconds, 600.0);
+        assert!(budget19(&clock).target < budget.target);
+    }
+
+    #[test]
+    fn no_time_left_gives_a_tiny_budget_not_zero() {
+        let mut clock = Clock::new(TimeControl::kgs_absolute(10.0));
+        clock.record_move(B, Duration::from_secs(20));
+        assert_eq!(clock.remaining(B).seconds, 0.0);
+        let budget = budget19(&clock);
+        assert_eq!(secs(budget.target), MIN_THINK);
+        assert_eq!(secs(budget.hard_limit), MIN_THINK);
+        clock.time_left(B, 0.3, 0);
+        assert_eq!(secs(budget19(&clock).target), MIN_THINK);
+        // Negative or NaN reports count as nothing left.
+        clock.time_left(B, -4.0, 0);
+        assert_eq!(clock.remaining(B).seconds, 0.0);
+        clock.time_left(B, f64::NAN, 0);
+        assert_eq!(clock.remaining(B).seconds, 0.0);
+        assert_eq!(secs(budget19(&clock).hard_limit), MIN_THINK);
+    }
+
+    #[test]
+    fn time_left_overrides_our_reckoning() {
+        let mut clock = Clock::new(TimeControl::gtp(600.0, 0.0, 0));
+        clock.record_move(B, Duration::from_secs(10));
+        assert_eq!(clock.remaining(B).seconds, 590.0);
+        clock.time_left(B, 42.0, 0);
+        assert_eq!(clock.remaining(B).seconds, 42.0);
+        check(budget19(&clock), usable(42.0));
+        clock.time_left(B, 5000.0, 0);
+        assert_eq!(clock.remaining(B).seconds, 5000.0);
+        // A new game restores the settings.
+        clock.new_game();
+        assert_eq!(clock.remaining(B).seconds, 600.0);
+    }
+
+    #[test]
+    fn canadian_main_time_adds_a_stone_share() {
+        let clock = Clock::new(TimeControl::gtp(600.0, 300.0, 25));
+        let budget = budget19(&clock);
+        let stone = (285.0 - 24.0 * PER_MOVE_LAG) / 25.0;
+        let expected = 570.0 / 80.0 + stone;
+        assert!((secs(budget.target) - expected).abs() < 1e-3, "{budget:?}");
+        let hard = 3.0 * 570.0 / 80.0 + 1.5 * stone;
+        assert!((secs(budget.hard_limit) - hard).abs() < 1e-3, "{budget:?}");
+        check(budget, usable(600.0) + stone);
+    }
+
+    #[test]
+    fn canadian_byo_yomi_divides_the_period_by_the_stones() {
+        let mut clock = Clock::new(TimeControl::gtp(0.0, 300.0, 25));
+        // Byo-yomi from the start: main time 0 gives just a stone's share.
+        let first = budget19(&clock);
+        let stone = (285.0 - 24.0 * PER_MOVE_LAG) / 25.0;
+        assert!((secs(first.target) - stone).abs() < 1e-3, "{first:?}");
+        clock.record_move(B, Duration::from_secs(10));
+        let state = clock.remaining(B);
+        assert!(state.in_overtime);
+        assert_eq!(state.count, 24);
+        assert_eq!(state.seconds, 290.0);
+
+        clock.time_left(B, 60.0, 10);
+        let budget = budget19(&clock);
+        let share = (57.0 - 9.0 * PER_MOVE_LAG) / 10.0;
+        assert!((secs(budget.target) - share).abs() < 1e-3, "{budget:?}");
+        check(budget, usable(60.0));
+
+        // One stone left: nearly the whole rest of the period.
+        clock.time_left(B, 20.0, 1);
+        let last = budget19(&clock);
+        assert!((secs(last.target) - usable(20.0)).abs() < 1e-6, "{last:?}");
+        assert!((secs(last.hard_limit) - usable(20.0)).abs() < 1e-6);
+        // Playing it starts a fresh period.
+        clock.record_move(B, Duration::from_secs(15));
+        let state = clock.remaining(B);
+        assert_eq!((state.seconds, state.count), (300.0, 25));
+    }
+
+    #[test]
+    fn canadian_main_time_running_out_starts_a_period_with_that_stone() {
+        let mut clock = Clock::new(TimeControl::gtp(60.0, 100.0, 5));
+        clock.record_move(B, Duration::from_secs(50));
+        assert!(!clock.remaining(B).in_overtime);
+        clock.record_move(B, Duration::from_secs(15));
+        let state = clock.remaining(B);
+        assert!(state.in_overtime);
+        assert_eq!(state.count, 4);
+        assert!((state.seconds - 95.0).abs() < 1e-9);
+        // The server's "0 0" at the end of main time: a whole period.
+        clock.time_left(W, 0.0, 0);
+        let white = clock.remaining(W);
+        assert!(white.in_overtime);
+        assert_eq!((white.seconds, white.count), (100.0, 5));
+    }
+
+    #[test]
+    fn japanese_byo_yomi_uses_most_of_one_period() {
+        let mut clock = Clock::new(TimeControl::kgs_byoyomi(60.0, 30.0, 5));
+        let main = budget19(&clock);
+        let expected = 57.0 / 80.0 + PERIOD_TARGET_SHARE * 28.5;
+        assert!((secs(main.target) - expected).abs() < 1e-3, "{main:?}");
+        check(main, usable(90.0));
+
+        // KGS in byo-yomi: time in the current period, periods left.
+        clock.time_left(B, 30.0, 5);
+        let five = budget19(&clock);
+        assert!((secs(five.target) - PERIOD_TARGET_SHARE * 28.5).abs() < 1e-6);
+        assert!((secs(five.hard_limit) - 28.5).abs() < 1e-6);
+        // The last period is treated like any other: never counting on
+        // losing one, we spend the same.
+        clock.time_left(B, 30.0, 1);
+        assert_eq!(budget19(&clock), five);
+        check(five, usable(30.0));
+    }
+
+    #[test]
+    fn japanese_periods_reset_and_are_lost_by_our_reckoning() {
+        let mut clock = Clock::new(TimeControl::kgs_byoyomi(60.0, 30.0, 3));
+        // Running 20 s past main time stays within the first period.
+        clock.record_move(B, Duration::from_secs(80));
+        let state = clock.remaining(B);
+        assert!(state.in_overtime);
+        assert_eq!((state.seconds, state.count), (30.0, 3));
+        // A move within the period leaves it whole.
+        clock.record_move(B, Duration::from_secs(29));
+        assert_eq!(clock.remaining(B).count, 3);
+        assert_eq!(clock.remaining(B).seconds, 30.0);
+        // 45 s uses up one period.
+        clock.record_move(B, Duration::from_secs(45));
+        assert_eq!(clock.remaining(B).count, 2);
+        // 65 s uses up two.
+        clock.record_move(B, Duration::from_secs(65));
+        assert_eq!(clock.remaining(B).count, 0);
+        assert_eq!(secs(budget19(&clock).target), MIN_THINK);
+        // A huge overrun never panics.
+        clock.record_move(B, Duration::from_secs(u64::MAX));
+        assert_eq!(clock.remaining(B).count, 0);
+    }
+
+    #[test]
+    fn huge_times_do_not_overflow() {
+        for control in [
+            TimeControl::gtp(f64::MAX, 0.0, 0),
+            TimeControl::gtp(1e18, 1e18, 1),
+            TimeControl::kgs_byoyomi(1e300, 1e300, u64::MAX),
+            TimeControl::gtp(0.0, 1e300, u64::MAX),
+        ] {
+            let mut clock = Clock::new(control);
+            check(budget19(&clock), usable(2.0 * MAX_SECONDS));
+            clock.record_move(B, Duration::from_secs(u64::MAX));
+            clock.time_left(B, f64::MAX, u64::MAX);
+            check(budget19(&clock), usable(2.0 * MAX_SECONDS));
+            check(
+                clock
+                    .budget(B, usize::MAX, usize::MAX, usize::MAX)
+                    .expect("limited"),
+                usable(2.0 * MAX_SECONDS),
+            );
+            check(
+                clock.budget(B, 0, 0, 0).expect("limited"),
+                usable(2.0 * MAX_SECONDS),
+            );
+        }
+    }
+
+    /// Time lefts from nothing to a lot, finely spaced where it matters.
+    fn sweep() -> Vec<f64> {
+        let mut times = vec![0.0];
+        let mut t = 0.01;
+        while t < 1e7 {
+            times.push(t);
+            t *= 1.17;
+        }
+        times
+    }
+
+    /// Each system and each way of being in it, with the time beyond a
+    /// `time_left` of `t` seconds that the move may run into (the first
+    /// period, from main time): the move may spend `usable(t + extra)`.
+    fn cases() -> Vec<(TimeControl, u64, f64)> {
+        let canadian = TimeControl::gtp(600.0, 300.0, 25);
+        let japanese = TimeControl::kgs_byoyomi(600.0, 30.0, 5);
+        vec![
+            (TimeControl::kgs_absolute(600.0), 0, 0.0),
+            (canadian, 0, 300.0),
+            (canadian, 25, 0.0),
+            (canadian, 3, 0.0),
+            (canadian, 1, 0.0),
+            (japanese, 0, 30.0),
+            (japanese, 5, 0.0),
+            (japanese, 1, 0.0),
+            (TimeControl::Unlimited, 0, 0.0),
+            (TimeControl::Unlimited, 4, 0.0),
+        ]
+    }
+
+    #[test]
+    fn budgets_stay_within_the_time_left_minus_margin() {
+        for (control, stones, extra) in cases() {
+            for t in sweep() {
+                let mut clock = Clock::new(control);
+                clock.time_left(B, t, stones);
+                for (size, played, empty) in [(19, 0, 361), (19, 150, 180), (9, 70, 5), (2, 0, 4)] {
+                    if let Some(budget) = clock.budget(B, size, played, empty) {
+                        check(budget, usable(t + extra));
+                    }
+                }
             }
         }
     }
 
     #[test]
-    fn canadian_overtime_shares_the_period() {
-        let mut clock = Clock::new(TimeControl::from_gtp(0.0, 10.0, 5));
-        clock.time_left(Color::Black, 10.0, 5);
-        let b = clock.budget(Color::Black, 50).unwrap();
-        assert!(secs(b.hard_limit) <= (10.0 - 0.5) / 5.0 + 1e-9, "{b:?}");
-        assert!(secs(b.target) > 1.0);
-        clock.time_left(Color::Black, 1.0, 1);
-        let b = clock.budget(Color::Black, 50).unwrap();
-        assert!(secs(b.hard_limit) <= 0.75 + 1e-9, "{b:?}");
+    fn more_time_left_never_gives_a_smaller_budget() {
+        for (control, stones, _) in cases() {
+            let mut previous: Option<Budget> = None;
+            for t in sweep() {
+                let mut clock = Clock::new(control);
+                clock.time_left(B, t, stones);
+                let Some(budget) = clock.budget(B, 19, 120, 150) else {
+                    continue;
+                };
+                if let Some(before) = previous {
+                    assert!(
+                        budget.target >= before.target && budget.hard_limit >= before.hard_limit,
+                        "{control:?} stones {stones} at {t}: {budget:?} < {before:?}"
+                    );
+                }
+                previous = Some(budget);
+            }
+        }
     }
 
     #[test]
-    fn japanese_byoyomi_spends_at_most_one_period() {
-        let mut clock = Clock::new(TimeControl::Byoyomi {
-            main: 0.0,
-            period: 1.0,
-            periods: 3,
-        });
-        let b = clock.budget(Color::White, 81).unwrap();
-        assert!(secs(b.hard_limit) <= 0.75 + 1e-9, "{b:?}");
-        clock.time_left(Color::White, 30.0, 1);
-        let b = clock.budget(Color::White, 81).unwrap();
-        assert!(secs(b.hard_limit) <= 30.0 - 1.5 + 1e-9, "{b:?}");
-    }
-
-    #[test]
-    fn own_reckoning_runs_main_time_down_then_enters_overtime() {
-        let mut clock = Clock::new(TimeControl::Canadian {
-            main: 2.0,
-            period: 10.0,
-            stones: 2,
-        });
-        clock.record_move(Color::Black, Duration::from_secs_f64(1.5));
-        assert_eq!(clock.remaining[0].main, 0.5);
-        clock.record_move(Color::Black, Duration::from_secs_f64(1.0));
-        assert_eq!(clock.remaining[0].main, 0.0);
-        assert!(clock.remaining[0].count > 0);
-        let b = clock.budget(Color::Black, 60).unwrap();
-        assert!(secs(b.hard_limit) <= 10.0, "{b:?}");
-        // White's clock is untouched.
-        assert_eq!(clock.remaining[1].main, 2.0);
-    }
-
-    #[test]
-    fn nothing_left_still_gives_a_tiny_budget() {
-        let mut clock = Clock::new(TimeControl::Absolute { main: 10.0 });
-        clock.time_left(Color::Black, 0.0, 0);
-        let b = clock.budget(Color::Black, 81).unwrap();
-        assert_eq!(secs(b.target), MIN_TARGET);
-        assert_eq!(secs(b.hard_limit), MIN_TARGET);
+    fn the_colours_keep_separate_clocks() {
+        let mut clock = Clock::new(TimeControl::gtp(100.0, 0.0, 0));
+        clock.record_move(W, Duration::from_secs(90));
+        assert_eq!(clock.remaining(B).seconds, 100.0);
+        assert!(
+            clock.budget(W, 19, 10, 300).expect("limited").target
+                < clock.budget(B, 19, 10, 300).expect("limited").target
+        );
+        clock.set_control(TimeControl::kgs_byoyomi(10.0, 5.0, 2));
+        assert_eq!(clock.remaining(W).seconds, 10.0);
+        assert_eq!(clock.remaining(W).count, 2);
     }
 }
