@@ -3,7 +3,8 @@
 
 Uses gogui-twogtp when it is on PATH (unless --no-twogtp), otherwise drives
 both engines itself over GTP. Colours alternate; every game is written as SGF
-into --out, with a results table (results.tsv) and a summary (summary.txt).
+into --out, with a results table (results.tsv), a summary (summary.txt) and
+a plot of the win rate as games accumulate, with its 95% band (winrate.png).
 
 The result of a game is the Tromp-Taylor count of the final board (hane's
 final_score, the rules the match is played under); GNU Go's own final_score
@@ -21,9 +22,11 @@ import queue
 import shlex
 import shutil
 import subprocess
+import struct
 import sys
 import threading
 import time
+import zlib
 
 GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules"
 
@@ -255,6 +258,95 @@ def summarise(args, results):
     print(text)
 
 
+def results_from_twogtp(args):
+    """Reads gogui-twogtp's table (<out>/game.dat) into the driver's records.
+
+    With -alternate, twogtp flips the results of the swapped games so that
+    B always means the -black program, which is hane: B+ is a hane win.
+    RES_B is hane's own final_score (the Tromp-Taylor count), RES_W the
+    opponent's."""
+    path = os.path.join(args.out, "game.dat")
+    results = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.rstrip("\n").split("\t")
+            game, res_b, res_w, _res_r, alt, _dup, length = cols[:7]
+            time_b = float(cols[7] or 0)
+            time_w = float(cols[8] or 0)
+            err = cols[11] if len(cols) > 11 else "0"
+            err_msg = cols[12] if len(cols) > 12 else ""
+            winner = score_winner(res_b)
+            moves = int(length or 0)
+            resigned = res_b.upper().endswith("+R")
+            results.append({
+                "game": int(game), "hane": "W" if alt == "1" else "B", "result": res_b,
+                "hane_won": winner == "B", "tie": winner is None and res_b.strip() == "0",
+                "tt_score": res_b, "opponent_score": res_w,
+                "scores_agree": None if resigned else score_winner(res_b) == score_winner(res_w),
+                "moves": moves, "ended_by_passes": not resigned and err != "1",
+                "hane_secs_per_move": time_b / max(moves / 2, 1),
+                "opp_secs_per_move": time_w / max(moves / 2, 1),
+                "error": err_msg if err == "1" else "",
+            })
+    return results
+
+
+def write_png(path, width, height, pixels):
+    """A truecolour PNG from rows of (r, g, b) tuples; no plotting library needed."""
+    raw = b"".join(b"\x00" + bytes(c for px in row for c in px) for row in pixels)
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def plot_win_rate(path, results, width=640, height=360):
+    """Win rate after each game (dark line) inside its 95% Wilson band
+    (shaded), with the 50% line (grey) and a grid every 10%."""
+    white, grey, band, line, grid = (255,) * 3, (150,) * 3, (190, 210, 240), (20, 60, 160), (230,) * 3
+    pixels = [[white] * width for _ in range(height)]
+    margin = 20
+    plot_w, plot_h = width - 2 * margin, height - 2 * margin
+    n = len(results)
+
+    def y_of(rate):
+        return margin + int(round((1.0 - rate) * (plot_h - 1)))
+
+    points = []
+    if n:
+        wins = 0.0
+        for i, r in enumerate(results):
+            wins += 1.0 if r["hane_won"] else 0.5 if r["tie"] else 0.0
+            low, high = wilson(wins, i + 1)
+            points.append((wins / (i + 1), low, high))
+        for x in range(plot_w):
+            rate, low, high = points[min(n - 1, x * n // plot_w)]
+            for y in range(y_of(high), y_of(low) + 1):
+                pixels[y][margin + x] = band
+    for tenth in range(11):
+        y = y_of(tenth / 10)
+        for x in range(margin, margin + plot_w):
+            if tenth == 5 or pixels[y][x] == white:
+                pixels[y][x] = grey if tenth == 5 else grid
+    if n:
+        previous = None
+        for x in range(plot_w):
+            y = y_of(points[min(n - 1, x * n // plot_w)][0])
+            top, bottom = (y, y) if previous is None else (min(y, previous), max(y, previous))
+            for yy in range(top, bottom + 1):
+                for dy in (0, 1):
+                    pixels[min(yy + dy, height - 1)][margin + x] = line
+            previous = y
+    write_png(path, width, height, pixels)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--hane", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "hane"))
@@ -267,15 +359,22 @@ def main():
     p.add_argument("--move-timeout", type=float, default=60.0)
     p.add_argument("--no-twogtp", action="store_true")
     args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
     if not args.no_twogtp and shutil.which("gogui-twogtp"):
-        os.makedirs(args.out, exist_ok=True)
         cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
                "-size", str(args.size), "-komi", str(args.komi), "-alternate", "-auto",
                "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
         print("running", " ".join(shlex.quote(c) for c in cmd), flush=True)
-        sys.exit(subprocess.call(cmd))
-    results = run_own_driver(args)
+        code = subprocess.call(cmd)
+        if code != 0:
+            sys.exit(code)
+        results = results_from_twogtp(args)
+        write_table(args, results)
+    else:
+        results = run_own_driver(args)
     summarise(args, results)
+    plot_win_rate(os.path.join(args.out, "winrate.png"), results)
+    print(f"plot: {os.path.join(args.out, 'winrate.png')}")
 
 
 if __name__ == "__main__":
