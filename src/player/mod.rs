@@ -78,6 +78,8 @@ pub struct PlayerConfig {
     /// Resign when the winning chance is below this on two moves running
     /// (0 never resigns).
     pub resign_threshold: f64,
+    /// Search on the opponent's time after genmove, until the next command.
+    pub ponder: bool,
     pub search: SearchParams,
 }
 
@@ -89,6 +91,7 @@ impl Default for PlayerConfig {
             seconds_per_move: None,
             seed: None,
             resign_threshold: 0.05,
+            ponder: false,
             search: SearchParams::default(),
         }
     }
