@@ -38,6 +38,10 @@ struct Cli {
     /// stones); for matches against engines that forbid it, like GNU Go.
     #[arg(long)]
     no_suicide: bool,
+    /// Keep searching on the opponent's time after genmove, until the next
+    /// command arrives (off by default: it takes every core meanwhile).
+    #[arg(long)]
+    ponder: bool,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -81,6 +85,7 @@ fn main() {
         seconds_per_move: cli.time.filter(|t| t.is_finite() && *t > 0.0),
         seed: cli.seed,
         resign_threshold: cli.resign,
+        ponder: cli.ponder,
         search: SearchParams {
             allow_suicide: !cli.no_suicide,
             max_nodes: cli.max_nodes.max(1000),

@@ -2,6 +2,7 @@
 //! The engine never sees command strings, only these values.
 
 use crate::game::{Color, Move, Vertex};
+pub use crate::player::analysis::Dialect;
 
 /// One input line after preprocessing: the optional numeric id (echoed in
 /// the response) and either a command or the error to answer with.
@@ -58,6 +59,29 @@ pub enum KgsTimeSystem {
     },
 }
 
+/// The arguments of `lz-analyze`, `kata-analyze` and their genmove forms:
+/// `[COLOUR] [INTERVAL] [interval N] [maxmoves N] [ownership true|false]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AnalyzeArgs {
+    /// The side to analyse for; the side to move when absent.
+    pub color: Option<Color>,
+    /// Centiseconds between info lines.
+    pub interval: Option<u64>,
+    /// At most this many candidates per info line.
+    pub max_moves: Option<u64>,
+    /// KataGo's per-point ownership after the candidates.
+    pub ownership: bool,
+}
+
+/// The GoGui gfx views of the analysis (see `gogui-analyze_commands`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GfxView {
+    Ownership,
+    Candidates,
+    Variation,
+    Score,
+}
+
 /// Every command hane answers. Numeric arguments are kept as parsed (u64
 /// saturating at u64::MAX for huge integers; f64 always finite) so that the
 /// engine, which knows the game, decides what is acceptable.
@@ -104,6 +128,12 @@ pub enum Command {
     KgsTimeSettings(KgsTimeSystem),
     GoguiAnalyzeCommands,
     GoguiInterrupt,
+    /// A bounded search shown as GoGui graphics, for a colour or the side to move.
+    Gfx(GfxView, Option<Color>),
+    /// Streams info lines until the next input line.
+    Analyze(Dialect, AnalyzeArgs),
+    /// genmove with info lines while thinking and `play MOVE` at the end.
+    GenmoveAnalyze(Dialect, AnalyzeArgs),
     IsLegal(Color, Move),
     AllLegal(Color),
     ListStones(Color),
@@ -142,6 +172,14 @@ pub const COMMAND_NAMES: &[&str] = &[
     "kgs-time_settings",
     "gogui-analyze_commands",
     "gogui-interrupt",
+    "hane-ownership",
+    "hane-candidates",
+    "hane-pv",
+    "hane-score",
+    "lz-analyze",
+    "lz-genmove_analyze",
+    "kata-analyze",
+    "kata-genmove_analyze",
     "is_legal",
     "all_legal",
     "list_stones",

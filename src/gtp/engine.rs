@@ -3,15 +3,20 @@
 //! fails and changes nothing: every command validates first, then applies.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use log::{info, warn};
 
-use super::command::{Command, KgsTimeSystem, StoneStatus, COMMAND_NAMES};
-use super::response::Reply;
+use super::command::{
+    AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus, COMMAND_NAMES,
+};
+use super::io::Signals;
+use super::response::{Reply, ResponseStream};
 use crate::game::sgf::{self, SgfAction, SgfGame};
 use crate::game::{fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_SIZE, MIN_SIZE};
+use crate::player::analysis::Analysis;
 use crate::player::time::{Clock, TimeControl};
-use crate::player::{MoveBudget, Player, PlayerConfig};
+use crate::player::{Decision, MoveBudget, Player, PlayerConfig, SearchReport, Snapshot};
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -20,6 +25,26 @@ const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 /// Komi of a fresh engine (the common Tromp-Taylor / CGOS value).
 const DEFAULT_KOMI: f64 = 7.5;
 const DEFAULT_SIZE: usize = 19;
+/// Info lines every second when the client gives no interval.
+const DEFAULT_INTERVAL_CS: u64 = 100;
+/// Shortest interval between info lines: 10 ms.
+const MIN_INTERVAL_CS: u64 = 1;
+
+/// GoGui's analysis menu: `type/label/command`, `%m` standing for the side
+/// to move. Every entry runs a bounded search (genmove's time or playouts)
+/// that `# interrupt` cuts short, and leaves the game as it is.
+const GOGUI_ANALYZE_COMMANDS: &str = "\
+gfx/Ownership/hane-ownership %m
+gfx/Candidate moves/hane-candidates %m
+gfx/Principal variation/hane-pv %m
+gfx/Score estimate/hane-score %m";
+
+/// What a command may use besides the engine: the reader's signals (stop
+/// flags) and the stream its response is written to while it runs.
+pub struct Context<'a> {
+    pub signals: &'a Signals,
+    pub stream: &'a mut dyn ResponseStream,
+}
 
 pub struct Engine {
     game: Game,
@@ -28,6 +53,9 @@ pub struct Engine {
     player: Player,
     clock: Clock,
     quit: bool,
+    /// Set by a genmove when pondering is on: search on the opponent's
+    /// time once the response is out.
+    ponder_due: bool,
 }
 
 impl Engine {
@@ -38,6 +66,7 @@ impl Engine {
             player: Player::new(config),
             clock: Clock::new(TimeControl::Unlimited),
             quit: false,
+            ponder_due: false,
         }
     }
 
@@ -51,10 +80,13 @@ impl Engine {
         self.quit
     }
 
-    /// Answers one command. `stop` is raised by the input reader when the
-    /// client interrupts a long command.
-    pub fn execute(&mut self, command: Command, stop: &AtomicBool) -> Reply {
+    /// Answers one command. The input reader raises `context.signals.stop`
+    /// when the client interrupts a long command; streaming commands write
+    /// their lines to `context.stream` as they go.
+    pub fn execute(&mut self, command: Command, context: &mut Context) -> Reply {
         use Command::*;
+        self.ponder_due = false;
+        let stop = &context.signals.stop;
         match command {
             ProtocolVersion => Ok(PROTOCOL_VERSION.into()),
             Name => Ok("hane".into()),
@@ -75,8 +107,15 @@ impl Engine {
                 Ok(String::new())
             }
             Play(color, mv) => self.play(color, mv),
-            Genmove(color) | KgsGenmoveCleanup(color) => self.genmove(color, stop, true),
-            RegGenmove(color) => self.genmove(color, stop, false),
+            Genmove(color) | KgsGenmoveCleanup(color) => self
+                .genmove(color, stop, true, None)
+                .map(|decision| decision.to_string()),
+            RegGenmove(color) => self
+                .genmove(color, stop, false, None)
+                .map(|decision| decision.to_string()),
+            GenmoveAnalyze(dialect, args) => self.genmove_analyze(dialect, &args, context),
+            Analyze(dialect, args) => self.analyze(dialect, &args, context),
+            Gfx(view, color) => Ok(self.gfx(view, color, stop)),
             Undo => self
                 .game
                 .undo()
@@ -121,7 +160,7 @@ impl Engine {
                 self.clock.time_left(color, time, stones);
                 Ok(String::new())
             }
-            GoguiAnalyzeCommands => Ok(String::new()),
+            GoguiAnalyzeCommands => Ok(GOGUI_ANALYZE_COMMANDS.into()),
             GoguiInterrupt => Ok(String::new()),
             IsLegal(color, mv) => Ok(if self.game.is_legal(color, mv) {
                 "1"
@@ -179,7 +218,15 @@ impl Engine {
             .map_err(|e| e.to_string())
     }
 
-    fn genmove(&mut self, color: Color, stop: &AtomicBool, commit: bool) -> Reply {
+    /// Chooses a move for `color` and, when `commit`, plays it. `watch`
+    /// sees the search every interval.
+    fn genmove(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        commit: bool,
+        watch: Option<(Duration, Snapshot)>,
+    ) -> Result<Decision, String> {
         let started = std::time::Instant::now();
         let empty_points = self.game.size() * self.game.size() - self.game.board().stone_count();
         let moves_played = self.game.moves().count();
@@ -190,25 +237,106 @@ impl Engine {
                 target: b.target,
                 hard_limit: b.hard_limit,
             });
-        let decision = self.player.genmove(&self.game, color, budget, stop);
-        if commit {
-            self.clock.record_move(color, started.elapsed());
+        let decision = self
+            .player
+            .genmove_watched(&self.game, color, budget, stop, watch);
+        if !commit {
+            return Ok(decision);
         }
-        if commit {
-            if let Some(mv) = decision.as_move() {
-                if let Err(e) = self.game.play(color, mv) {
-                    // The player only proposes legal moves; if that ever
-                    // fails, passing is the one move that is always legal.
-                    warn!("player proposed {mv} for {color}, refused: {e:?}; passing");
-                    self.game
-                        .play(color, Move::Pass)
-                        .map_err(|e| e.to_string())?;
-                    return Ok("pass".into());
-                }
+        self.clock.record_move(color, started.elapsed());
+        info!("genmove {color}: {decision}");
+        if let Some(mv) = decision.as_move() {
+            if let Err(e) = self.game.play(color, mv) {
+                // The player only proposes legal moves; if that ever
+                // fails, passing is the one move that is always legal.
+                warn!("player proposed {mv} for {color}, refused: {e:?}; passing");
+                self.game
+                    .play(color, Move::Pass)
+                    .map_err(|e| e.to_string())?;
+                return Ok(Decision::Pass);
             }
         }
-        info!("genmove {color}: {decision}");
-        Ok(decision.to_string())
+        self.ponder_due = self.player.config().ponder && decision != Decision::Resign;
+        Ok(decision)
+    }
+
+    /// `lz-genmove_analyze` / `kata-genmove_analyze`: genmove, with info
+    /// lines while the search runs and `play MOVE` as the last line. Only
+    /// GoGui's `# interrupt` cuts it short, as for genmove.
+    fn genmove_analyze(
+        &mut self,
+        dialect: Dialect,
+        args: &AnalyzeArgs,
+        context: &mut Context,
+    ) -> Reply {
+        let color = args.color.unwrap_or(self.game.to_move());
+        let size = self.game.size();
+        let stream = &mut *context.stream;
+        stream.open();
+        let mut snapshot = |report: &SearchReport| {
+            send_info_line(&mut *stream, report, size, color, dialect, args)
+        };
+        let watch = Some((interval(args), &mut snapshot as Snapshot));
+        let decision = self.genmove(color, &context.signals.stop, true, watch)?;
+        Ok(format!("play {decision}"))
+    }
+
+    /// `lz-analyze` / `kata-analyze`: info lines every interval until the
+    /// next input line, which then runs as the next command. The game is
+    /// not touched; the tree is kept for the next search.
+    fn analyze(&mut self, dialect: Dialect, args: &AnalyzeArgs, context: &mut Context) -> Reply {
+        let color = args.color.unwrap_or(self.game.to_move());
+        let size = self.game.size();
+        let _until_input = context.signals.stop_on_next_line();
+        let stream = &mut *context.stream;
+        if !stream.open() {
+            return Ok(String::new());
+        }
+        let mut snapshot = |report: &SearchReport| {
+            send_info_line(&mut *stream, report, size, color, dialect, args)
+        };
+        let report = self.player.analyze(
+            &self.game,
+            color,
+            None,
+            &context.signals.stop,
+            Some((interval(args), &mut snapshot)),
+        );
+        info!("analysis for {color}: {} playouts", report.playouts);
+        Ok(String::new())
+    }
+
+    /// A GoGui gfx command: a genmove-sized search for `color` (the side to
+    /// move by default), shown one way.
+    fn gfx(&mut self, view: GfxView, color: Option<Color>, stop: &AtomicBool) -> String {
+        let color = color.unwrap_or(self.game.to_move());
+        let report = self.player.search(&self.game, color, None, stop);
+        let analysis = Analysis::new(&report, self.game.size(), color);
+        match view {
+            GfxView::Ownership => analysis.gfx_ownership(),
+            GfxView::Candidates => analysis.gfx_candidates(),
+            GfxView::Variation => analysis.gfx_pv(),
+            GfxView::Score => analysis.gfx_score(),
+        }
+    }
+
+    /// After a genmove, with `--ponder`: searches the opponent's move until
+    /// the next input line arrives, so that the next genmove starts from a
+    /// grown tree. Does nothing otherwise.
+    pub fn ponder(&mut self, signals: &Signals) {
+        if !std::mem::take(&mut self.ponder_due) || self.game.is_over() {
+            return;
+        }
+        let _until_input = signals.stop_on_next_line();
+        let color = self.game.to_move();
+        let report = self
+            .player
+            .analyze(&self.game, color, None, &signals.stop, None);
+        info!(
+            "pondered {} playouts for {color} in {:.2}s",
+            report.playouts,
+            report.elapsed.as_secs_f64()
+        );
     }
 
     fn check_handicap_allowed(&self) -> Result<(), String> {
@@ -369,6 +497,33 @@ impl Engine {
             format_score(self.game.score())
         ));
         lines.join("\n")
+    }
+}
+
+/// The time between info lines the client asked for.
+fn interval(args: &AnalyzeArgs) -> Duration {
+    let centiseconds = args
+        .interval
+        .unwrap_or(DEFAULT_INTERVAL_CS)
+        .clamp(MIN_INTERVAL_CS, 24 * 3600 * 100);
+    Duration::from_millis(centiseconds * 10)
+}
+
+/// Writes the search's candidates as one info line; false once the output
+/// is gone, which ends the search.
+fn send_info_line(
+    stream: &mut dyn ResponseStream,
+    report: &SearchReport,
+    size: usize,
+    color: Color,
+    dialect: Dialect,
+    args: &AnalyzeArgs,
+) -> bool {
+    let max_moves = args.max_moves.map(|n| n.min(usize::MAX as u64) as usize);
+    let analysis = Analysis::new(report, size, color);
+    match analysis.info_line(dialect, max_moves, args.ownership) {
+        Some(line) => stream.line(&line),
+        None => true,
     }
 }
 

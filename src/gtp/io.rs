@@ -6,17 +6,17 @@
 //! and any line ends a streaming analysis. It passes every line on in order
 //! and raises the stop flag when a running command should wind up.
 
-use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::io::{self, BufRead};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 use std::thread;
 
 use log::{debug, warn};
 
-use super::engine::Engine;
+use super::engine::{Context, Engine};
 use super::parse::parse_line;
-use super::response::format_response;
+use super::response::ResponseWriter;
 
 /// What the reader thread hands to the engine loop.
 enum Input {
@@ -33,6 +33,42 @@ pub struct Signals {
     /// (streaming analysis), as opposed to genmove, which only GoGui's
     /// `# interrupt` stops.
     pub stop_on_any_line: AtomicBool,
+    /// Input lines (and the end of input) read but not yet taken by the
+    /// engine loop: a line that came before `stop_on_any_line` was raised
+    /// must end a stream as well as one that comes after.
+    pub pending_lines: AtomicUsize,
+}
+
+impl Signals {
+    /// Makes the next input line, or one already waiting, stop the running
+    /// command, until the returned guard is dropped. For commands that run
+    /// until the client says something: streaming analysis and pondering.
+    pub fn stop_on_next_line(&self) -> StopOnNextLine<'_> {
+        self.stop.store(false, Ordering::SeqCst);
+        self.stop_on_any_line.store(true, Ordering::SeqCst);
+        // The reader counts a line before it looks at the flag, and here the
+        // flag is raised before the count is read: one side sees the other.
+        if self.pending_lines.load(Ordering::SeqCst) > 0 {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        StopOnNextLine { signals: self }
+    }
+
+    /// Whether input is waiting for the engine.
+    pub fn has_pending_input(&self) -> bool {
+        self.pending_lines.load(Ordering::SeqCst) > 0
+    }
+}
+
+/// While alive, any input line stops the running command.
+pub struct StopOnNextLine<'a> {
+    signals: &'a Signals,
+}
+
+impl Drop for StopOnNextLine<'_> {
+    fn drop(&mut self) {
+        self.signals.stop_on_any_line.store(false, Ordering::SeqCst);
+    }
 }
 
 /// Runs the GTP loop on stdin and stdout until `quit`, end of input, or a
@@ -40,8 +76,8 @@ pub struct Signals {
 pub fn run(engine: &mut Engine) {
     let signals = Arc::new(Signals::default());
     let lines = spawn_reader(Arc::clone(&signals));
-    let stdout = io::stdout();
     for input in lines {
+        signals.pending_lines.fetch_sub(1, Ordering::SeqCst);
         let line = match input {
             Input::Line(line) => line,
             Input::Eof => break,
@@ -50,25 +86,29 @@ pub fn run(engine: &mut Engine) {
             continue;
         };
         signals.stop.store(false, Ordering::SeqCst);
+        // This loop is the only writer of stdout: responses, streamed or
+        // not, go through the one ResponseWriter of each command.
+        let mut writer = ResponseWriter::new(io::stdout(), request.id);
         let reply = match request.command {
             Ok(command) => {
                 debug!("command {command:?}");
-                engine.execute(command, &signals.stop)
+                let mut context = Context {
+                    signals: &signals,
+                    stream: &mut writer,
+                };
+                engine.execute(command, &mut context)
             }
             Err(error) => Err(error.to_string()),
         };
-        let response = format_response(request.id, &reply);
-        let mut out = stdout.lock();
-        if out
-            .write_all(response.as_bytes())
-            .and_then(|()| out.flush())
-            .is_err()
-        {
+        if !writer.finish(&reply) {
             warn!("stdout closed; stopping");
             return;
         }
         if engine.has_quit() {
             return;
+        }
+        if !signals.has_pending_input() {
+            engine.ponder(&signals);
         }
     }
 }
@@ -84,6 +124,7 @@ fn spawn_reader(signals: Arc<Signals>) -> Receiver<Input> {
             let mut line = Vec::new();
             match stdin.read_until(b'\n', &mut line) {
                 Ok(0) | Err(_) => {
+                    signals.pending_lines.fetch_add(1, Ordering::SeqCst);
                     signals.stop.store(true, Ordering::SeqCst);
                     let _ = sender.send(Input::Eof);
                     return;
@@ -92,6 +133,7 @@ fn spawn_reader(signals: Arc<Signals>) -> Receiver<Input> {
                     if line.last() == Some(&b'\n') {
                         line.pop();
                     }
+                    signals.pending_lines.fetch_add(1, Ordering::SeqCst);
                     if is_interrupt(&line) || signals.stop_on_any_line.load(Ordering::SeqCst) {
                         signals.stop.store(true, Ordering::SeqCst);
                     }

@@ -23,7 +23,9 @@ use nom::number::complete::recognize_float;
 use nom::sequence::{preceded, terminated};
 use nom::IResult;
 
-use super::command::{Command, KgsTimeSystem, ParseError, Request, StoneStatus};
+use super::command::{
+    AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, ParseError, Request, StoneStatus,
+};
 use crate::game::{Color, Move, Vertex};
 
 type Input<'a> = &'a [u8];
@@ -116,6 +118,21 @@ fn parse_command(name: &[u8], arguments: &[u8]) -> Result<Command, ParseError> {
         b"kgs-time_settings" => kgs_time_settings(args).map(Command::KgsTimeSettings),
         b"gogui-analyze_commands" => no_arguments(args, Command::GoguiAnalyzeCommands),
         b"gogui-interrupt" => no_arguments(args, Command::GoguiInterrupt),
+        b"hane-ownership" => optional_colour(args).map(|c| Command::Gfx(GfxView::Ownership, c)),
+        b"hane-candidates" => optional_colour(args).map(|c| Command::Gfx(GfxView::Candidates, c)),
+        b"hane-pv" => optional_colour(args).map(|c| Command::Gfx(GfxView::Variation, c)),
+        b"hane-score" => optional_colour(args).map(|c| Command::Gfx(GfxView::Score, c)),
+        b"lz-analyze" => {
+            analyze_args(args, Dialect::LeelaZero).map(|a| Command::Analyze(Dialect::LeelaZero, a))
+        }
+        b"kata-analyze" => {
+            analyze_args(args, Dialect::KataGo).map(|a| Command::Analyze(Dialect::KataGo, a))
+        }
+        b"lz-genmove_analyze" => analyze_args(args, Dialect::LeelaZero)
+            .map(|a| Command::GenmoveAnalyze(Dialect::LeelaZero, a)),
+        b"kata-genmove_analyze" => {
+            analyze_args(args, Dialect::KataGo).map(|a| Command::GenmoveAnalyze(Dialect::KataGo, a))
+        }
         b"is_legal" => colour_and_move(args).map(|(color, mv)| Command::IsLegal(color, mv)),
         b"all_legal" => one_colour(args).map(Command::AllLegal),
         b"list_stones" => one_colour(args).map(Command::ListStones),
@@ -140,6 +157,9 @@ const EXPECTED_FILE: &str = "expected a file name";
 const EXPECTED_NAME: &str = "expected a command name";
 const EXPECTED_KGS_SYSTEM: &str = "expected none, absolute, byoyomi or canadian";
 const TOO_MANY: &str = "too many arguments";
+const EXPECTED_ANALYZE_OPTION: &str = "expected interval, maxmoves or ownership";
+const EXPECTED_LZ_OPTION: &str = "expected interval or maxmoves";
+const EXPECTED_BOOLEAN: &str = "expected true or false";
 
 fn syntax(detail: &str) -> ParseError {
     ParseError::Syntax(detail.to_string())
@@ -228,6 +248,10 @@ fn time(input: Input) -> Parsed<f64> {
     map(verify(float, |&seconds| seconds >= 0.0), f64::abs)(input)
 }
 
+fn boolean(input: Input) -> Parsed<bool> {
+    alt((value(true, keyword("true")), value(false, keyword("false"))))(input)
+}
+
 fn stone_status(input: Input) -> Parsed<StoneStatus> {
     alt((
         value(StoneStatus::Alive, keyword("alive")),
@@ -308,6 +332,18 @@ impl<'a> Arguments<'a> {
         }
     }
 
+    /// Reads the next argument with `parser` if it parses, else leaves it
+    /// for the next reader: for leading optional arguments.
+    fn optional<T>(&mut self, parser: impl FnMut(Input<'a>) -> Parsed<'a, T>) -> Option<T> {
+        match preceded(spaces1, terminated(parser, end_of_word))(self.rest) {
+            Ok((rest, parsed)) => {
+                self.rest = rest;
+                Some(parsed)
+            }
+            Err(_) => None,
+        }
+    }
+
     /// Whether only separators are left.
     fn is_empty(&self) -> bool {
         self.rest.iter().all(|&byte| is_separator(byte))
@@ -364,6 +400,40 @@ fn colour_and_move(mut args: Arguments) -> Result<(Color, Move), ParseError> {
     let color = args.next(colour, EXPECTED_COLOUR)?;
     let mv = args.next(game_move, EXPECTED_MOVE)?;
     args.finish().map(|()| (color, mv))
+}
+
+fn optional_colour(mut args: Arguments) -> Result<Option<Color>, ParseError> {
+    if args.is_empty() {
+        return Ok(None);
+    }
+    let color = args.next(colour, EXPECTED_COLOUR)?;
+    args.finish().map(|()| Some(color))
+}
+
+/// `[COLOUR] [INTERVAL] {KEY VALUE}`, as Leela Zero and KataGo read them:
+/// the keys `interval` and `maxmoves`, and for KataGo `ownership`. An
+/// option hane does not honour is a syntax error rather than ignored.
+fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, ParseError> {
+    let mut parsed = AnalyzeArgs {
+        color: args.optional(colour),
+        interval: args.optional(unsigned),
+        ..AnalyzeArgs::default()
+    };
+    let expected = match dialect {
+        Dialect::LeelaZero => EXPECTED_LZ_OPTION,
+        Dialect::KataGo => EXPECTED_ANALYZE_OPTION,
+    };
+    while !args.is_empty() {
+        match args.next(word, expected)? {
+            b"interval" => parsed.interval = Some(args.next(unsigned, EXPECTED_INTEGER)?),
+            b"maxmoves" => parsed.max_moves = Some(args.next(unsigned, EXPECTED_INTEGER)?),
+            b"ownership" if dialect == Dialect::KataGo => {
+                parsed.ownership = args.next(boolean, EXPECTED_BOOLEAN)?
+            }
+            _ => return Err(syntax(expected)),
+        }
+    }
+    Ok(parsed)
 }
 
 /// One or more vertices; `pass` is not a vertex here.
@@ -677,12 +747,64 @@ mod tests {
             "cputime",
             "genmove_black",
             "analyze",
-            "lz-analyze",
+            "genmove_analyze",
             "kgs-chat",
         ] {
             assert!(!COMMAND_NAMES.contains(&name));
             assert_eq!(command(name), Err(ParseError::UnknownCommand), "{name}");
         }
+    }
+
+    #[test]
+    fn analysis_arguments_in_every_form() {
+        let lz = |args: AnalyzeArgs| Command::Analyze(Dialect::LeelaZero, args);
+        let kata = |args: AnalyzeArgs| Command::Analyze(Dialect::KataGo, args);
+        assert_eq!(ok("lz-analyze"), lz(AnalyzeArgs::default()));
+        let sabaki = AnalyzeArgs {
+            color: Some(Color::Black),
+            interval: Some(50),
+            ..AnalyzeArgs::default()
+        };
+        assert_eq!(ok("lz-analyze B 50"), lz(sabaki.clone()));
+        assert_eq!(ok("lz-analyze b interval 50"), lz(sabaki.clone()));
+        assert_eq!(
+            ok("kata-analyze 25 maxmoves 3 ownership true"),
+            kata(AnalyzeArgs {
+                interval: Some(25),
+                max_moves: Some(3),
+                ownership: true,
+                ..AnalyzeArgs::default()
+            })
+        );
+        assert_eq!(
+            ok("kata-genmove_analyze W 10"),
+            Command::GenmoveAnalyze(
+                Dialect::KataGo,
+                AnalyzeArgs {
+                    color: Some(Color::White),
+                    interval: Some(10),
+                    ..AnalyzeArgs::default()
+                }
+            )
+        );
+        assert_eq!(
+            ok("hane-pv w"),
+            Command::Gfx(GfxView::Variation, Some(Color::White))
+        );
+        assert_eq!(ok("hane-score"), Command::Gfx(GfxView::Score, None));
+        assert_eq!(
+            syntax_error("lz-analyze b 50 ownership true"),
+            EXPECTED_LZ_OPTION
+        );
+        assert_eq!(
+            syntax_error("kata-analyze b 50 ownership maybe"),
+            EXPECTED_BOOLEAN
+        );
+        assert_eq!(syntax_error("kata-analyze b 50 interval"), EXPECTED_INTEGER);
+        assert_eq!(syntax_error("kata-analyze b -5"), EXPECTED_ANALYZE_OPTION);
+        assert_eq!(syntax_error("kata-analyze 50 b"), EXPECTED_ANALYZE_OPTION);
+        assert_eq!(syntax_error("hane-ownership purple"), EXPECTED_COLOUR);
+        assert_eq!(syntax_error("hane-candidates b w"), TOO_MANY);
     }
 
     // --- failure classes ---------------------------------------------------

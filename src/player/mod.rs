@@ -7,6 +7,7 @@
 //! owner now is its owner at the end of the playouts), or when the opponent
 //! has just passed and the count as it stands already wins.
 
+pub mod analysis;
 pub mod bench;
 pub mod board;
 pub mod patterns;
@@ -77,6 +78,8 @@ pub struct PlayerConfig {
     /// Resign when the winning chance is below this on two moves running
     /// (0 never resigns).
     pub resign_threshold: f64,
+    /// Search on the opponent's time after genmove, until the next command.
+    pub ponder: bool,
     pub search: SearchParams,
 }
 
@@ -88,6 +91,7 @@ impl Default for PlayerConfig {
             seconds_per_move: None,
             seed: None,
             resign_threshold: 0.05,
+            ponder: false,
             search: SearchParams::default(),
         }
     }
@@ -101,12 +105,19 @@ pub struct MoveBudget {
 }
 
 /// The statistics of one root move after a search, summed over threads.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RootMove {
     pub mv: Move,
     pub visits: u32,
     /// Winning chance for the side to move.
     pub win_rate: f32,
+    /// The tree's prior for the move, a share of 1 over the root's moves.
+    pub prior: f32,
+    /// Black's mean final margin over this search's playouts through the
+    /// move; None before any.
+    pub black_margin: Option<f32>,
+    /// The principal variation, starting with this move.
+    pub pv: Vec<Move>,
 }
 
 /// What a finished search knows, for genmove and for analysis.
@@ -116,9 +127,27 @@ pub struct SearchReport {
     pub moves: Vec<RootMove>,
     /// Per vertex of the board, row-major from A1: +1 Black owns it, -1 White.
     pub ownership: Vec<f32>,
+    /// Black's mean final margin over the playouts (komi included).
+    pub black_margin: f32,
     pub playouts: u64,
     pub elapsed: Duration,
 }
+
+/// Longest principal variation reported.
+const MAX_PV_MOVES: usize = 20;
+
+/// How a search runs: until a deadline and a playout count per thread
+/// (whichever first) or until stopped; with a look at its statistics every
+/// `interval` when one is given.
+pub struct SearchLimits {
+    pub deadline: Option<Instant>,
+    pub playouts: u64,
+    pub interval: Option<Duration>,
+}
+
+/// Called with the statistics every interval while a search runs; returns
+/// false to end the search there.
+pub type Snapshot<'a> = &'a mut dyn FnMut(&SearchReport) -> bool;
 
 pub struct Player {
     config: PlayerConfig,
@@ -174,6 +203,19 @@ impl Player {
         budget: Option<MoveBudget>,
         stop: &AtomicBool,
     ) -> Decision {
+        self.genmove_watched(game, color, budget, stop, None)
+    }
+
+    /// Chooses a move for `color`, showing the search's statistics to
+    /// `watch` every interval while it thinks.
+    pub fn genmove_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Option<MoveBudget>,
+        stop: &AtomicBool,
+        watch: Option<(Duration, Snapshot)>,
+    ) -> Decision {
         // The opponent passed and the count as it stands wins: end the game.
         if game.consecutive_passes() >= 1 && wins_as_it_stands(game, color) {
             info!("opponent passed and the count wins for {color}: passing");
@@ -183,7 +225,15 @@ impl Player {
         if legal.is_empty() {
             return Decision::Pass;
         }
-        let report = self.search(game, color, budget, stop);
+        let (interval, snapshot) = match watch {
+            Some((interval, snapshot)) => (Some(interval), Some(snapshot)),
+            None => (None, None),
+        };
+        let limits = SearchLimits {
+            interval,
+            ..self.move_limits(game, budget)
+        };
+        let report = self.run_search(game, color, limits, stop, snapshot);
         info!(
             "{} playouts in {:.2}s, best {:?}",
             report.playouts,
@@ -195,7 +245,8 @@ impl Player {
         decision
     }
 
-    /// Runs the search for `color` at the game's position and reports.
+    /// Runs the search for `color` at the game's position as genmove would
+    /// (same time or playouts) and reports, without choosing a move.
     pub fn search(
         &mut self,
         game: &Game,
@@ -203,6 +254,36 @@ impl Player {
         budget: Option<MoveBudget>,
         stop: &AtomicBool,
     ) -> SearchReport {
+        let limits = self.move_limits(game, budget);
+        self.run_search(game, color, limits, stop, None)
+    }
+
+    /// Searches for `color` until `stop` is raised (or `deadline`), with no
+    /// playout limit: for analysis and pondering. `snapshot` sees the
+    /// statistics every `interval`.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+        watch: Option<(Duration, Snapshot)>,
+    ) -> SearchReport {
+        let (interval, snapshot) = match watch {
+            Some((interval, snapshot)) => (Some(interval), Some(snapshot)),
+            None => (None, None),
+        };
+        let limits = SearchLimits {
+            deadline,
+            playouts: u64::MAX,
+            interval,
+        };
+        self.run_search(game, color, limits, stop, snapshot)
+    }
+
+    /// The limits of a genmove search: the clock's budget, else the
+    /// command line's playouts or time per move.
+    fn move_limits(&self, game: &Game, budget: Option<MoveBudget>) -> SearchLimits {
         let start = Instant::now();
         let deadline = match (self.config.playouts, budget) {
             // A fixed playout count with no clock is deterministic: no deadline.
@@ -212,10 +293,71 @@ impl Player {
             (None, Some(b)) => Some(start + b.target),
             (None, None) => Some(start + self.default_budget(game.size()).target),
         };
-        let limits = Limits {
-            playouts: self.config.playouts.unwrap_or(u64::MAX),
+        SearchLimits {
             deadline,
-        };
+            playouts: self.config.playouts.unwrap_or(u64::MAX),
+            interval: None,
+        }
+    }
+
+    /// Runs the threads' searches in slices of one interval each (a single
+    /// slice without one), reporting between slices; the trees carry on
+    /// from slice to slice, so watching costs only the thread restarts.
+    fn run_search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: SearchLimits,
+        stop: &AtomicBool,
+        mut snapshot: Option<Snapshot>,
+    ) -> SearchReport {
+        let start = Instant::now();
+        let mut searches = self.prepare_searches(game, color);
+        let mut playouts_left = limits.playouts;
+        loop {
+            let slice_end = limits.interval.map(|i| Instant::now() + i);
+            let deadline = match (limits.deadline, slice_end) {
+                (Some(d), Some(s)) => Some(d.min(s)),
+                (d, s) => d.or(s),
+            };
+            let before: Vec<u64> = searches.iter().map(Search::playouts).collect();
+            let slice = Limits {
+                playouts: playouts_left,
+                deadline,
+            };
+            std::thread::scope(|scope| {
+                for search in searches.iter_mut() {
+                    scope.spawn(move || search.run(slice, stop));
+                }
+            });
+            // The limit is per thread: the thread that did least decides.
+            let done = searches
+                .iter()
+                .zip(&before)
+                .map(|(search, before)| search.playouts() - before)
+                .min()
+                .unwrap_or(0);
+            playouts_left = playouts_left.saturating_sub(done.max(1));
+            let finished = stop.load(std::sync::atomic::Ordering::Relaxed)
+                || playouts_left == 0
+                || limits.deadline.is_some_and(|d| Instant::now() >= d);
+            let Some(watch) = snapshot.as_mut() else {
+                break;
+            };
+            if finished || !watch(&summarise(&searches, game, start.elapsed())) {
+                break;
+            }
+        }
+        let report = summarise(&searches, game, start.elapsed());
+        for (slot, search) in self.searches.iter_mut().zip(searches) {
+            *slot = Some(search);
+        }
+        report
+    }
+
+    /// Each thread's search moved to the game's position, reusing its tree
+    /// where the game followed it.
+    fn prepare_searches(&mut self, game: &Game, color: Color) -> Vec<Search> {
         let mut searches: Vec<Search> = Vec::with_capacity(self.searches.len());
         for slot in self.searches.iter_mut() {
             self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -226,16 +368,7 @@ impl Player {
             };
             searches.push(search);
         }
-        std::thread::scope(|scope| {
-            for search in searches.iter_mut() {
-                scope.spawn(move || search.run(limits, stop));
-            }
-        });
-        let report = summarise(&searches, game, start.elapsed());
-        for (slot, search) in self.searches.iter_mut().zip(searches) {
-            *slot = Some(search);
-        }
-        report
+        searches
     }
 
     /// From the search's statistics to a move, with the pass and resign rules.
@@ -291,60 +424,126 @@ impl Player {
     }
 }
 
+/// One root move's statistics summed over the threads.
+struct MoveTotals {
+    point: Point,
+    visits: u32,
+    wins: f32,
+    margin_sum: f64,
+    margin_count: u32,
+    /// The thread whose tree explored the move most, for its PV.
+    best_thread: usize,
+    best_thread_visits: u32,
+}
+
 /// Adds up the root statistics of every thread's search.
 fn summarise(searches: &[Search], game: &Game, elapsed: Duration) -> SearchReport {
     let size = game.size();
-    let mut totals: Vec<(Point, u32, f32)> = Vec::new();
-    let mut ownership = vec![0.0f32; size * size];
-    let mut samples = 0u32;
+    let mut totals: Vec<MoveTotals> = Vec::new();
+    let mut ownership = vec![0.0f64; size * size];
+    let mut samples = 0u64;
+    let mut margin_sum = 0.0f64;
     let mut playouts = 0;
-    for search in searches {
+    for (thread, search) in searches.iter().enumerate() {
         playouts += search.playouts();
-        for (mv, visits, rate) in search.root_children() {
-            match totals.iter_mut().find(|t| t.0 == mv) {
-                Some(t) => {
-                    t.1 += visits;
-                    t.2 += rate * visits as f32;
+        for (point, visits, rate) in search.root_children() {
+            let index = match totals.iter().position(|t| t.point == point) {
+                Some(index) => index,
+                None => {
+                    totals.push(MoveTotals {
+                        point,
+                        visits: 0,
+                        wins: 0.0,
+                        margin_sum: 0.0,
+                        margin_count: 0,
+                        best_thread: thread,
+                        best_thread_visits: 0,
+                    });
+                    totals.len() - 1
                 }
-                None => totals.push((mv, visits, rate * visits as f32)),
+            };
+            let t = &mut totals[index];
+            t.visits += visits;
+            t.wins += rate * visits as f32;
+            if visits > t.best_thread_visits {
+                t.best_thread = thread;
+                t.best_thread_visits = visits;
+            }
+        }
+        for (point, sum, count) in search.root_scores() {
+            if let Some(t) = totals.iter_mut().find(|t| t.point == point) {
+                t.margin_sum += sum;
+                t.margin_count += count;
             }
         }
         let own = search.ownership();
         let n = search.ownership_samples();
         for (i, v) in Vertex::all(size).enumerate() {
-            ownership[i] += own[search.board().point(v) as usize] * n as f32;
+            ownership[i] += own[search.board().point(v) as usize] as f64 * n as f64;
         }
         samples += n;
+        margin_sum += search.score_sum();
     }
-    for o in &mut ownership {
-        *o /= samples.max(1) as f32;
-    }
-    let board = searches.first().map(|s| s.board());
+    let ownership = ownership
+        .iter()
+        .map(|o| (o / samples.max(1) as f64) as f32)
+        .collect();
+    let priors = searches
+        .first()
+        .map(Search::root_priors)
+        .unwrap_or_default();
     let mut moves: Vec<RootMove> = totals
-        .into_iter()
-        .map(|(mv, visits, wins)| RootMove {
-            mv: match (mv, board) {
-                (PASS, _) | (_, None) => Move::Pass,
-                (p, Some(b)) => Move::Play(b.vertex(p)),
-            },
-            visits,
-            win_rate: if visits > 0 {
-                wins / visits as f32
-            } else {
-                0.5
-            },
-        })
+        .iter()
+        .map(|t| root_move(t, searches, &priors))
         .collect();
     moves.sort_by(|a, b| {
         b.visits
             .cmp(&a.visits)
             .then(b.win_rate.total_cmp(&a.win_rate))
     });
+    let black_margin = if samples > 0 {
+        (margin_sum / samples as f64) as f32
+    } else {
+        // No playout yet: the count of the board as it stands.
+        game.score() as f32
+    };
     SearchReport {
         moves,
         ownership,
+        black_margin,
         playouts,
         elapsed,
+    }
+}
+
+/// One move of the report from its summed statistics.
+fn root_move(t: &MoveTotals, searches: &[Search], priors: &[(Point, f32)]) -> RootMove {
+    let search = &searches[t.best_thread];
+    let to_move = |p: Point| {
+        if p == PASS {
+            Move::Pass
+        } else {
+            Move::Play(search.board().vertex(p))
+        }
+    };
+    RootMove {
+        mv: to_move(t.point),
+        visits: t.visits,
+        win_rate: if t.visits > 0 {
+            t.wins / t.visits as f32
+        } else {
+            0.5
+        },
+        prior: priors
+            .iter()
+            .find(|(p, _)| *p == t.point)
+            .map_or(0.0, |&(_, prior)| prior),
+        black_margin: (t.margin_count > 0).then(|| (t.margin_sum / t.margin_count as f64) as f32),
+        pv: search
+            .principal_variation(t.point, MAX_PV_MOVES)
+            .into_iter()
+            .map(to_move)
+            .collect(),
     }
 }
 

@@ -98,8 +98,16 @@ pub struct Search {
     history: HashSet<u64>,
     rng: FastRng,
     /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
-    ownership: Vec<f32>,
-    ownership_samples: u32,
+    /// f64 so that long analyses (more than 2^24 playouts) still add up.
+    ownership: Vec<f64>,
+    ownership_samples: u64,
+    /// Sum of Black's final margins over this search's playouts.
+    score_sum: f64,
+    /// Per root child (by its offset among the root's children): the sum of
+    /// Black's margins and the number of playouts through it in this search.
+    /// Kept apart from the nodes so the tree stays small; a reused tree's
+    /// root children start again from zero here.
+    root_scores: Vec<(f64, u32)>,
     playouts: u64,
     /// The game's record this tree was built for, to recognise reuse.
     actions_seen: Vec<Action>,
@@ -132,6 +140,8 @@ impl Search {
             history: game.colouring_hashes().collect(),
             rng: FastRng::new(seed),
             ownership_samples: 0,
+            score_sum: 0.0,
+            root_scores: Vec::new(),
             playouts: 0,
             actions_seen: game.actions().to_vec(),
         }
@@ -219,12 +229,65 @@ impl Search {
     /// The average owner of each point over the playouts: +1 Black, -1
     /// White, indexed by `Point`.
     pub fn ownership(&self) -> Vec<f32> {
-        let samples = self.ownership_samples.max(1) as f32;
-        self.ownership.iter().map(|&o| o / samples).collect()
+        let samples = self.ownership_samples.max(1) as f64;
+        self.ownership
+            .iter()
+            .map(|&o| (o / samples) as f32)
+            .collect()
     }
 
-    pub fn ownership_samples(&self) -> u32 {
+    pub fn ownership_samples(&self) -> u64 {
         self.ownership_samples
+    }
+
+    /// Sum of Black's margins over the playouts of this search (divide by
+    /// `ownership_samples` for the mean).
+    pub fn score_sum(&self) -> f64 {
+        self.score_sum
+    }
+
+    /// For each root child played out in this search: (move, sum of Black's
+    /// margins, playouts counted).
+    pub fn root_scores(&self) -> Vec<(Point, f64, u32)> {
+        self.tree
+            .children(Tree::ROOT)
+            .zip(&self.root_scores)
+            .filter(|(_, &(_, count))| count > 0)
+            .map(|(id, &(sum, count))| (self.tree.node(id).mv, sum, count))
+            .collect()
+    }
+
+    /// The prior of each root move, as its share of the virtual wins the
+    /// tree's heuristics (shape, captures, nearness) hand out: a rough
+    /// policy that sums to 1 over the root's moves.
+    pub fn root_priors(&self) -> Vec<(Point, f32)> {
+        let candidates = self.candidates(&self.root_board, self.root_to_move, self.root_last_move);
+        let total: f32 = candidates.iter().map(|c| c.prior_wins).sum();
+        candidates
+            .iter()
+            .map(|c| (c.mv, c.prior_wins / total.max(f32::MIN_POSITIVE)))
+            .collect()
+    }
+
+    /// The principal variation that starts with the root move `first`: at
+    /// each node the child with the most playouts, as long as one has any.
+    /// Empty when `first` is not a root child.
+    pub fn principal_variation(&self, first: Point, max_len: usize) -> Vec<Point> {
+        let Some(mut node) = self.tree.child_with_move(Tree::ROOT, first) else {
+            return Vec::new();
+        };
+        let mut line = vec![first];
+        while line.len() < max_len {
+            let best = self
+                .tree
+                .children(node)
+                .filter(|&c| !self.tree.node(c).illegal && self.tree.node(c).playouts() > 0)
+                .max_by_key(|&c| self.tree.node(c).playouts());
+            let Some(child) = best else { break };
+            line.push(self.tree.node(child).mv);
+            node = child;
+        }
+        line
     }
 
     /// One iteration: descend, expand, play out, back up.
@@ -296,6 +359,7 @@ impl Search {
         }
         let score = board.score(self.komi);
         self.record_ownership(&board);
+        self.record_score(&path, score);
         let black_result = if score > 0.0 {
             1.0
         } else if score < 0.0 {
@@ -463,6 +527,20 @@ impl Search {
             }
         }
         self.ownership_samples += 1;
+    }
+
+    fn record_score(&mut self, path: &[NodeId], score: f32) {
+        self.score_sum += score as f64;
+        let Some(&child) = path.get(1) else { return };
+        let children = self.tree.children(Tree::ROOT);
+        let index = (child - children.start) as usize;
+        if self.root_scores.len() < children.len() {
+            self.root_scores.resize(children.len(), (0.0, 0));
+        }
+        if let Some(entry) = self.root_scores.get_mut(index) {
+            entry.0 += score as f64;
+            entry.1 += 1;
+        }
     }
 
     /// Adds one result to every node of the path, and to the RAVE

@@ -23,8 +23,14 @@ impl Gtp {
     }
 
     pub fn start_with(args: &[&str]) -> Gtp {
+        Gtp::start_with_env(args, &[])
+    }
+
+    /// Starts hane with extra environment variables (`RUST_LOG`, say).
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Gtp {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hane"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -53,6 +59,18 @@ impl Gtp {
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(bytes).expect("write to hane");
         stdin.flush().expect("flush");
+    }
+
+    /// Reads one line of output (for streamed responses).
+    pub fn read_line(&mut self) -> String {
+        self.lines
+            .recv_timeout(RESPONSE_TIMEOUT)
+            .unwrap_or_else(|_| panic!("no output line within {RESPONSE_TIMEOUT:?}"))
+    }
+
+    /// Ends the input, as a client that goes away does, and keeps reading.
+    pub fn close_stdin(&mut self) {
+        self.stdin.take();
     }
 
     /// Reads one whole response: its lines up to the empty line that ends it.

@@ -1,0 +1,413 @@
+//! The analysis commands over GTP: Leela Zero's and KataGo's streaming
+//! `info` lines as Sabaki reads them, their genmove forms, GoGui's gfx
+//! commands, and pondering. Each is checked for framing, id echo, grammar,
+//! and a game left as it was.
+
+mod common;
+
+use common::Gtp;
+use regex::Regex;
+use std::time::{Duration, Instant};
+
+/// How long hane may take to answer the command that ends a stream.
+const PROMPT: Duration = Duration::from_secs(2);
+
+const VERTEX: &str = "[A-HJ-T](?:1[0-9]|[1-9])";
+
+fn game_in_progress(args: &[&str]) -> Gtp {
+    let mut gtp = Gtp::start_with(args);
+    for command in [
+        "boardsize 9",
+        "clear_board",
+        "komi 6.5",
+        "play b E5",
+        "play w D5",
+        "play b C5",
+        "play w E4",
+        "play b D6",
+    ] {
+        gtp.ok(command);
+    }
+    gtp
+}
+
+/// Everything a client can observe of the game.
+fn snapshot(gtp: &mut Gtp) -> Vec<String> {
+    [
+        "list_stones black",
+        "list_stones white",
+        "printsgf",
+        "all_legal b",
+        "all_legal w",
+    ]
+    .iter()
+    .map(|c| gtp.ok(c))
+    .collect()
+}
+
+/// One candidate block of an info line, parsed.
+#[derive(Debug)]
+struct Block {
+    mv: String,
+    visits: u64,
+    winrate: f64,
+    order: usize,
+    pv: Vec<String>,
+}
+
+/// Checks an info line block by block against the dialect's grammar and
+/// returns the blocks, plus KataGo's ownership values when present.
+fn parse_info_line(line: &str, kata: bool) -> (Vec<Block>, Option<Vec<f64>>) {
+    let number = if kata { r"-?\d+\.\d+" } else { r"\d+" };
+    let scores = if kata {
+        format!(" scoreMean {number} scoreLead {number}")
+    } else {
+        String::new()
+    };
+    let block = Regex::new(&format!(
+        r"^move ({VERTEX}) visits (\d+) winrate ({number}){scores} prior ({number}) lcb ({number}) order (\d+) pv((?: (?:{VERTEX}|pass))+)$"
+    ))
+    .expect("regex");
+    let (line, ownership) = match line.split_once(" ownership ") {
+        Some((line, values)) => (
+            line,
+            Some(
+                values
+                    .split(' ')
+                    .map(|v| v.parse::<f64>().expect("ownership value"))
+                    .collect::<Vec<_>>(),
+            ),
+        ),
+        None => (line, None),
+    };
+    let body = line.strip_prefix("info ").expect("starts with `info `");
+    let blocks = body
+        .split(" info ")
+        .map(|text| {
+            let caps = block
+                .captures(text)
+                .unwrap_or_else(|| panic!("bad block {text:?} in {line:?}"));
+            let winrate: f64 = caps[3].parse().expect("winrate");
+            let scale = if kata { 1.0 } else { 10000.0 };
+            for value in [&caps[3], &caps[4], &caps[5]] {
+                let value: f64 = value.parse().expect("number");
+                assert!(
+                    (0.0..=scale).contains(&value),
+                    "{value} out of range in {text}"
+                );
+            }
+            Block {
+                mv: caps[1].to_string(),
+                visits: caps[2].parse().expect("visits"),
+                winrate: winrate / scale,
+                order: caps[6].parse().expect("order"),
+                pv: caps[7].split_whitespace().map(str::to_string).collect(),
+            }
+        })
+        .collect();
+    (blocks, ownership)
+}
+
+/// Sanity of one info line's candidates at a position where `legal` are
+/// the legal vertices of the side analysed.
+fn check_blocks(blocks: &[Block], legal: &[&str]) {
+    assert!(!blocks.is_empty());
+    for (i, block) in blocks.iter().enumerate() {
+        assert_eq!(block.order, i, "{blocks:?}");
+        assert_eq!(block.pv.first(), Some(&block.mv), "PV starts with the move");
+        assert!(legal.contains(&block.mv.as_str()), "{} not legal", block.mv);
+        assert!(block.visits > 0);
+        assert!((0.0..=1.0).contains(&block.winrate));
+        if i > 0 {
+            assert!(blocks[i - 1].visits >= block.visits, "most visited first");
+        }
+    }
+    let mut moves: Vec<&str> = blocks.iter().map(|b| b.mv.as_str()).collect();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), blocks.len(), "each move once");
+}
+
+/// Starts a stream, reads `count` info lines, ends it with `next` and
+/// returns the info lines and the response to `next`.
+fn stream(gtp: &mut Gtp, command: &str, count: usize, next: &str) -> (Vec<String>, String) {
+    gtp.write_raw(format!("{command}\n").as_bytes());
+    let id: String = command.chars().take_while(char::is_ascii_digit).collect();
+    assert_eq!(
+        gtp.read_line(),
+        format!("={id} "),
+        "first line of `{command}`"
+    );
+    let mut lines = Vec::new();
+    for _ in 0..count {
+        lines.push(gtp.read_line());
+    }
+    let sent = Instant::now();
+    gtp.write_raw(format!("{next}\n").as_bytes());
+    // The rest of the stream, up to its empty line, then the next response.
+    loop {
+        let line = gtp.read_line();
+        if line.is_empty() {
+            break;
+        }
+        lines.push(line);
+    }
+    let response = gtp.read_response();
+    assert!(
+        sent.elapsed() < PROMPT,
+        "`{next}` took {:?}",
+        sent.elapsed()
+    );
+    (lines, response)
+}
+
+#[test]
+fn lz_analyze_streams_until_the_next_command() {
+    let mut gtp = game_in_progress(&["--threads", "2"]);
+    let before = snapshot(&mut gtp);
+    let legal = gtp.ok("all_legal w");
+    let legal: Vec<&str> = legal.split(' ').collect();
+    let started = Instant::now();
+    let (lines, response) = stream(&mut gtp, "11 lz-analyze W 10", 3, "12 name");
+    assert!(
+        started.elapsed() >= Duration::from_millis(30),
+        "one line per interval"
+    );
+    assert_eq!(response, "=12 hane");
+    for line in &lines {
+        let (blocks, ownership) = parse_info_line(line, false);
+        assert!(ownership.is_none());
+        check_blocks(&blocks, &legal);
+    }
+    // The search goes on between lines: visits only grow.
+    let total = |line: &String| -> u64 {
+        parse_info_line(line, false)
+            .0
+            .iter()
+            .map(|b| b.visits)
+            .sum()
+    };
+    assert!(total(&lines[0]) < total(&lines[lines.len() - 1]));
+    assert_eq!(snapshot(&mut gtp), before);
+    assert_eq!(gtp.stray_output(Duration::from_millis(200)), None);
+}
+
+#[test]
+fn kata_analyze_with_interval_keyword_maxmoves_and_ownership() {
+    let mut gtp = game_in_progress(&["--threads", "1"]);
+    let before = snapshot(&mut gtp);
+    let legal = gtp.ok("all_legal b");
+    let legal: Vec<&str> = legal.split(' ').collect();
+    let (lines, response) = stream(
+        &mut gtp,
+        "kata-analyze b interval 10 maxmoves 3 ownership true",
+        2,
+        "7 protocol_version",
+    );
+    assert_eq!(response, "=7 2");
+    for line in &lines {
+        let (blocks, ownership) = parse_info_line(line, true);
+        assert!(blocks.len() <= 3);
+        check_blocks(&blocks, &legal);
+        let ownership = ownership.expect("ownership asked for");
+        assert_eq!(ownership.len(), 81);
+        assert!(ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
+    }
+    // Without the option: no ownership, and Sabaki's form `kata-analyze B 50`.
+    let (lines, _) = stream(&mut gtp, "kata-analyze B 10", 1, "name");
+    assert!(parse_info_line(&lines[0], true).1.is_none());
+    assert_eq!(snapshot(&mut gtp), before);
+}
+
+#[test]
+fn a_line_already_waiting_ends_the_stream_at_once() {
+    let mut gtp = game_in_progress(&["--threads", "1"]);
+    let sent = Instant::now();
+    gtp.write_raw(b"3 lz-analyze b 50\n4 name\n");
+    assert_eq!(gtp.read_response(), "=3 ");
+    assert_eq!(gtp.read_response(), "=4 hane");
+    assert!(sent.elapsed() < PROMPT);
+    // GoGui's interrupt line ends a stream too, and is no command itself.
+    gtp.write_raw(b"lz-analyze b 5\n");
+    assert_eq!(gtp.read_line(), "= ");
+    gtp.read_line();
+    gtp.write_raw(b"# interrupt\n");
+    while !gtp.read_line().is_empty() {}
+    assert_eq!(gtp.send("5 name"), "=5 hane");
+}
+
+#[test]
+fn end_of_input_ends_a_stream_cleanly() {
+    let mut gtp = game_in_progress(&["--threads", "1"]);
+    gtp.write_raw(b"lz-analyze b 10\n");
+    assert_eq!(gtp.read_line(), "= ");
+    gtp.close_stdin();
+    while !gtp.read_line().is_empty() {}
+    let (status, _) = gtp.close();
+    assert!(status.success());
+}
+
+#[test]
+fn genmove_analyze_plays_the_move_after_its_info_lines() {
+    let mut gtp = game_in_progress(&["--threads", "2", "--time", "0.5"]);
+    for (command, kata, color) in [
+        ("21 lz-genmove_analyze w 10", false, "white"),
+        ("kata-genmove_analyze B 10", true, "black"),
+    ] {
+        let legal = gtp.ok(&format!("all_legal {}", &color[..1]));
+        let legal: Vec<&str> = legal.split(' ').collect();
+        let stones_before = gtp.ok(&format!("list_stones {color}"));
+        gtp.write_raw(format!("{command}\n").as_bytes());
+        let response = gtp.read_response();
+        let mut lines = response.lines();
+        let id: String = command.chars().take_while(char::is_ascii_digit).collect();
+        assert_eq!(lines.next(), Some(format!("={id} ").as_str()));
+        let lines: Vec<&str> = lines.collect();
+        let (play, infos) = lines.split_last().expect("a play line");
+        assert!(infos.len() >= 2, "info lines while thinking: {lines:?}");
+        for line in infos {
+            check_blocks(&parse_info_line(line, kata).0, &legal);
+        }
+        let mv = play.strip_prefix("play ").expect("play line last");
+        assert!(legal.contains(&mv), "{mv}");
+        // Played as genmove plays it.
+        let stones = gtp.ok(&format!("list_stones {color}"));
+        assert!(stones.split(' ').any(|s| s == mv), "{mv} not in {stones}");
+        assert_ne!(stones, stones_before);
+    }
+}
+
+#[test]
+fn analysis_errors_use_gtp_wording_and_change_nothing() {
+    let mut gtp = game_in_progress(&["--threads", "1"]);
+    let before = snapshot(&mut gtp);
+    for (command, expected) in [
+        ("8 lz-analyze b 50 ownership true", "?8 syntax error"),
+        ("kata-analyze purple", "? syntax error"),
+        ("kata-analyze b interval", "? syntax error"),
+        ("9 lz-genmove_analyze b 10 frobnicate 3", "?9 syntax error"),
+        ("hane-ownership b w", "? syntax error"),
+    ] {
+        let response = gtp.send(command);
+        assert!(response.starts_with(expected), "`{command}`: {response}");
+    }
+    assert_eq!(snapshot(&mut gtp), before);
+}
+
+#[test]
+fn new_commands_are_listed_and_known() {
+    let mut gtp = Gtp::start();
+    let list = gtp.ok("list_commands");
+    for name in [
+        "lz-analyze",
+        "kata-analyze",
+        "lz-genmove_analyze",
+        "kata-genmove_analyze",
+        "hane-ownership",
+        "hane-candidates",
+        "hane-pv",
+        "hane-score",
+    ] {
+        assert!(list.lines().any(|l| l == name), "{name} not listed");
+        assert_eq!(gtp.ok(&format!("known_command {name}")), "true");
+    }
+}
+
+#[test]
+fn gogui_analyze_commands_and_gfx_responses_are_well_formed() {
+    let mut gtp = game_in_progress(&["--threads", "1", "--playouts", "400", "--seed", "3"]);
+    let before = snapshot(&mut gtp);
+    let entry = Regex::new(r"^(gfx|string|none)/[^/]+/([^/ ]+)( %m)?$").expect("regex");
+    let menu = gtp.ok("gogui-analyze_commands");
+    let point = VERTEX;
+    let influence =
+        Regex::new(&format!(r"^INFLUENCE(?: {point} -?[01]\.\d\d){{81}}$")).expect("regex");
+    let label = Regex::new(&format!(r"^LABEL(?: {point} \d{{1,3}}:\d{{1,3}})+$")).expect("regex");
+    let var = Regex::new(&format!(r"^VAR b {point}(?: [bw] (?:{point}|pass))*$")).expect("regex");
+    let text = Regex::new(r"^TEXT \S.*$").expect("regex");
+    let mut seen = Vec::new();
+    for line in menu.lines() {
+        let caps = entry
+            .captures(line)
+            .unwrap_or_else(|| panic!("bad entry {line:?}"));
+        let name = caps[2].to_string();
+        assert_eq!(gtp.ok(&format!("known_command {name}")), "true");
+        // GoGui puts the side to move (b here) for %m.
+        let response = gtp.ok(&format!("{name} b"));
+        for gfx in response.lines() {
+            assert!(
+                [&influence, &label, &var, &text]
+                    .iter()
+                    .any(|r| r.is_match(gfx)),
+                "{name}: bad gfx line {gfx:?}"
+            );
+            seen.push(gfx.split(' ').next().unwrap_or("").to_string());
+        }
+        assert_eq!(snapshot(&mut gtp), before, "{name} changed the game");
+    }
+    for directive in ["INFLUENCE", "LABEL", "VAR", "TEXT"] {
+        assert!(
+            seen.iter().any(|d| d == directive),
+            "no {directive} in {seen:?}"
+        );
+    }
+    // The side to move when no colour is given, and the id echoed.
+    let response = gtp.send("31 hane-score");
+    assert!(response.starts_with("=31 TEXT "), "{response}");
+}
+
+#[test]
+fn gogui_interrupt_cuts_a_gfx_search_short() {
+    let mut gtp = game_in_progress(&["--threads", "1", "--time", "60"]);
+    let sent = Instant::now();
+    gtp.write_raw(b"hane-ownership b\n");
+    std::thread::sleep(Duration::from_millis(200));
+    gtp.write_raw(b"# interrupt\n");
+    let response = gtp.read_response();
+    assert!(response.starts_with("= INFLUENCE "), "{response}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        sent.elapsed()
+    );
+}
+
+#[test]
+fn pondering_searches_between_commands_and_yields_at_once() {
+    let mut gtp = Gtp::start_with_env(
+        &["--threads", "1", "--ponder", "--time", "0.3"],
+        &[("RUST_LOG", "info")],
+    );
+    gtp.ok("boardsize 9");
+    gtp.ok("clear_board");
+    let first = gtp.ok("genmove b");
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    assert_eq!(gtp.send("name"), "= hane");
+    assert!(sent.elapsed() < PROMPT, "{:?}", sent.elapsed());
+    // The game is as genmove left it; play on from the pondered tree.
+    assert_eq!(gtp.ok("list_stones black"), first);
+    // A reply that cannot be the point Black took.
+    let reply = if first == "C3" { "G7" } else { "C3" };
+    gtp.ok(&format!("play w {reply}"));
+    let second = gtp.ok("genmove b");
+    assert_ne!(second, "resign");
+    let (status, stderr) = gtp.close();
+    assert!(status.success());
+    let pondered: Vec<&str> = stderr.lines().filter(|l| l.contains("pondered")).collect();
+    assert!(!pondered.is_empty(), "no pondering in the log:\n{stderr}");
+}
+
+#[test]
+fn no_pondering_without_the_option() {
+    let mut gtp = Gtp::start_with_env(
+        &["--threads", "1", "--time", "0.2"],
+        &[("RUST_LOG", "info")],
+    );
+    gtp.ok("boardsize 9");
+    gtp.ok("genmove b");
+    std::thread::sleep(Duration::from_millis(300));
+    gtp.ok("name");
+    let (_, stderr) = gtp.close();
+    assert!(!stderr.contains("pondered"), "{stderr}");
+}
