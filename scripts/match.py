@@ -234,6 +234,13 @@ def write_table(args, results):
             f.write("\t".join(str(r[k]) for k in keys) + "\n")
 
 
+def sgf_name(args, game):
+    """Where a game's SGF is: the driver's name, or gogui-twogtp's."""
+    if os.path.exists(os.path.join(args.out, "game.dat")):
+        return os.path.join(args.out, f"game-{game}.sgf")
+    return os.path.join(args.out, f"game-{game:04d}.sgf")
+
+
 def summarise(args, results):
     n = len(results)
     wins = sum(r["hane_won"] for r in results) + 0.5 * sum(r["tie"] for r in results)
@@ -252,6 +259,10 @@ def summarise(args, results):
     ]
     for r in errors:
         lines.append(f"  game {r['game']}: {r['error']}")
+    for r in both:
+        if not r["scores_agree"]:
+            lines.append(f"  counts disagree in game {r['game']} ({sgf_name(args, r['game'])}): "
+                         f"Tromp-Taylor {r['tt_score']}, opponent {r['opponent_score']}")
     text = "\n".join(lines)
     with open(os.path.join(args.out, "summary.txt"), "w") as f:
         f.write(text + "\n")
