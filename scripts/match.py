@@ -187,9 +187,11 @@ def play_game(engines, hane_colour, args, game_index):
         "tt_score": tt, "opponent_score": gnu,
         "scores_agree": (score_winner(tt) == score_winner(gnu)) if tt and gnu else None,
         "moves": len(moves), "ended_by_passes": passes >= 2,
+        "hane_passed_first": passes >= 2 and moves[-2][0] == hane_colour,
         "hane_secs_per_move": think["hane"] / max(count["hane"], 1),
         "opp_secs_per_move": think["opponent"] / max(count["opponent"], 1),
         "error": record["error"],
+        "error_by": ("hane" if record.get("loser") == hane_colour else "opponent") if record["error"] else "",
     }
 
 
@@ -209,8 +211,8 @@ def run_own_driver(args):
         except EngineError as e:
             r = {"game": i, "hane": hane_colour, "result": "?", "hane_won": False, "tie": False,
                  "tt_score": "", "opponent_score": "", "scores_agree": None, "moves": 0,
-                 "ended_by_passes": False, "hane_secs_per_move": 0, "opp_secs_per_move": 0,
-                 "error": f"{e.kind}: {e}"}
+                 "ended_by_passes": False, "hane_passed_first": False, "hane_secs_per_move": 0, "opp_secs_per_move": 0,
+                 "error": f"{e.kind}: {e}", "error_by": "?"}
         if r["error"]:
             for e in engines.values():
                 e.close()
@@ -250,15 +252,22 @@ def summarise(args, results):
     agree = sum(r["scores_agree"] for r in both)
     secs = [r["hane_secs_per_move"] for r in results if r["moves"]]
     opp = [r["opp_secs_per_move"] for r in results if r["moves"]]
+    # Who passed first matters: after an opponent's pass hane ends the game
+    # as soon as the count as it stands wins, scored out or not.
+    hane_first = [r for r in both if r.get("hane_passed_first")]
+    agree_first = sum(r["scores_agree"] for r in hane_first)
     lines = [
         f"games {n}  hane wins {wins:g}  losses {n - wins:g}",
         f"win rate {wins / max(n, 1):.3f}  95% interval [{low:.3f}, {high:.3f}]",
         f"hane seconds/move {sum(secs) / max(len(secs), 1):.3f}  opponent {sum(opp) / max(len(opp), 1):.3f}",
-        f"errors (illegal/timeout/crash) {len(errors)}",
+        f"errors (illegal/timeout/crash) {len(errors)}: by hane "
+        f"{sum(r.get('error_by') == 'hane' for r in errors)}, "
+        f"by the opponent {sum(r.get('error_by') == 'opponent' for r in errors)}",
         f"two-pass endings where Tromp-Taylor and opponent's count agree on the winner: {agree}/{len(both)}",
+        f"  of them where hane passed first: {agree_first}/{len(hane_first)}",
     ]
     for r in errors:
-        lines.append(f"  game {r['game']}: {r['error']}")
+        lines.append(f"  game {r['game']} (by {r.get('error_by') or '?'}): {r['error']}")
     for r in both:
         if not r["scores_agree"]:
             lines.append(f"  counts disagree in game {r['game']} ({sgf_name(args, r['game'])}): "
