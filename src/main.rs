@@ -34,6 +34,11 @@ struct Cli {
     /// Bound on the search tree, in nodes.
     #[arg(long, default_value_t = 4_000_000)]
     max_nodes: usize,
+    /// Bound on the memory of the search trees, all threads together, in
+    /// MiB; lowers --max-nodes to fit. The peak can briefly reach twice this
+    /// while a tree is copied for reuse after a move.
+    #[arg(long)]
+    max_tree_mb: Option<usize>,
     /// Never play a suicide (legal under Tromp-Taylor for two or more
     /// stones); for matches against engines that forbid it, like GNU Go.
     #[arg(long)]
@@ -88,12 +93,22 @@ fn main() {
         ponder: cli.ponder,
         search: SearchParams {
             allow_suicide: !cli.no_suicide,
-            max_nodes: cli.max_nodes.max(1000),
+            max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb, threads.max(1)),
             ..SearchParams::default()
         },
     };
     let mut engine = Engine::new(&config);
     gtp::io::run(&mut engine);
+}
+
+/// Nodes per thread's tree: --max-nodes, lowered to fit --max-tree-mb when
+/// given, and never below a thousand (a tree that small still plays).
+fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>, threads: usize) -> usize {
+    let node_bytes = std::mem::size_of::<hane::player::tree::Node>();
+    let fitting = max_tree_mb.map_or(usize::MAX, |mb| {
+        mb.saturating_mul(1 << 20) / node_bytes / threads
+    });
+    max_nodes.min(fitting).max(1000)
 }
 
 /// `hane bench`: a tool, not the engine, so its report goes to stdout.

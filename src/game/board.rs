@@ -197,6 +197,26 @@ impl Board {
         area
     }
 
+    /// Whether every string on the board reaches an empty point. Each string
+    /// is walked once, so the check is linear in the board: setup stones from
+    /// a file are checked with it node after node.
+    pub fn every_string_reaches_empty(&self) -> bool {
+        let mut checked = vec![false; self.size * self.size];
+        for vertex in Vertex::all(self.size) {
+            if self.get(vertex).is_none() || checked[self.index(vertex)] {
+                continue;
+            }
+            let region = self.region(vertex);
+            if !region.reaches_empty {
+                return false;
+            }
+            for &v in &region.points {
+                checked[self.index(v)] = true;
+            }
+        }
+        true
+    }
+
     /// Which colour owns a point under the Tromp-Taylor count: its stone's
     /// colour, or the one colour its empty region reaches.
     pub fn owner(&self, vertex: Vertex) -> Option<Color> {

@@ -206,9 +206,7 @@ impl Game {
             }
             position.board.set(vertex, color);
         }
-        let enclosed = Vertex::all(self.size())
-            .any(|v| position.board.get(v).is_some() && !position.board.region(v).reaches_empty);
-        if enclosed {
+        if !position.board.every_string_reaches_empty() {
             return Err(SetupError::NoLiberties);
         }
         if position.board != self.current().board && self.is_repetition(&position.board) {

@@ -2,6 +2,7 @@
 //! command at a time. A command either succeeds and changes the state, or
 //! fails and changes nothing: every command validates first, then applies.
 
+use std::io::Read;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -555,13 +556,22 @@ fn read_sgf_file(path: &str) -> Result<SgfGame, String> {
     if metadata.len() > MAX_SGF_BYTES {
         return Err(format!("file larger than {MAX_SGF_BYTES} bytes"));
     }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    // The file may grow after the check (or be a /proc file that reports
+    // no length): read no more than the cap allows, whatever it says.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_SGF_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_SGF_BYTES {
+        return Err(format!("file larger than {MAX_SGF_BYTES} bytes"));
+    }
     sgf::parse(&bytes).map_err(|e| e.to_string())
 }
 
 /// Replays an SGF main line into a new game, up to (not including) move
 /// `move_number` when given. Komi comes from the file, else stays as it was.
-fn replay_sgf(record: &SgfGame, move_number: Option<u64>, komi: f64) -> Result<Game, String> {
+/// Public for the fuzz targets, which replay SGF text without a file.
+pub fn replay_sgf(record: &SgfGame, move_number: Option<u64>, komi: f64) -> Result<Game, String> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&record.size) {
         return Err(format!("unsupported board size {}", record.size));
     }

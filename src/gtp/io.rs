@@ -14,13 +14,21 @@ use std::thread;
 
 use log::{debug, warn};
 
+use super::command::{ParseError, Request};
 use super::engine::{Context, Engine};
 use super::parse::parse_line;
 use super::response::ResponseWriter;
 
+/// Longest input line kept whole. Real commands are a few kilobytes at most
+/// (`set_free_handicap` with every point of 25x25); the bound keeps a client
+/// that never sends a newline from filling the memory.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
+
 /// What the reader thread hands to the engine loop.
 enum Input {
     Line(Vec<u8>),
+    /// A line longer than MAX_LINE_BYTES: its first MAX_LINE_BYTES bytes.
+    TooLong(Vec<u8>),
     Eof,
 }
 
@@ -78,11 +86,12 @@ pub fn run(engine: &mut Engine) {
     let lines = spawn_reader(Arc::clone(&signals));
     for input in lines {
         signals.pending_lines.fetch_sub(1, Ordering::SeqCst);
-        let line = match input {
-            Input::Line(line) => line,
+        let request = match input {
+            Input::Line(line) => parse_line(&line),
+            Input::TooLong(start) => too_long(&start),
             Input::Eof => break,
         };
-        let Some(request) = parse_line(&line) else {
+        let Some(request) = request else {
             continue;
         };
         signals.stop.store(false, Ordering::SeqCst);
@@ -122,22 +131,23 @@ fn spawn_reader(signals: Arc<Signals>) -> Receiver<Input> {
         let mut stdin = stdin.lock();
         loop {
             let mut line = Vec::new();
-            match stdin.read_until(b'\n', &mut line) {
-                Ok(0) | Err(_) => {
+            match read_bounded_line(&mut stdin, &mut line) {
+                Ok(LineEnd::Eof) | Err(_) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
                     signals.stop.store(true, Ordering::SeqCst);
                     let _ = sender.send(Input::Eof);
                     return;
                 }
-                Ok(_) => {
-                    if line.last() == Some(&b'\n') {
-                        line.pop();
-                    }
+                Ok(end) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
                     if is_interrupt(&line) || signals.stop_on_any_line.load(Ordering::SeqCst) {
                         signals.stop.store(true, Ordering::SeqCst);
                     }
-                    if sender.send(Input::Line(line)).is_err() {
+                    let input = match end {
+                        LineEnd::TooLong => Input::TooLong(line),
+                        _ => Input::Line(line),
+                    };
+                    if sender.send(input).is_err() {
                         return;
                     }
                 }
@@ -153,4 +163,120 @@ fn is_interrupt(line: &[u8]) -> bool {
     let text = text.trim();
     text.strip_prefix('#')
         .is_some_and(|rest| rest.trim() == "interrupt")
+}
+
+/// How `read_bounded_line` stopped.
+#[derive(Debug, PartialEq, Eq)]
+enum LineEnd {
+    /// A line, whole, without its LF (the last line may lack one).
+    Whole,
+    /// A line longer than MAX_LINE_BYTES: the rest was read and dropped.
+    TooLong,
+    /// Nothing left to read.
+    Eof,
+}
+
+/// Reads one line into `line`, keeping at most MAX_LINE_BYTES of it.
+fn read_bounded_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<LineEnd> {
+    let mut read_any = false;
+    let mut too_long = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        read_any = true;
+        let newline = buffer.iter().position(|&byte| byte == b'\n');
+        let piece = &buffer[..newline.unwrap_or(buffer.len())];
+        let room = MAX_LINE_BYTES - line.len();
+        line.extend_from_slice(&piece[..piece.len().min(room)]);
+        too_long |= piece.len() > room;
+        let consumed = newline.map_or(buffer.len(), |at| at + 1);
+        input.consume(consumed);
+        if newline.is_some() {
+            break;
+        }
+    }
+    Ok(match (read_any, too_long) {
+        (false, _) => LineEnd::Eof,
+        (true, false) => LineEnd::Whole,
+        (true, true) => LineEnd::TooLong,
+    })
+}
+
+/// The answer to a line cut at MAX_LINE_BYTES. When a `#` falls inside the
+/// kept part, all that was dropped is comment and the line is read as usual;
+/// otherwise it is a syntax error, with the id if the line starts with one.
+fn too_long(start: &[u8]) -> Option<Request> {
+    if start.contains(&b'#') {
+        return parse_line(start);
+    }
+    Some(Request {
+        id: parse_line(start).and_then(|request| request.id),
+        command: Err(ParseError::Syntax(format!(
+            "line longer than {MAX_LINE_BYTES} bytes"
+        ))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> Vec<(Vec<u8>, LineEnd)> {
+        let mut reader = io::BufReader::with_capacity(7, input);
+        let mut out = Vec::new();
+        loop {
+            let mut line = Vec::new();
+            match read_bounded_line(&mut reader, &mut line) {
+                Ok(LineEnd::Eof) => return out,
+                Ok(end) => out.push((line, end)),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn lines_are_split_on_lf_across_buffer_refills() {
+        assert_eq!(
+            lines(b"name\n\nprotocol_version\r\nlast"),
+            vec![
+                (b"name".to_vec(), LineEnd::Whole),
+                (Vec::new(), LineEnd::Whole),
+                (b"protocol_version\r".to_vec(), LineEnd::Whole),
+                (b"last".to_vec(), LineEnd::Whole),
+            ]
+        );
+    }
+
+    #[test]
+    fn overlong_lines_keep_their_start_and_the_next_line_is_whole() {
+        let mut input = b"7 ".to_vec();
+        input.resize(MAX_LINE_BYTES + 10, b'x');
+        input.extend_from_slice(b"\nname\n");
+        let read = lines(&input);
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[0].0.len(), MAX_LINE_BYTES);
+        assert_eq!(read[0].1, LineEnd::TooLong);
+        assert_eq!(read[1], (b"name".to_vec(), LineEnd::Whole));
+        let request = too_long(&read[0].0).expect("a response");
+        assert_eq!(request.id, Some(7));
+        assert!(matches!(request.command, Err(ParseError::Syntax(_))));
+    }
+
+    #[test]
+    fn an_overlong_comment_is_still_a_comment() {
+        let mut line = b"8 name # ".to_vec();
+        line.resize(MAX_LINE_BYTES, b'x');
+        let request = too_long(&line).expect("a response");
+        assert_eq!(request.id, Some(8));
+        assert_eq!(request.command, Ok(super::super::Command::Name));
+        let mut comment = b"# ".to_vec();
+        comment.resize(MAX_LINE_BYTES, b'x');
+        assert_eq!(too_long(&comment), None);
+    }
 }

@@ -86,11 +86,19 @@ pub enum SgfError {
     /// More setup points than [`MAX_SETUP_POINTS`]: FF[4] rectangles such as
     /// `AB[aa:yy]` would otherwise let a small file fill the memory.
     TooManySetupPoints,
+    /// A main line of more than [`MAX_MAIN_LINE_ACTIONS`] moves and setups.
+    MainLineTooLong,
 }
 
 /// No real game comes near this many AB / AW / AE points (a full 25x25 board
 /// is 625); at 3 bytes a point it bounds their memory to a few megabytes.
 pub const MAX_SETUP_POINTS: usize = 1_000_000;
+
+/// No game record comes near this many moves and setup nodes (a long 25x25
+/// game has a couple of thousand). Replaying keeps every position for
+/// superko, about 700 bytes each on 25x25, so without a bound a 16 MB file of
+/// passes would take gigabytes.
+pub const MAX_MAIN_LINE_ACTIONS: usize = 10_000;
 
 /// Values quoted in error messages are cut to this many characters: the text
 /// comes from the file and may be huge or binary.
@@ -131,6 +139,10 @@ impl fmt::Display for SgfError {
                     "malformed SGF: more than {MAX_SETUP_POINTS} setup points"
                 )
             }
+            SgfError::MainLineTooLong => write!(
+                f,
+                "main line longer than {MAX_MAIN_LINE_ACTIONS} moves and setups"
+            ),
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::syntax::{walk_main_line, Property};
-use super::{quote, SgfAction, SgfError, SgfGame, MAX_SETUP_POINTS};
+use super::{quote, SgfAction, SgfError, SgfGame, MAX_MAIN_LINE_ACTIONS, MAX_SETUP_POINTS};
 use crate::game::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// Reads the first game tree of an SGF collection: game information from the
@@ -16,7 +16,11 @@ pub fn parse(text: &[u8]) -> Result<SgfGame, SgfError> {
         if is_root {
             read_root_only(&mut game, properties)?;
         }
-        read_node(&mut game, properties, &mut setup_points_left)
+        read_node(&mut game, properties, &mut setup_points_left)?;
+        if game.actions.len() > MAX_MAIN_LINE_ACTIONS {
+            return Err(SgfError::MainLineTooLong);
+        }
+        Ok(())
     })?;
     Ok(game)
 }

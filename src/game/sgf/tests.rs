@@ -295,29 +295,40 @@ fn rectangles_cannot_blow_up_memory() {
 #[test]
 fn deep_nesting_costs_no_stack() {
     const DEPTH: usize = 100_000;
-    let mut text = Vec::with_capacity(DEPTH * 9);
-    for i in 0..DEPTH {
-        text.extend_from_slice(if i % 2 == 0 { b"(;B[aa]" } else { b"(;W[bb]" });
-    }
+    let nested = |depth: usize, closed: bool| {
+        let mut text = Vec::with_capacity(depth * 9);
+        for i in 0..depth {
+            text.extend_from_slice(if i % 2 == 0 { b"(;B[aa]" } else { b"(;W[bb]" });
+        }
+        if closed {
+            text.extend(std::iter::repeat_n(b')', depth));
+        }
+        text
+    };
+    // On the main line, nesting as deep as the longest line allowed is read.
+    let game = parse(&nested(MAX_MAIN_LINE_ACTIONS, true)).unwrap();
+    assert_eq!(game.actions.len(), MAX_MAIN_LINE_ACTIONS);
+    assert_eq!(game.actions.last(), Some(&play(W, "B18")));
+    assert_eq!(parse(&nested(DEPTH, true)), Err(SgfError::MainLineTooLong));
+
+    // In a side variation the whole depth is walked and skipped.
+    let in_side_variation = |tree: Vec<u8>| {
+        let mut text = b"(;B[cc](;W[dd])".to_vec();
+        text.extend_from_slice(&tree);
+        text.push(b')');
+        text
+    };
+    let game = parse(&in_side_variation(nested(DEPTH, true))).unwrap();
+    assert_eq!(game.actions, vec![play(B, "C17"), play(W, "D16")]);
     // Unbalanced: every variation is left open.
+    let open = in_side_variation(nested(DEPTH, false));
     assert_eq!(
-        parse(&text),
+        parse(&open),
         Err(SgfError::Syntax {
             unexpected: "end of file".to_string(),
-            offset: text.len()
+            offset: open.len()
         })
     );
-    text.extend(std::iter::repeat_n(b')', DEPTH));
-    let game = parse(&text).unwrap();
-    assert_eq!(game.actions.len(), DEPTH);
-    assert_eq!(game.actions.last(), Some(&play(W, "B18")));
-
-    // The same depth in a side variation is walked and skipped.
-    let mut side = b"(;B[cc](;W[dd])".to_vec();
-    side.extend_from_slice(&text);
-    side.push(b')');
-    let game = parse(&side).unwrap();
-    assert_eq!(game.actions, vec![play(B, "C17"), play(W, "D16")]);
 }
 
 #[test]
@@ -357,13 +368,21 @@ fn long_game(pairs: usize) -> Vec<u8> {
 
 #[test]
 fn ten_megabytes_parse_quickly() {
-    let text = long_game(10_000_000 / 11);
+    // A main line that long is refused as soon as it passes the bound, so
+    // the ten megabytes go in a side variation, which is read to the end.
+    let mut text = b"(;SZ[19];B[cc](;W[dd])".to_vec();
+    text.extend_from_slice(&long_game(10_000_000 / 11));
+    text.push(b')');
     assert!(text.len() >= 10_000_000);
     let start = Instant::now();
     let game = parse(&text).unwrap();
     let elapsed = start.elapsed();
     eprintln!("parsed {} bytes in {elapsed:?}", text.len());
-    assert_eq!(game.actions.len(), 2 * (10_000_000 / 11));
+    assert_eq!(game.actions.len(), 2);
+    assert_eq!(
+        parse(&long_game(10_000_000 / 11)),
+        Err(SgfError::MainLineTooLong)
+    );
     // Generous: the test profile is opt-level 2 and the machine is shared.
     assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
 }
@@ -477,4 +496,34 @@ fn example_files_parse() {
             play(B, "O17"),
         ]
     );
+}
+
+#[test]
+fn main_line_length_is_bounded() {
+    // Passes are the cheapest moves to write and each one costs a whole
+    // position when replayed: the reader stops a long line early.
+    let line = |moves: usize| {
+        let mut text = b"(;SZ[19]".to_vec();
+        for i in 0..moves {
+            text.extend_from_slice(if i % 2 == 0 { b";B[]" } else { b";W[]" });
+        }
+        text.push(b')');
+        text
+    };
+    assert_eq!(
+        parse(&line(MAX_MAIN_LINE_ACTIONS)).map(|g| g.actions.len()),
+        Ok(MAX_MAIN_LINE_ACTIONS)
+    );
+    assert_eq!(
+        error_text(&line(MAX_MAIN_LINE_ACTIONS + 1)),
+        format!("main line longer than {MAX_MAIN_LINE_ACTIONS} moves and setups")
+    );
+    // Variations off the main line are skipped, not counted: the first
+    // variation is the main line's second move, the others are ignored.
+    let mut text = b"(;SZ[19];B[aa]".to_vec();
+    for _ in 0..2 * MAX_MAIN_LINE_ACTIONS {
+        text.extend_from_slice(b"(;W[bb])");
+    }
+    text.push(b')');
+    assert_eq!(parse(&text).map(|g| g.actions.len()), Ok(2));
 }

@@ -1,0 +1,90 @@
+//! A sequence of input lines against one engine, as the GTP loop runs them:
+//! no panic, one well-formed response per command, and a command that fails
+//! leaves everything a client can see of the game as it was.
+#![no_main]
+
+
+use hane::gtp::engine::Context;
+use hane::gtp::io::Signals;
+use hane::gtp::response::{format_response, Reply, ResponseWriter};
+use hane::gtp::{parse_line, Command, Engine};
+use hane::player::search::SearchParams;
+use hane::player::PlayerConfig;
+use libfuzzer_sys::fuzz_target;
+
+/// Enough lines to reach deep states, few enough to keep runs fast.
+const MAX_LINES: usize = 64;
+
+fn engine() -> Engine {
+    Engine::new(&PlayerConfig {
+        threads: 1,
+        playouts: Some(16),
+        seconds_per_move: None,
+        seed: Some(1),
+        resign_threshold: 0.05,
+        ponder: false,
+        search: SearchParams {
+            max_nodes: 10_000,
+            ..SearchParams::default()
+        },
+    })
+}
+
+/// Runs one command as the GTP loop would, with no client input pending and
+/// any streamed output dropped.
+fn execute(engine: &mut Engine, command: Command, signals: &Signals) -> Reply {
+    let mut sink = ResponseWriter::new(std::io::sink(), None);
+    let mut context = Context {
+        signals,
+        stream: &mut sink,
+    };
+    engine.execute(command, &mut context)
+}
+
+/// What a client can see of the state: the record (moves, setup, komi,
+/// handicap) and the board with captures and the side to move.
+fn observe(engine: &mut Engine, signals: &Signals) -> (String, String) {
+    let sgf = execute(engine, Command::PrintSgf(None), signals);
+    let board = execute(engine, Command::Showboard, signals);
+    (
+        sgf.expect("printsgf answers"),
+        board.expect("showboard answers"),
+    )
+}
+
+/// Commands that touch the file system are left to the SGF target: a
+/// fuzzer must not write files wherever its input says.
+fn touches_files(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::LoadSgf { .. } | Command::PrintSgf(Some(_))
+    )
+}
+
+fuzz_target!(|input: &[u8]| {
+    let signals = Signals::default();
+    let mut engine = engine();
+    for line in input.split(|&byte| byte == b'\n').take(MAX_LINES) {
+        let Some(request) = parse_line(line) else {
+            continue;
+        };
+        let reply = match request.command {
+            Ok(command) if touches_files(&command) => continue,
+            Ok(command) => {
+                let before = observe(&mut engine, &signals);
+                let reply = execute(&mut engine, command.clone(), &signals);
+                if reply.is_err() {
+                    assert_eq!(observe(&mut engine, &signals), before, "after {command:?}");
+                }
+                reply
+            }
+            Err(error) => Err(error.to_string()),
+        };
+        let response = format_response(request.id, &reply);
+        assert!(response.ends_with("\n\n"));
+        assert_eq!(response.matches("\n\n").count(), 1, "{response:?}");
+        if engine.has_quit() {
+            return;
+        }
+    }
+});

@@ -1,0 +1,579 @@
+//! Hostile input through the real binary: every line that is not blank or a
+//! comment gets exactly one response, with the spec's error wording and the
+//! id echoed, and the game is unchanged after every failure. Also bad files
+//! for `loadsgf`, end of input and a closed stdout.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::Gtp;
+
+/// The reader's bound on one line (src/gtp/io.rs).
+const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// A 9x9 game with stones of both colours, a capture and komi 6.5.
+fn game_in_progress() -> Gtp {
+    let mut gtp = Gtp::start_with(&["--seed", "1", "--playouts", "50", "--threads", "1"]);
+    for command in [
+        "boardsize 9",
+        "clear_board",
+        "komi 6.5",
+        "play b E5",
+        "play w D5",
+        "play b C5",
+        "play w E4",
+        "play b D6",
+        "play w F5",
+        "play b D4",
+    ] {
+        gtp.ok(command);
+    }
+    gtp
+}
+
+/// What a client can see of the game: stones, the board with captures and
+/// the side to move, and the record with komi.
+fn snapshot(gtp: &mut Gtp) -> Vec<String> {
+    [
+        "list_stones black",
+        "list_stones white",
+        "showboard",
+        "printsgf",
+    ]
+    .iter()
+    .map(|command| gtp.ok(command))
+    .collect()
+}
+
+/// Sends raw bytes (the line ending included) and checks the one response
+/// and that the game is as it was.
+fn assert_raw_fails_unchanged(gtp: &mut Gtp, line: &[u8], expected: &str) {
+    let before = snapshot(gtp);
+    gtp.write_raw(line);
+    let shown = String::from_utf8_lossy(&line[..line.len().min(60)]).into_owned();
+    assert_eq!(gtp.read_response(), expected, "response to {shown:?}");
+    assert_eq!(snapshot(gtp), before, "state after {shown:?}");
+}
+
+fn assert_fails_unchanged(gtp: &mut Gtp, command: &str, expected: &str) {
+    assert_raw_fails_unchanged(gtp, format!("{command}\n").as_bytes(), expected);
+}
+
+/// Checks that the engine answers nothing to `line`: the next response is
+/// the one to a command sent after it.
+fn assert_ignored(gtp: &mut Gtp, line: &[u8]) {
+    gtp.write_raw(line);
+    assert_eq!(gtp.send("900 protocol_version"), "=900 2", "after {line:?}");
+}
+
+#[test]
+fn unknown_commands_and_wrong_arguments() {
+    let mut gtp = game_in_progress();
+    for (command, expected) in [
+        ("frobnicate", "? unknown command"),
+        ("12 frobnicate D4", "?12 unknown command"),
+        ("Play b D4", "? unknown command"),
+        ("13", "?13 unknown command"),
+        ("14 play", "?14 syntax error (expected a colour)"),
+        ("play b", "? syntax error (expected a vertex or pass)"),
+        ("play b D4 E5", "? syntax error (too many arguments)"),
+        ("15 genmove", "?15 syntax error (expected a colour)"),
+        ("genmove b w", "? syntax error (too many arguments)"),
+        ("boardsize", "? syntax error (expected an integer)"),
+        ("boardsize nine", "? syntax error (expected an integer)"),
+        ("boardsize 9.0", "? syntax error (expected an integer)"),
+        ("komi", "? syntax error (expected a number)"),
+        ("komi 6.5 7", "? syntax error (too many arguments)"),
+        ("name please", "? syntax error (too many arguments)"),
+        ("fixed_handicap two", "? syntax error (expected an integer)"),
+        ("undo 2", "? syntax error (too many arguments)"),
+        ("16 loadsgf", "?16 syntax error (expected a file name)"),
+        ("18446744073709551616 name", "? syntax error (id too large)"),
+        ("-1 name", "? unknown command"),
+    ] {
+        assert_fails_unchanged(&mut gtp, command, expected);
+    }
+}
+
+#[test]
+fn misspelt_colours_and_vertices_off_the_board() {
+    let mut gtp = game_in_progress();
+    for (command, expected) in [
+        ("play blakc A1", "? syntax error (expected a colour)"),
+        ("play bw A1", "? syntax error (expected a colour)"),
+        ("20 genmove whit", "?20 syntax error (expected a colour)"),
+        ("list_stones red", "? syntax error (expected a colour)"),
+        ("play b I5", "? syntax error (expected a vertex or pass)"),
+        ("play b A0", "? syntax error (expected a vertex or pass)"),
+        ("play b Z26", "? syntax error (expected a vertex or pass)"),
+        ("play b A100", "? syntax error (expected a vertex or pass)"),
+        ("play b passe", "? syntax error (expected a vertex or pass)"),
+        // Vertices GTP can name that lie off this 9x9 board.
+        ("21 play b J10", "?21 illegal move"),
+        ("play w T19", "? illegal move"),
+        ("play b Z25", "? illegal move"),
+        ("color K1", "? invalid coordinate"),
+        ("countlib A10", "? invalid coordinate"),
+        ("set_free_handicap A1 Z25", "? board not empty"),
+        // Occupied points and the ko-like repetition are illegal moves.
+        ("play w E5", "? illegal move"),
+        ("play b E5", "? illegal move"),
+    ] {
+        assert_fails_unchanged(&mut gtp, command, expected);
+    }
+    assert_eq!(gtp.ok("is_legal b J10"), "0");
+}
+
+#[test]
+fn numbers_out_of_range() {
+    let mut gtp = game_in_progress();
+    for (command, expected) in [
+        ("boardsize 0", "? unacceptable size"),
+        ("boardsize 1", "? unacceptable size"),
+        ("boardsize 26", "? unacceptable size"),
+        (
+            "30 boardsize 1000000000000000000000000000000",
+            "?30 unacceptable size",
+        ),
+        ("boardsize -9", "? syntax error (expected an integer)"),
+        ("komi NaN", "? syntax error (expected a number)"),
+        ("komi nan", "? syntax error (expected a number)"),
+        ("komi inf", "? syntax error (expected a number)"),
+        ("komi -infinity", "? syntax error (expected a number)"),
+        ("komi 1e999", "? syntax error (expected a number)"),
+        ("komi 0x10", "? syntax error (expected a number)"),
+        (
+            "31 time_settings -1 30 5",
+            "?31 syntax error (expected a non-negative number)",
+        ),
+        (
+            "time_settings 300 -0.5 5",
+            "? syntax error (expected a non-negative number)",
+        ),
+        (
+            "time_settings 300 30 -5",
+            "? syntax error (expected an integer)",
+        ),
+        (
+            "time_settings 300 nan 5",
+            "? syntax error (expected a non-negative number)",
+        ),
+        (
+            "time_left b -1 0",
+            "? syntax error (expected a non-negative number)",
+        ),
+        (
+            "time_left w inf 0",
+            "? syntax error (expected a non-negative number)",
+        ),
+        ("time_left w 10 -1", "? syntax error (expected an integer)"),
+        (
+            "kgs-time_settings byoyomi 600 -30 5",
+            "? syntax error (expected a non-negative number)",
+        ),
+        ("fixed_handicap 1000000000000000000000", "? board not empty"),
+        ("place_free_handicap 0", "? board not empty"),
+        ("undo_all", "? unknown command"),
+    ] {
+        assert_fails_unchanged(&mut gtp, command, expected);
+    }
+
+    // On an empty board the handicap counts themselves are judged.
+    let mut gtp = Gtp::start();
+    gtp.ok("boardsize 9");
+    for (command, expected) in [
+        (
+            "fixed_handicap 1000000000000000000000",
+            "? invalid number of stones",
+        ),
+        ("fixed_handicap 0", "? invalid number of stones"),
+        ("place_free_handicap 81", "? invalid number of stones"),
+        (
+            "place_free_handicap 18446744073709551615",
+            "? invalid number of stones",
+        ),
+    ] {
+        assert_fails_unchanged(&mut gtp, command, expected);
+    }
+    // Huge but finite values are numbers like any other.
+    assert_eq!(gtp.send("komi 1e300"), "= ");
+    assert_eq!(gtp.send("time_left b 1e300 1"), "= ");
+}
+
+#[test]
+fn control_bytes_invalid_utf8_and_line_endings() {
+    let mut gtp = game_in_progress();
+    // NUL and other control characters vanish before parsing.
+    gtp.write_raw(b"40 na\x00me\n");
+    assert_eq!(gtp.read_response(), "=40 hane");
+    gtp.write_raw(b"41 pl\x00ay b\x07 pass\x1b\n");
+    assert_eq!(gtp.read_response(), "=41 ");
+    gtp.ok("undo");
+    assert_ignored(&mut gtp, b"\x00\x00\x00\n");
+    assert_ignored(&mut gtp, b"\r\n");
+    assert_ignored(&mut gtp, b"  \t # a comment\r\n");
+    // CRLF line endings are plain line endings.
+    gtp.write_raw(b"42 protocol_version\r\n43 name\r\n");
+    assert_eq!(gtp.read_response(), "=42 2");
+    assert_eq!(gtp.read_response(), "=43 hane");
+    // Invalid UTF-8 is an unknown name or a malformed argument.
+    assert_raw_fails_unchanged(&mut gtp, b"44 \xff\xfe\n", "?44 unknown command");
+    assert_raw_fails_unchanged(&mut gtp, b"45 n\xc3me\n", "?45 unknown command");
+    assert_raw_fails_unchanged(
+        &mut gtp,
+        b"play b D\xc3\x28\n",
+        "? syntax error (expected a vertex or pass)",
+    );
+    assert_raw_fails_unchanged(
+        &mut gtp,
+        b"genmove \xe2\x82\n",
+        "? syntax error (expected a colour)",
+    );
+    assert_raw_fails_unchanged(
+        &mut gtp,
+        b"46 komi 6.5\x80\n",
+        "?46 syntax error (expected a number)",
+    );
+    assert_raw_fails_unchanged(
+        &mut gtp,
+        b"loadsgf \xff.sgf\n",
+        "? syntax error (expected a file name)",
+    );
+    assert_eq!(gtp.stray_output(Duration::from_millis(100)), None);
+}
+
+#[test]
+fn megabyte_lines() {
+    let mut gtp = game_in_progress();
+    let mut name = b"50 ".to_vec();
+    name.resize(1 << 20, b'x');
+    name.push(b'\n');
+    assert_raw_fails_unchanged(&mut gtp, &name, "?50 unknown command");
+    // A megabyte of vertices is parsed, then refused by the engine.
+    let mut handicap = b"51 set_free_handicap".to_vec();
+    while handicap.len() < 1 << 20 {
+        handicap.extend_from_slice(b" D4");
+    }
+    handicap.push(b'\n');
+    assert_raw_fails_unchanged(&mut gtp, &handicap, "?51 board not empty");
+    let mut komi = b"52 komi 6.".to_vec();
+    komi.resize(1 << 20, b'0');
+    komi.extend_from_slice(b"1\n");
+    assert_eq!(gtp.send(&String::from_utf8(komi).unwrap()), "=52 ");
+
+    // Past the reader's bound the line is refused with its id, the rest of
+    // it dropped, and the next line read as usual.
+    let mut huge = b"53 play b".to_vec();
+    huge.resize(MAX_LINE_BYTES + 1000, b' ');
+    huge.extend_from_slice(b"D4\n");
+    assert_raw_fails_unchanged(
+        &mut gtp,
+        &huge,
+        &format!("?53 syntax error (line longer than {MAX_LINE_BYTES} bytes)"),
+    );
+    // An overlong comment is still only a comment.
+    let mut comment = b"54 name # ".to_vec();
+    comment.resize(MAX_LINE_BYTES + 1000, b'#');
+    comment.push(b'\n');
+    gtp.write_raw(&comment);
+    assert_eq!(gtp.read_response(), "=54 hane");
+    comment.drain(..7);
+    assert_ignored(&mut gtp, &comment);
+}
+
+// --- loadsgf -----------------------------------------------------------
+
+/// A directory of its own for one test's files, removed at the end.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("hane-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    fn file(&self, name: &str, contents: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("write temp file");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `loadsgf` must fail with `expected` quickly and leave the game alone.
+fn assert_load_fails(gtp: &mut Gtp, path: &Path, expected: &str) {
+    let command = format!("loadsgf {}", path.display());
+    let started = Instant::now();
+    assert_fails_unchanged(gtp, &command, &format!("? cannot load file ({expected})"));
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < Duration::from_secs(10),
+        "{command} took {elapsed:?}"
+    );
+}
+
+fn nested(depth: usize) -> Vec<u8> {
+    let mut text = b"(;SZ[19]".to_vec();
+    for _ in 0..depth {
+        text.extend_from_slice(b"(;B[aa]");
+    }
+    text.extend(std::iter::repeat_n(b')', depth + 1));
+    text
+}
+
+#[test]
+fn files_that_are_not_games() {
+    let dir = TempDir::new("bad-files");
+    let mut gtp = game_in_progress();
+    assert_load_fails(
+        &mut gtp,
+        &dir.0.join("missing.sgf"),
+        "No such file or directory (os error 2)",
+    );
+    assert_load_fails(&mut gtp, &dir.0, "not a file");
+    assert_load_fails(&mut gtp, Path::new("/dev/zero"), "not a file");
+    // A FIFO would block a reader for ever; it is refused before opening.
+    let fifo = dir.0.join("fifo.sgf");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|status| status.success()) {
+        assert_load_fails(&mut gtp, &fifo, "not a file");
+    }
+    // Binary bytes with no `(` hold no game tree; with one, the first byte
+    // that SGF does not allow there is reported.
+    let mut binary: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .filter(|&byte| byte != b'(')
+        .collect();
+    let path = dir.file("binary.sgf", &binary);
+    assert_load_fails(&mut gtp, &path, "malformed SGF: no game tree");
+    binary.splice(0..0, *b"(;\x01");
+    binary[2] = 0x01;
+    let path = dir.file("binary2.sgf", &binary);
+    assert_load_fails(
+        &mut gtp,
+        &path,
+        "malformed SGF: unexpected byte 0x01 at byte 2",
+    );
+    assert_load_fails(
+        &mut gtp,
+        &dir.file("empty.sgf", b""),
+        "malformed SGF: no game tree",
+    );
+
+    // 100 MB (a sparse file: quick to make) is refused by its size.
+    let big = dir.0.join("big.sgf");
+    let file = std::fs::File::create(&big).expect("create");
+    file.set_len(100 << 20).expect("set_len");
+    drop(file);
+    assert_load_fails(&mut gtp, &big, "file larger than 16777216 bytes");
+}
+
+#[test]
+fn malformed_and_illegal_games() {
+    let dir = TempDir::new("bad-games");
+    let mut gtp = game_in_progress();
+    for (name, text, expected) in [
+        (
+            "open.sgf",
+            &b"(;SZ[9];B[ee]"[..],
+            "malformed SGF: unexpected end of file at byte 13",
+        ),
+        (
+            "value.sgf",
+            b"(;SZ[9]KM[six])",
+            "malformed SGF: bad KM 'six'",
+        ),
+        ("point.sgf", b"(;SZ[9];B[zz])", "bad point 'zz' for size 9"),
+        (
+            "occupied.sgf",
+            b"(;SZ[9];B[ee];W[ee])",
+            "illegal move W E5 at move 2",
+        ),
+        (
+            "ko.sgf",
+            b"(;SZ[5];B[bc];W[cc];B[ad];W[dd];B[be];W[ce];B[cd];W[bd];B[cd])",
+            "illegal move B C2 at move 9",
+        ),
+        (
+            "enclosed.sgf",
+            b"(;SZ[9]AB[aa]AW[ab][ba])",
+            "setup leaves a string without liberties",
+        ),
+        ("size1.sgf", b"(;SZ[1];B[aa])", "unsupported board size 1"),
+        ("size26.sgf", b"(;SZ[26])", "unsupported board size 26"),
+        (
+            "size30.sgf",
+            b"(;SZ[30:30])",
+            "unsupported board size 30:30",
+        ),
+        (
+            "rectangle.sgf",
+            b"(;SZ[19:13])",
+            "unsupported board size 19:13",
+        ),
+        ("chess.sgf", b"(;GM[2])", "not a Go game: GM[2]"),
+    ] {
+        assert_load_fails(&mut gtp, &dir.file(name, text), expected);
+    }
+}
+
+#[test]
+fn deep_and_huge_variation_trees() {
+    let dir = TempDir::new("deep-games");
+    let mut gtp = game_in_progress();
+    // 100,000 nested variations: the first of each is the main line, far
+    // past the bound on its length.
+    assert_load_fails(
+        &mut gtp,
+        &dir.file("nested.sgf", &nested(100_000)),
+        "main line longer than 10000 moves and setups",
+    );
+    // The same depth inside a side variation is walked and skipped.
+    let mut side = b"(;SZ[9];B[ee](;W[dd])".to_vec();
+    side.extend_from_slice(&nested(100_000));
+    side.push(b')');
+    let side = dir.file("side.sgf", &side);
+    let started = Instant::now();
+    assert_eq!(gtp.ok(&format!("loadsgf {}", side.display())), "black");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(gtp.ok("list_stones white"), "D6");
+    // Ten megabytes of sibling variations.
+    let mut wide = b"(;SZ[9];B[ee]".to_vec();
+    while wide.len() < 10 << 20 {
+        wide.extend_from_slice(b"(;W[aa])");
+    }
+    wide.push(b')');
+    let wide = dir.file("wide.sgf", &wide);
+    assert_eq!(gtp.ok(&format!("loadsgf {}", wide.display())), "black");
+    assert_eq!(gtp.ok("list_stones white"), "A9");
+    // A main line of passes just over the bound.
+    let mut passes = b"(;SZ[19]".to_vec();
+    for _ in 0..5001 {
+        passes.extend_from_slice(b";B[];W[]");
+    }
+    passes.push(b')');
+    let before = snapshot(&mut gtp);
+    let response = gtp.send(&format!(
+        "loadsgf {}",
+        dir.file("passes.sgf", &passes).display()
+    ));
+    assert_eq!(
+        response,
+        "? cannot load file (main line longer than 10000 moves and setups)"
+    );
+    assert_eq!(snapshot(&mut gtp), before);
+}
+
+// --- end of input and a closed stdout -------------------------------------
+
+/// Waits for `child` at most `limit`; kills it and fails if it hangs.
+fn wait_bounded(child: &mut std::process::Child, limit: Duration) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("hane still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn stderr_of(child: &mut std::process::Child) -> String {
+    let mut stderr = String::new();
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut stderr);
+    }
+    stderr
+}
+
+fn spawn_hane(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hane")
+}
+
+#[test]
+fn end_of_input_during_genmove_answers_then_exits() {
+    // Thirty seconds a move; end of input stops the search at once.
+    let mut child = spawn_hane(&["--time", "30", "--threads", "1"]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"boardsize 19\n7 genmove b\n")
+        .expect("write");
+    // Time for the search to start: end of input stops the command that is
+    // running, while commands already read before it run in full.
+    std::thread::sleep(Duration::from_secs(1));
+    drop(stdin);
+    let status = wait_bounded(&mut child, Duration::from_secs(10));
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("read stdout");
+    assert!(status.success(), "exit status {status}");
+    let stderr = stderr_of(&mut child);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    let responses: Vec<&str> = stdout.split_terminator("\n\n").collect();
+    assert_eq!(responses.len(), 2, "stdout: {stdout:?}");
+    assert_eq!(responses[0], "= ");
+    assert!(responses[1].starts_with("=7 "), "stdout: {stdout:?}");
+}
+
+#[test]
+fn end_of_input_mid_line_and_without_commands() {
+    for input in [&b""[..], b"name", b"\x00\xff", b"genmove"] {
+        let mut child = spawn_hane(&[]);
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input).expect("write");
+        drop(stdin);
+        let status = wait_bounded(&mut child, Duration::from_secs(10));
+        assert!(status.success(), "exit status {status} after {input:?}");
+        let stderr = stderr_of(&mut child);
+        assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    }
+}
+
+#[test]
+fn closed_stdout_ends_the_engine_cleanly() {
+    for commands in [&b"name\n"[..], b"boardsize 9\ngenmove b\n"] {
+        let mut child = spawn_hane(&["--playouts", "200", "--threads", "1"]);
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().expect("stdin");
+        // Keep writing: the engine may be gone before the last lines, so
+        // write errors here are expected.
+        for _ in 0..100 {
+            if stdin
+                .write_all(commands)
+                .and_then(|()| stdin.flush())
+                .is_err()
+            {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let status = wait_bounded(&mut child, Duration::from_secs(20));
+        drop(stdin);
+        assert!(status.success(), "exit status {status}");
+        let stderr = stderr_of(&mut child);
+        assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    }
+}
