@@ -539,6 +539,35 @@ fn end_of_input_during_genmove_answers_then_exits() {
 }
 
 #[test]
+fn any_time_per_move_on_the_command_line_is_safe() {
+    // 1e300 seconds once panicked converting to a Duration.
+    for time in ["1e300", "1e-300", "0", "NaN", "inf"] {
+        let mut child = spawn_hane(&["--time", time, "--threads", "1"]);
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(
+                b"boardsize 9
+8 genmove b
+",
+            )
+            .expect("write");
+        std::thread::sleep(Duration::from_millis(500));
+        drop(stdin);
+        let status = wait_bounded(&mut child, Duration::from_secs(10));
+        let mut stdout = String::new();
+        let _ = child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_to_string(&mut stdout);
+        let stderr = stderr_of(&mut child);
+        assert!(!stderr.contains("panicked"), "--time {time}: {stderr}");
+        assert!(status.success(), "--time {time}: exit status {status}");
+        assert!(stdout.contains("\n\n=8 "), "--time {time}: {stdout:?}");
+    }
+}
+
+#[test]
 fn end_of_input_mid_line_and_without_commands() {
     for input in [&b""[..], b"name", b"\x00\xff", b"genmove"] {
         let mut child = spawn_hane(&[]);

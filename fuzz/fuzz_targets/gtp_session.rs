@@ -64,6 +64,9 @@ fn touches_files(command: &Command) -> bool {
 fuzz_target!(|input: &[u8]| {
     let signals = Signals::default();
     let mut engine = engine();
+    // Start small: genmove and the observations after every command cost
+    // far less on 9x9, so many more sessions run; `boardsize` still moves on.
+    let _ = engine.execute(Command::Boardsize(9), &stop);
     for line in input.split(|&byte| byte == b'\n').take(MAX_LINES) {
         let Some(request) = parse_line(line) else {
             continue;

@@ -188,7 +188,10 @@ impl Player {
             .config
             .seconds_per_move
             .unwrap_or_else(|| (size as f64 / 9.0).max(0.5));
-        let target = Duration::from_secs_f64(seconds.max(0.001));
+        // Any f64 may come from the command line: `Duration` panics on
+        // values past about 1.8e19 seconds, and on NaN.
+        let seconds = if seconds.is_nan() { 1.0 } else { seconds };
+        let target = Duration::from_secs_f64(seconds.clamp(0.001, time::MAX_SECONDS));
         MoveBudget {
             target,
             hard_limit: target,

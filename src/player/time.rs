@@ -74,7 +74,7 @@ const OPENING_FACTOR: f64 = 0.5;
 /// ... growing to all of it over this share of the board's points (in moves).
 const OPENING_LENGTH_PER_POINT: f64 = 1.0 / 12.0;
 /// Times are capped here (about 31 years) so that `Duration` never overflows.
-const MAX_SECONDS: f64 = 1e9;
+pub(crate) const MAX_SECONDS: f64 = 1e9;
 
 /// A time system, with times in seconds (finite, not negative).
 #[derive(Clone, Copy, Debug, PartialEq)]
