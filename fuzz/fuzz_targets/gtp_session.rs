@@ -66,7 +66,7 @@ fuzz_target!(|input: &[u8]| {
     let mut engine = engine();
     // Start small: genmove and the observations after every command cost
     // far less on 9x9, so many more sessions run; `boardsize` still moves on.
-    let _ = engine.execute(Command::Boardsize(9), &stop);
+    let _ = execute(&mut engine, Command::Boardsize(9), &signals);
     for line in input.split(|&byte| byte == b'\n').take(MAX_LINES) {
         let Some(request) = parse_line(line) else {
             continue;
