@@ -3,7 +3,6 @@
 //! No panic anywhere, one response per command, and a failed command leaves
 //! what a client sees exactly as it was.
 
-
 use proptest::prelude::*;
 
 use hane::game::sgf;
