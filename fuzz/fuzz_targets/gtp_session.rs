@@ -3,7 +3,6 @@
 //! leaves everything a client can see of the game as it was.
 #![no_main]
 
-
 use hane::gtp::engine::Context;
 use hane::gtp::io::Signals;
 use hane::gtp::response::{format_response, Reply, ResponseWriter};
