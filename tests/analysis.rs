@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Gtp;
+use common::{started_with, Gtp, GAME_IN_PROGRESS};
 use regex::Regex;
 use std::time::{Duration, Instant};
 
@@ -15,20 +15,7 @@ const PROMPT: Duration = Duration::from_secs(2);
 const VERTEX: &str = "[A-HJ-T](?:1[0-9]|[1-9])";
 
 fn game_in_progress(args: &[&str]) -> Gtp {
-    let mut gtp = Gtp::start_with(args);
-    for command in [
-        "boardsize 9",
-        "clear_board",
-        "komi 6.5",
-        "play b E5",
-        "play w D5",
-        "play b C5",
-        "play w E4",
-        "play b D6",
-    ] {
-        gtp.ok(command);
-    }
-    gtp
+    started_with(args, &GAME_IN_PROGRESS[..8])
 }
 
 /// Everything a client can observe of the game.

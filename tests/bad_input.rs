@@ -10,29 +10,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Gtp;
+use common::{started_with, Gtp, GAME_IN_PROGRESS};
 
 /// The reader's bound on one line (src/gtp/io.rs).
 const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// A 9x9 game with stones of both colours, a capture and komi 6.5.
 fn game_in_progress() -> Gtp {
-    let mut gtp = Gtp::start_with(&["--seed", "1", "--playouts", "50", "--threads", "1"]);
-    for command in [
-        "boardsize 9",
-        "clear_board",
-        "komi 6.5",
-        "play b E5",
-        "play w D5",
-        "play b C5",
-        "play w E4",
-        "play b D6",
-        "play w F5",
-        "play b D4",
-    ] {
-        gtp.ok(command);
-    }
-    gtp
+    started_with(
+        &["--seed", "1", "--playouts", "50", "--threads", "1"],
+        &GAME_IN_PROGRESS,
+    )
 }
 
 /// What a client can see of the game: stones, the board with captures and

@@ -3,27 +3,12 @@
 
 mod common;
 
-use common::Gtp;
+use common::{started_with, Gtp, GAME_IN_PROGRESS};
 use std::time::Duration;
 
 /// A game with a few stones and a capture, to check that failures leave it be.
 fn game_in_progress() -> Gtp {
-    let mut gtp = Gtp::start_with(&["--seed", "1"]);
-    for command in [
-        "boardsize 9",
-        "clear_board",
-        "komi 6.5",
-        "play b E5",
-        "play w D5",
-        "play b C5",
-        "play w E4",
-        "play b D6",
-        "play w F5",
-        "play b D4",
-    ] {
-        gtp.ok(command);
-    }
-    gtp
+    started_with(&["--seed", "1"], &GAME_IN_PROGRESS)
 }
 
 /// Everything a client can observe of the game state.

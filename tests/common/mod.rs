@@ -11,6 +11,30 @@ use std::time::Duration;
 /// How long any one response may take before the test fails as hung.
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// A 9x9 game with komi 6.5, stones of both colours and, after the last
+/// move, a capture; the first eight lines leave it uncaptured.
+pub const GAME_IN_PROGRESS: [&str; 10] = [
+    "boardsize 9",
+    "clear_board",
+    "komi 6.5",
+    "play b E5",
+    "play w D5",
+    "play b C5",
+    "play w E4",
+    "play b D6",
+    "play w F5",
+    "play b D4",
+];
+
+/// Starts hane with `args` and sends `commands`, each of which must succeed.
+pub fn started_with(args: &[&str], commands: &[&str]) -> Gtp {
+    let mut gtp = Gtp::start_with(args);
+    for command in commands {
+        gtp.ok(command);
+    }
+    gtp
+}
+
 pub struct Gtp {
     child: Child,
     stdin: Option<ChildStdin>,
