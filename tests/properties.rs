@@ -7,9 +7,7 @@ use proptest::prelude::*;
 
 use hane::game::sgf;
 use hane::gtp::engine::replay_sgf;
-use hane::gtp::engine::Context;
-use hane::gtp::io::Signals;
-use hane::gtp::response::{format_response, Reply, ResponseWriter};
+use hane::gtp::response::format_response;
 use hane::gtp::{parse_line, Command, Engine, Request};
 use hane::player::search::SearchParams;
 use hane::player::PlayerConfig;
@@ -124,22 +122,11 @@ fn engine() -> Engine {
     })
 }
 
-/// Runs one command as the GTP loop would, with no client input pending and
-/// any streamed output dropped.
-fn execute(engine: &mut Engine, command: Command, signals: &Signals) -> Reply {
-    let mut sink = ResponseWriter::new(std::io::sink(), None);
-    let mut context = Context {
-        signals,
-        stream: &mut sink,
-    };
-    engine.execute(command, &mut context)
-}
-
 /// The game as a client sees it: the record (moves, setup, komi, handicap)
 /// and the board with captures and the side to move.
-fn observe(engine: &mut Engine, signals: &Signals) -> (String, String) {
-    let sgf = execute(engine, Command::PrintSgf(None), signals);
-    let board = execute(engine, Command::Showboard, signals);
+fn observe(engine: &mut Engine) -> (String, String) {
+    let sgf = engine.execute_detached(Command::PrintSgf(None));
+    let board = engine.execute_detached(Command::Showboard);
     (
         sgf.expect("printsgf answers"),
         board.expect("showboard answers"),
@@ -229,8 +216,7 @@ proptest! {
     fn failed_commands_change_nothing(steps in prop::collection::vec(step(), 1..40)) {
         let dir = std::env::temp_dir().join(format!("hane-properties-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
-        let signals = Signals::default();
-        let mut engine = engine();
+            let mut engine = engine();
         // The state before the last successful play, to check undo.
         let mut before_play: Option<(String, String)> = None;
         for (i, step) in steps.iter().enumerate() {
@@ -248,9 +234,9 @@ proptest! {
             let Some(request) = parse_line(line.as_bytes()) else { continue };
             let reply = match request.command.clone() {
                 Ok(command) => {
-                    let before = observe(&mut engine, &signals);
-                    let reply = execute(&mut engine, command.clone(), &signals);
-                    let after = observe(&mut engine, &signals);
+                    let before = observe(&mut engine);
+                    let reply = engine.execute_detached(command.clone());
+                    let after = observe(&mut engine);
                     if reply.is_err() {
                         prop_assert_eq!(&after, &before, "after failed `{}`", line);
                     }

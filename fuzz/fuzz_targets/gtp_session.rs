@@ -3,9 +3,7 @@
 //! leaves everything a client can see of the game as it was.
 #![no_main]
 
-use hane::gtp::engine::Context;
-use hane::gtp::io::Signals;
-use hane::gtp::response::{format_response, Reply, ResponseWriter};
+use hane::gtp::response::format_response;
 use hane::gtp::{parse_line, Command, Engine};
 use hane::player::search::SearchParams;
 use hane::player::PlayerConfig;
@@ -29,22 +27,11 @@ fn engine() -> Engine {
     })
 }
 
-/// Runs one command as the GTP loop would, with no client input pending and
-/// any streamed output dropped.
-fn execute(engine: &mut Engine, command: Command, signals: &Signals) -> Reply {
-    let mut sink = ResponseWriter::new(std::io::sink(), None);
-    let mut context = Context {
-        signals,
-        stream: &mut sink,
-    };
-    engine.execute(command, &mut context)
-}
-
 /// What a client can see of the state: the record (moves, setup, komi,
 /// handicap) and the board with captures and the side to move.
-fn observe(engine: &mut Engine, signals: &Signals) -> (String, String) {
-    let sgf = execute(engine, Command::PrintSgf(None), signals);
-    let board = execute(engine, Command::Showboard, signals);
+fn observe(engine: &mut Engine) -> (String, String) {
+    let sgf = engine.execute_detached(Command::PrintSgf(None));
+    let board = engine.execute_detached(Command::Showboard);
     (
         sgf.expect("printsgf answers"),
         board.expect("showboard answers"),
@@ -61,11 +48,10 @@ fn touches_files(command: &Command) -> bool {
 }
 
 fuzz_target!(|input: &[u8]| {
-    let signals = Signals::default();
     let mut engine = engine();
     // Start small: genmove and the observations after every command cost
     // far less on 9x9, so many more sessions run; `boardsize` still moves on.
-    let _ = execute(&mut engine, Command::Boardsize(9), &signals);
+    let _ = engine.execute_detached(Command::Boardsize(9));
     for line in input.split(|&byte| byte == b'\n').take(MAX_LINES) {
         let Some(request) = parse_line(line) else {
             continue;
@@ -73,10 +59,10 @@ fuzz_target!(|input: &[u8]| {
         let reply = match request.command {
             Ok(command) if touches_files(&command) => continue,
             Ok(command) => {
-                let before = observe(&mut engine, &signals);
-                let reply = execute(&mut engine, command.clone(), &signals);
+                let before = observe(&mut engine);
+                let reply = engine.execute_detached(command.clone());
                 if reply.is_err() {
-                    assert_eq!(observe(&mut engine, &signals), before, "after {command:?}");
+                    assert_eq!(observe(&mut engine), before, "after {command:?}");
                 }
                 reply
             }

@@ -12,7 +12,7 @@ use super::command::{
     AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus, COMMAND_NAMES,
 };
 use super::io::Signals;
-use super::response::{Reply, ResponseStream};
+use super::response::{Reply, ResponseStream, ResponseWriter};
 use crate::game::sgf::{self, SgfAction, SgfGame};
 use crate::game::{fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_SIZE, MIN_SIZE};
 use crate::player::analysis::Analysis;
@@ -79,6 +79,19 @@ impl Engine {
     /// True once `quit` has been answered.
     pub fn has_quit(&self) -> bool {
         self.quit
+    }
+
+    /// Answers one command as a library call, for tests and tools: no
+    /// client input can stop it and streamed lines are dropped, so streaming
+    /// analysis (which runs until input arrives) must not be sent this way.
+    pub fn execute_detached(&mut self, command: Command) -> Reply {
+        let signals = Signals::default();
+        let mut sink = ResponseWriter::new(std::io::sink(), None);
+        let mut context = Context {
+            signals: &signals,
+            stream: &mut sink,
+        };
+        self.execute(command, &mut context)
     }
 
     /// Answers one command. The input reader raises `context.signals.stop`
