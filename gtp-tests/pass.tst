@@ -103,3 +103,52 @@ play b E5
 play w pass
 14 reg_genmove b
 #? [pass]
+
+# The opponent passes and the count as it stands already wins, but a dead
+# White stone stands inside Black's area: Black captures it before passing,
+# so the count it ends on is the one a referee removing dead stones gives.
+# 7x7: Black walls on column E and row 3, White's wall on column F with four
+# one-point eyes on column G; the dead White stone at B2 spoils only the
+# eight points below row 3. Black 27, White 15, komi 0.5.
+boardsize 7
+clear_board
+komi 0.5
+play b E1
+play b E2
+play b E3
+play b E4
+play b E5
+play b E6
+play b E7
+play w F1
+play w F2
+play w F3
+play w F4
+play w F5
+play w F6
+play w F7
+play w G2
+play w G4
+play w G6
+play b A3
+play b B3
+play b C3
+play b D3
+play w B2
+15 final_score
+#? [B\+11\.5]
+play w pass
+16 reg_genmove b
+#? [A2|C2|B1]
+play b A2
+play w pass
+play b C2
+play w pass
+17 reg_genmove b
+#? [B1]
+play b B1
+18 list_stones white
+#? [F1 F2 G2 F3 F4 G4 F5 F6 G6 F7]
+play w pass
+19 reg_genmove b
+#? [pass]

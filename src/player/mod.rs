@@ -219,11 +219,6 @@ impl Player {
         stop: &AtomicBool,
         watch: Option<(Duration, Snapshot)>,
     ) -> Decision {
-        // The opponent passed and the count as it stands wins: end the game.
-        if game.consecutive_passes() >= 1 && wins_as_it_stands(game, color) {
-            info!("opponent passed and the count wins for {color}: passing");
-            return Decision::Pass;
-        }
         let legal: Vec<Vertex> = game.legal_vertices(color);
         if legal.is_empty() {
             return Decision::Pass;
@@ -379,6 +374,25 @@ impl Player {
         let Some(best) = report.moves.first() else {
             return Decision::Pass;
         };
+        // The opponent passed and the count as it stands wins: end the game,
+        // unless a dead opponent string still stands on the board. Capturing
+        // it inside our own area costs nothing under area scoring, and
+        // leaving it makes the count differ from the one any referee who
+        // removes dead stones would give.
+        if game.consecutive_passes() >= 1 && wins_as_it_stands(game, color) {
+            return match capture_of_dead_string(game, color, report) {
+                Some(vertex) => {
+                    info!(
+                        "opponent passed, the count wins for {color}; capturing dead stones first"
+                    );
+                    Decision::Play(vertex)
+                }
+                None => {
+                    info!("opponent passed and the count wins for {color}: passing");
+                    Decision::Pass
+                }
+            };
+        }
         if self.should_resign(game, best.win_rate) {
             return Decision::Resign;
         }
@@ -559,6 +573,49 @@ fn wins_as_it_stands(game: &Game, color: Color) -> bool {
     }
 }
 
+/// Where `color` should play to take off the board an opponent string the
+/// playouts say is dead (its points end as `color`'s in nearly all of
+/// them): the liberty of such a string that the search rates highest, as
+/// long as the search rates it no worse than passing. None when there is no
+/// dead opponent string or no such liberty.
+fn capture_of_dead_string(game: &Game, color: Color, report: &SearchReport) -> Option<Vertex> {
+    let board = game.board();
+    let ours = |i: usize| {
+        let black = report.ownership.get(i).copied().unwrap_or(0.0);
+        match color {
+            Color::Black => black,
+            Color::White => -black,
+        }
+    };
+    let liberties_of_dead: Vec<Vertex> = Vertex::all(game.size())
+        .enumerate()
+        .filter(|&(i, v)| board.get(v) == Some(color.opponent()) && ours(i) > SURE_OWNER)
+        .flat_map(|(_, v)| board.neighbours(v).filter(|&n| board.get(n).is_none()))
+        .collect();
+    if liberties_of_dead.is_empty() {
+        return None;
+    }
+    let pass_rate = report
+        .moves
+        .iter()
+        .find(|m| m.mv == Move::Pass)
+        .map_or(0.0, |m| m.win_rate);
+    report.moves.iter().find_map(|m| match m.mv {
+        Move::Play(v)
+            if liberties_of_dead.contains(&v)
+                && m.win_rate >= pass_rate - 0.05
+                && game.is_legal(color, m.mv) =>
+        {
+            Some(v)
+        }
+        _ => None,
+    })
+}
+
+/// How sure the playouts must be of a point's owner for the board to count
+/// as scored out, or for a stone to count as dead.
+const SURE_OWNER: f32 = 0.8;
+
 /// Whether the count of the board as it stands is what play would give:
 /// every point a colour owns now (its stone, or an empty point reaching only
 /// that colour) is owned by that colour at the end of nearly all playouts,
@@ -566,13 +623,12 @@ fn wins_as_it_stands(game: &Game, color: Color) -> bool {
 /// both colours. An open area (an empty point with no stone beside it, say
 /// on the empty board) is never scored out, however the playouts split it.
 pub fn is_scored_out(game: &Game, ownership: &[f32]) -> bool {
-    const SURE: f32 = 0.8;
     let board = game.board();
     Vertex::all(game.size()).enumerate().all(|(i, v)| {
         let expected = ownership.get(i).copied().unwrap_or(0.0);
         match board.owner(v) {
-            Some(Color::Black) => expected > SURE,
-            Some(Color::White) => expected < -SURE,
+            Some(Color::Black) => expected > SURE_OWNER,
+            Some(Color::White) => expected < -SURE_OWNER,
             None => {
                 let beside: Vec<Color> = board.neighbours(v).filter_map(|n| board.get(n)).collect();
                 beside.contains(&Color::Black) && beside.contains(&Color::White)
