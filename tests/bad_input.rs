@@ -594,3 +594,88 @@ fn closed_stdout_ends_the_engine_cleanly() {
         assert!(!stderr.contains("panicked"), "stderr: {stderr}");
     }
 }
+
+/// Every move is kept for superko and undo, so a client that plays on
+/// without end is refused once the record holds 10,000 moves and setups,
+/// the bound a loaded SGF main line has too; undo still works, and after
+/// an undo a move may be played again.
+#[test]
+fn the_game_record_is_bounded() {
+    let dir = TempDir::new("full-record");
+    let mut full = b"(;SZ[19]".to_vec();
+    for _ in 0..5000 {
+        full.extend_from_slice(b";B[];W[]");
+    }
+    full.push(b')');
+    let mut gtp = game_in_progress();
+    let path = dir.file("full.sgf", &full);
+    assert_eq!(gtp.ok(&format!("loadsgf {}", path.display())), "black");
+    for command in ["play b D4", "play b pass", "genmove b"] {
+        assert_fails_unchanged(&mut gtp, command, "? game record full (10000 moves)");
+    }
+    // reg_genmove plays nothing, so it is still answered.
+    let before = snapshot(&mut gtp);
+    gtp.ok("reg_genmove b");
+    assert_eq!(snapshot(&mut gtp), before);
+    assert_eq!(gtp.ok("undo"), "");
+    assert_eq!(gtp.ok("play w D4"), "");
+    assert_fails_unchanged(&mut gtp, "play b Q16", "? game record full (10000 moves)");
+}
+
+/// The largest resident set the process has had, from /proc (Linux).
+fn peak_resident_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    let kilobytes: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    kilobytes * 1024
+}
+
+/// The reader keeps reading while genmove thinks (it must see GoGui's
+/// `# interrupt`), but only so far ahead: 256 MiB of comment lines sent
+/// during a three-second genmove wait in the pipe, not in the engine's
+/// memory, and are all read once the genmove has answered.
+#[test]
+fn input_read_ahead_during_a_search_is_bounded() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(["--time", "3", "--threads", "1", "--max-tree-mb", "16"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start hane");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let writer = std::thread::spawn(move || {
+        let mut comment = vec![b'x'; MAX_LINE_BYTES - 1];
+        comment[0] = b'#';
+        comment.push(b'\n');
+        stdin.write_all(b"boardsize 9\ngenmove b\n").expect("write");
+        for _ in 0..64 {
+            stdin.write_all(&comment).expect("write");
+        }
+        stdin.write_all(b"protocol_version\n").expect("write");
+        stdin
+    });
+    let mut responses = Vec::new();
+    let mut line = String::new();
+    while responses.len() < 3 {
+        line.clear();
+        let read = std::io::BufRead::read_line(&mut stdout, &mut line).expect("read");
+        assert!(read > 0, "hane ended early");
+        if !line.trim().is_empty() {
+            responses.push(line.trim().to_string());
+        }
+    }
+    assert_eq!(responses[0], "=");
+    assert!(responses[1].starts_with("= "), "{responses:?}");
+    assert_eq!(responses[2], "= 2");
+    let peak = peak_resident_bytes(pid);
+    drop(writer.join().expect("writer"));
+    let status = wait_bounded(&mut child, Duration::from_secs(10));
+    assert!(status.success());
+    assert!(peak < 100 << 20, "peak resident set {} MiB", peak >> 20);
+}

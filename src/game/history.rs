@@ -15,6 +15,12 @@ use std::fmt;
 use super::board::{Board, MoveEffect};
 use super::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
 
+/// No real game comes near this many moves and setups (a long 25x25 game
+/// has a couple of thousand). Every position is kept for superko, about 700
+/// bytes each on 25x25: the bound keeps a client or a file from growing the
+/// record without end.
+pub const MAX_RECORD_ACTIONS: usize = 10_000;
+
 /// Why a move was refused. `Display` is the GTP text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IllegalMove {

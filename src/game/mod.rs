@@ -10,5 +10,7 @@ pub mod zobrist;
 
 pub use board::{Board, MoveEffect};
 pub use color::Color;
-pub use history::{fixed_handicap_vertices, Action, CannotUndo, Game, IllegalMove, SetupError};
+pub use history::{
+    fixed_handicap_vertices, Action, CannotUndo, Game, IllegalMove, SetupError, MAX_RECORD_ACTIONS,
+};
 pub use vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};

@@ -2,11 +2,13 @@
 //! command at a time. A command either succeeds and changes the state, or
 //! fails and changes nothing: every command validates first, then applies.
 
+use std::any::Any;
 use std::io::Read;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use log::{info, warn};
+use log::{error, info, warn};
 
 use super::command::{
     AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus, COMMAND_NAMES,
@@ -14,7 +16,10 @@ use super::command::{
 use super::io::Signals;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use crate::game::sgf::{self, SgfAction, SgfGame};
-use crate::game::{fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_SIZE, MIN_SIZE};
+use crate::game::{
+    fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_RECORD_ACTIONS, MAX_SIZE,
+    MIN_SIZE,
+};
 use crate::player::analysis::Analysis;
 use crate::player::time::{Clock, TimeControl};
 use crate::player::{Decision, MoveBudget, Player, PlayerConfig, SearchReport, Snapshot};
@@ -97,7 +102,37 @@ impl Engine {
     /// Answers one command. The input reader raises `context.signals.stop`
     /// when the client interrupts a long command; streaming commands write
     /// their lines to `context.stream` as they go.
+    ///
+    /// A panic inside the command (a bug: none is known) is answered as a
+    /// GTP error, `internal error (...)`, with the game as it was before the
+    /// command, so that a GUI's game survives it.
     pub fn execute(&mut self, command: Command, context: &mut Context) -> Reply {
+        self.guarded(|engine| engine.run(command, context))
+    }
+
+    /// Runs `command` on the engine; on a panic, restores what a client can
+    /// see (game, handicap, clock), drops the search tree, which the panic
+    /// may have left half-built, and answers with an error.
+    fn guarded(&mut self, command: impl FnOnce(&mut Engine) -> Reply) -> Reply {
+        let game = self.game.clone();
+        let handicap = self.handicap;
+        let clock = self.clock.clone();
+        match panic::catch_unwind(AssertUnwindSafe(|| command(self))) {
+            Ok(reply) => reply,
+            Err(payload) => {
+                let message = panic_message(payload.as_ref());
+                error!("internal error, game restored: {message}");
+                self.game = game;
+                self.handicap = handicap;
+                self.clock = clock;
+                self.player.clear();
+                self.ponder_due = false;
+                Err(format!("internal error ({message})"))
+            }
+        }
+    }
+
+    fn run(&mut self, command: Command, context: &mut Context) -> Reply {
         use Command::*;
         self.ponder_due = false;
         let stop = &context.signals.stop;
@@ -226,6 +261,7 @@ impl Engine {
     }
 
     fn play(&mut self, color: Color, mv: Move) -> Reply {
+        self.check_record_room()?;
         self.game
             .play(color, mv)
             .map(|_| String::new())
@@ -241,6 +277,9 @@ impl Engine {
         commit: bool,
         watch: Option<(Duration, Snapshot)>,
     ) -> Result<Decision, String> {
+        if commit {
+            self.check_record_room()?;
+        }
         let started = std::time::Instant::now();
         let empty_points = self.game.size() * self.game.size() - self.game.board().stone_count();
         let moves_played = self.game.moves().count();
@@ -341,6 +380,16 @@ impl Engine {
         if !std::mem::take(&mut self.ponder_due) || self.game.is_over() {
             return;
         }
+        // Pondering has no response to carry an error: a panic is logged.
+        if let Err(message) = self.guarded(|engine| {
+            engine.ponder_now(signals);
+            Ok(String::new())
+        }) {
+            warn!("pondering stopped: {message}");
+        }
+    }
+
+    fn ponder_now(&mut self, signals: &Signals) {
         let _until_input = signals.stop_on_next_line();
         let color = self.game.to_move();
         let report = self
@@ -351,6 +400,15 @@ impl Engine {
             report.playouts,
             report.elapsed.as_secs_f64()
         );
+    }
+
+    /// Every move is kept for superko and undo; a client that plays on
+    /// without end is refused once the record is full.
+    fn check_record_room(&self) -> Result<(), String> {
+        if self.game.actions().len() >= MAX_RECORD_ACTIONS {
+            return Err(format!("game record full ({MAX_RECORD_ACTIONS} moves)"));
+        }
+        Ok(())
     }
 
     fn check_handicap_allowed(&self) -> Result<(), String> {
@@ -581,6 +639,17 @@ fn read_sgf_file(path: &str) -> Result<SgfGame, String> {
     sgf::parse(&bytes).map_err(|e| e.to_string())
 }
 
+/// The text a panic was raised with (`panic!` with a literal or a format).
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_string()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
 /// Replays an SGF main line into a new game, up to (not including) move
 /// `move_number` when given. Komi comes from the file, else stays as it was.
 /// Public for the fuzz targets, which replay SGF text without a file.
@@ -654,5 +723,57 @@ pub fn format_score(black_margin: f64) -> String {
         format!("W+{}", -black_margin)
     } else {
         "0".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> Engine {
+        Engine::new(&PlayerConfig {
+            playouts: Some(16),
+            seed: Some(1),
+            ..PlayerConfig::default()
+        })
+    }
+
+    fn shown(engine: &mut Engine) -> [Reply; 2] {
+        [
+            engine.execute_detached(Command::Showboard),
+            engine.execute_detached(Command::PrintSgf(None)),
+        ]
+    }
+
+    fn vertex(name: &str) -> Vertex {
+        Vertex::parse_gtp(name).expect("vertex")
+    }
+
+    #[test]
+    fn a_panic_inside_a_command_is_an_error_and_the_game_is_as_it_was() {
+        let mut engine = engine();
+        assert_eq!(
+            engine.execute_detached(Command::Play(Color::Black, Move::Play(vertex("D4")))),
+            Ok(String::new())
+        );
+        let before = shown(&mut engine);
+        let reply = engine.guarded(|engine| {
+            let _ = engine.game.play(Color::White, Move::Play(vertex("Q16")));
+            engine.game = Game::new(9, 0.5);
+            panic!("a bug in {}", "a command");
+        });
+        assert_eq!(
+            reply,
+            Err("internal error (a bug in a command)".to_string())
+        );
+        assert_eq!(shown(&mut engine), before);
+        // The engine goes on: the move the panic took back can be played.
+        assert_eq!(
+            engine.execute_detached(Command::Play(Color::White, Move::Play(vertex("Q16")))),
+            Ok(String::new())
+        );
+        assert!(engine
+            .execute_detached(Command::Genmove(Color::Black))
+            .is_ok());
     }
 }

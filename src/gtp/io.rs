@@ -9,7 +9,7 @@
 use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 
 use log::{debug, warn};
@@ -23,6 +23,51 @@ use super::response::ResponseWriter;
 /// (`set_free_handicap` with every point of 25x25); the bound keeps a client
 /// that never sends a newline from filling the memory.
 pub const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// Most input bytes read ahead of the engine loop. While a command runs the
+/// reader keeps reading (it must see GoGui's `# interrupt`), so a client that
+/// floods the engine would otherwise grow the queue without end; past this
+/// bound the reader waits, and the pipe pushes back on the client.
+pub const MAX_QUEUED_BYTES: usize = 16 << 20;
+
+/// What a queued line is charged: its bytes and its bookkeeping, so that a
+/// flood of empty lines is bounded too.
+fn queue_cost(input: &Input) -> usize {
+    const PER_LINE: usize = 64;
+    PER_LINE
+        + match input {
+            Input::Line(bytes) | Input::TooLong(bytes) => bytes.len(),
+            Input::Eof => 0,
+        }
+}
+
+/// The bytes queued between the reader and the engine loop.
+#[derive(Default)]
+struct QueuedBytes {
+    bytes: Mutex<usize>,
+    taken: Condvar,
+}
+
+impl QueuedBytes {
+    /// Waits until `cost` more bytes fit (a line always fits an empty
+    /// queue), then counts them.
+    fn add(&self, cost: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        while *bytes > 0 && *bytes + cost > MAX_QUEUED_BYTES {
+            bytes = self
+                .taken
+                .wait(bytes)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *bytes += cost;
+    }
+
+    fn remove(&self, cost: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        *bytes = bytes.saturating_sub(cost);
+        self.taken.notify_all();
+    }
+}
 
 /// What the reader thread hands to the engine loop.
 enum Input {
@@ -83,8 +128,10 @@ impl Drop for StopOnNextLine<'_> {
 /// closed stdout. Returns normally in every one of those cases.
 pub fn run(engine: &mut Engine) {
     let signals = Arc::new(Signals::default());
-    let lines = spawn_reader(Arc::clone(&signals));
+    let queued = Arc::new(QueuedBytes::default());
+    let lines = spawn_reader(Arc::clone(&signals), Arc::clone(&queued));
     for input in lines {
+        queued.remove(queue_cost(&input));
         signals.pending_lines.fetch_sub(1, Ordering::SeqCst);
         let request = match input {
             Input::Line(line) => parse_line(&line),
@@ -124,7 +171,7 @@ pub fn run(engine: &mut Engine) {
 
 /// Reads stdin line by line as bytes (invalid UTF-8 must not end the
 /// engine) on its own thread.
-fn spawn_reader(signals: Arc<Signals>) -> Receiver<Input> {
+fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Input> {
     let (sender, receiver) = mpsc::channel();
     thread::spawn(move || {
         let stdin = io::stdin();
@@ -135,6 +182,7 @@ fn spawn_reader(signals: Arc<Signals>) -> Receiver<Input> {
                 Ok(LineEnd::Eof) | Err(_) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
                     signals.stop.store(true, Ordering::SeqCst);
+                    queued.add(queue_cost(&Input::Eof));
                     let _ = sender.send(Input::Eof);
                     return;
                 }
@@ -147,6 +195,9 @@ fn spawn_reader(signals: Arc<Signals>) -> Receiver<Input> {
                         LineEnd::TooLong => Input::TooLong(line),
                         _ => Input::Line(line),
                     };
+                    // Counted and signalled first: a line that waits here
+                    // for room still stops the running command.
+                    queued.add(queue_cost(&input));
                     if sender.send(input).is_err() {
                         return;
                     }

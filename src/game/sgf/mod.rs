@@ -94,11 +94,9 @@ pub enum SgfError {
 /// is 625); at 3 bytes a point it bounds their memory to a few megabytes.
 pub const MAX_SETUP_POINTS: usize = 1_000_000;
 
-/// No game record comes near this many moves and setup nodes (a long 25x25
-/// game has a couple of thousand). Replaying keeps every position for
-/// superko, about 700 bytes each on 25x25, so without a bound a 16 MB file of
-/// passes would take gigabytes.
-pub const MAX_MAIN_LINE_ACTIONS: usize = 10_000;
+/// The game's own bound on its record: without it a 16 MB file of passes
+/// would take gigabytes to replay.
+pub const MAX_MAIN_LINE_ACTIONS: usize = crate::game::MAX_RECORD_ACTIONS;
 
 /// Values quoted in error messages are cut to this many characters: the text
 /// comes from the file and may be huge or binary.
