@@ -639,13 +639,7 @@ fn peak_resident_bytes(pid: u32) -> u64 {
 /// memory, and are all read once the genmove has answered.
 #[test]
 fn input_read_ahead_during_a_search_is_bounded() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hane"))
-        .args(["--time", "3", "--threads", "1", "--max-tree-mb", "16"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start hane");
+    let mut child = spawn_hane(&["--time", "3", "--threads", "1", "--max-tree-mb", "16"]);
     let pid = child.id();
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
