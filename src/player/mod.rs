@@ -418,15 +418,6 @@ impl Player {
         if scored_out && (wins_as_it_stands(game, color) || best.win_rate < 0.5) {
             return Decision::Pass;
         }
-        // Lost whatever it plays (and not resigning): the win rate no longer
-        // tells moves apart, and the most visited move may as well fill an
-        // eye. Play for the score instead, so that a lost game is lost by
-        // as little as it can be.
-        if best.win_rate < LOST && !is_early(game) {
-            if let Some(mv) = best_for_score(game, color, report) {
-                return mv.into();
-            }
-        }
         match (best.mv, best_play) {
             (Move::Play(_), Some(play)) => play.mv.into(),
             (Move::Play(_), None) => Decision::Pass,
@@ -443,35 +434,11 @@ impl Player {
         if threshold <= 0.0 {
             return false;
         }
-        !is_early(game) && win_rate < threshold && self.last_win_rate.is_some_and(|w| w < threshold)
+        // Early in a game on a large board low values are noise.
+        let size = game.size();
+        let early = game.moves().count() < size * size / 4;
+        !early && win_rate < threshold && self.last_win_rate.is_some_and(|w| w < threshold)
     }
-}
-
-/// Below this winning chance for its best move the player has lost.
-const LOST: f32 = 0.02;
-
-/// Early in a game on a large board low win rates are noise.
-fn is_early(game: &Game) -> bool {
-    let size = game.size();
-    game.moves().count() < size * size / 4
-}
-
-/// The move (pass included) whose playouts end with the best mean margin
-/// for `color`, among the moves searched at least a tenth as much as the
-/// most searched one, so that the margin is an average of something.
-fn best_for_score(game: &Game, color: Color, report: &SearchReport) -> Option<Move> {
-    let most_visits = report.moves.iter().map(|m| m.visits).max()?;
-    let for_color = |black_margin: f32| match color {
-        Color::Black => black_margin,
-        Color::White => -black_margin,
-    };
-    report
-        .moves
-        .iter()
-        .filter(|m| m.visits.saturating_mul(10) >= most_visits && game.is_legal(color, m.mv))
-        .filter_map(|m| m.black_margin.map(|margin| (m.mv, for_color(margin))))
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(mv, _)| mv)
 }
 
 /// One root move's statistics summed over the threads.
@@ -681,66 +648,6 @@ mod tests {
             game.play(c, Move::Play(v)).expect("legal");
         }
         game
-    }
-
-    fn root_move(mv: &str, visits: u32, win_rate: f32, black_margin: f32) -> RootMove {
-        let mv = match mv {
-            "pass" => Move::Pass,
-            v => Move::Play(Vertex::parse_gtp(v).expect("vertex")),
-        };
-        RootMove {
-            mv,
-            visits,
-            win_rate,
-            prior: 0.0,
-            black_margin: Some(black_margin),
-            pv: vec![mv],
-        }
-    }
-
-    #[test]
-    fn a_lost_game_is_played_for_the_score() {
-        // 14 moves on 7x7: past the opening, where low win rates are noise.
-        let mut stones = Vec::new();
-        for row in 1..=7 {
-            stones.push((format!("A{row}"), Color::Black));
-            stones.push((format!("G{row}"), Color::White));
-        }
-        let stones: Vec<(&str, Color)> = stones.iter().map(|(v, c)| (v.as_str(), *c)).collect();
-        let game = game_with(7, &stones);
-        let player = Player::new(&PlayerConfig {
-            resign_threshold: 0.0,
-            ..PlayerConfig::default()
-        });
-        // Every move loses; C4 is the most visited, but E4 loses by less.
-        // Pass is better still but was searched too little to trust.
-        let report = SearchReport {
-            moves: vec![
-                root_move("C4", 100, 0.0, -40.0),
-                root_move("E4", 50, 0.01, -5.0),
-                root_move("pass", 5, 0.0, 10.0),
-            ],
-            ownership: vec![0.0; 49],
-            black_margin: -30.0,
-            playouts: 155,
-            elapsed: Duration::from_millis(1),
-        };
-        assert_eq!(
-            player.decide(&game, Color::Black, &report),
-            Decision::Play(Vertex::parse_gtp("E4").expect("vertex"))
-        );
-        // For White the margins count the other way: C4 is best.
-        assert_eq!(
-            player.decide(&game, Color::White, &report),
-            Decision::Play(Vertex::parse_gtp("C4").expect("vertex"))
-        );
-        // Not lost: the most visited move, as always.
-        let mut winning = report.clone();
-        winning.moves[0].win_rate = 0.3;
-        assert_eq!(
-            player.decide(&game, Color::Black, &winning),
-            Decision::Play(Vertex::parse_gtp("C4").expect("vertex"))
-        );
     }
 
     #[test]
