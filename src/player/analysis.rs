@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use super::SearchReport;
+use super::{side_sign, SearchReport};
 use crate::game::{Color, Move, Vertex};
 
 /// Which `info` dialect to write.
@@ -227,14 +227,6 @@ impl Analysis {
             ),
             None => format!("{lead} ({} playouts)", self.playouts),
         }
-    }
-}
-
-/// +1 for Black, -1 for White: turns Black's view into the mover's.
-fn side_sign(color: Color) -> f32 {
-    match color {
-        Color::Black => 1.0,
-        Color::White => -1.0,
     }
 }
 

@@ -424,7 +424,7 @@ impl Player {
             (Move::Pass, _) if scored_out => Decision::Pass,
             // Not scored out: a move that does no worse than passing keeps
             // the game going until the board can be counted as it stands.
-            (Move::Pass, Some(play)) if play.win_rate >= best.win_rate - 0.05 => play.mv.into(),
+            (Move::Pass, Some(play)) if play.win_rate >= best.win_rate - NO_WORSE => play.mv.into(),
             (Move::Pass, _) => Decision::Pass,
         }
     }
@@ -580,13 +580,7 @@ fn wins_as_it_stands(game: &Game, color: Color) -> bool {
 /// dead opponent string or no such liberty.
 fn capture_of_dead_string(game: &Game, color: Color, report: &SearchReport) -> Option<Vertex> {
     let board = game.board();
-    let ours = |i: usize| {
-        let black = report.ownership.get(i).copied().unwrap_or(0.0);
-        match color {
-            Color::Black => black,
-            Color::White => -black,
-        }
-    };
+    let ours = |i: usize| report.ownership.get(i).copied().unwrap_or(0.0) * side_sign(color);
     let liberties_of_dead: Vec<Vertex> = Vertex::all(game.size())
         .enumerate()
         .filter(|&(i, v)| board.get(v) == Some(color.opponent()) && ours(i) > SURE_OWNER)
@@ -603,7 +597,7 @@ fn capture_of_dead_string(game: &Game, color: Color, report: &SearchReport) -> O
     report.moves.iter().find_map(|m| match m.mv {
         Move::Play(v)
             if liberties_of_dead.contains(&v)
-                && m.win_rate >= pass_rate - 0.05
+                && m.win_rate >= pass_rate - NO_WORSE
                 && game.is_legal(color, m.mv) =>
         {
             Some(v)
@@ -611,6 +605,18 @@ fn capture_of_dead_string(game: &Game, color: Color, report: &SearchReport) -> O
         _ => None,
     })
 }
+
+/// +1 for Black, -1 for White: turns Black's view into the mover's.
+pub(crate) fn side_sign(color: Color) -> f32 {
+    match color {
+        Color::Black => 1.0,
+        Color::White => -1.0,
+    }
+}
+
+/// A move whose win rate is within this of passing's is taken as no worse
+/// than passing: the two are within the search's noise.
+const NO_WORSE: f32 = 0.05;
 
 /// How sure the playouts must be of a point's owner for the board to count
 /// as scored out, or for a stone to count as dead.
