@@ -4,7 +4,7 @@
 //!
 //! This board is written to be obviously right rather than fast: strings and
 //! liberties are found by flood fill when a move needs them. The search has
-//! its own board built for speed (`player::board`), checked against this one
+//! its own board built for speed (`player::playout_board`), checked against this one
 //! in tests.
 
 use super::zobrist::stone_key;

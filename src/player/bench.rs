@@ -5,8 +5,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::board::Board;
 use super::playout::light_playout;
+use super::playout_board::PlayoutBoard;
 use super::rng::FastRng;
 use super::search::{Limits, Search, SearchParams};
 use crate::game::{Color, Game};
@@ -30,7 +30,7 @@ impl PlayoutBench {
 }
 
 pub fn light_playouts(size: usize, playouts: u64, seed: u64) -> PlayoutBench {
-    let empty = Board::new(size);
+    let empty = PlayoutBoard::new(size);
     let mut rng = FastRng::new(seed);
     let mut moves = 0u64;
     let mut black_wins = 0.0;

@@ -9,9 +9,9 @@
 
 pub mod analysis;
 pub mod bench;
-pub mod board;
 pub mod patterns;
 pub mod playout;
+pub mod playout_board;
 pub mod rng;
 pub mod search;
 pub mod time;
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use log::info;
 
 use crate::game::{Color, Game, Move, Vertex};
-use board::Point;
+use playout_board::Point;
 use search::{Limits, Search, SearchParams};
 use tree::PASS;
 

@@ -4,7 +4,7 @@
 //! or 3·N² moves, end it. Simple ko only (the tree and the real move apply
 //! positional superko); no suicide (see `board`).
 
-use super::board::{Board, Point};
+use super::playout_board::{PlayoutBoard, Point};
 use super::rng::FastRng;
 use crate::game::Color;
 
@@ -31,7 +31,7 @@ pub fn first_code(color: Color) -> u8 {
 /// `first_mover` (indexed by point) records who played each point first,
 /// where nobody had yet.
 pub fn light_playout(
-    board: &mut Board,
+    board: &mut PlayoutBoard,
     mut to_move: Color,
     rng: &mut FastRng,
     mut first_mover: Option<&mut [u8]>,
@@ -65,7 +65,7 @@ pub fn light_playout(
 /// shrinking window of the empty-point list: a rejected point is swapped
 /// out of the window, so every remaining candidate stays equally likely.
 #[inline]
-fn choose_move(board: &mut Board, color: Color, rng: &mut FastRng) -> Option<Point> {
+fn choose_move(board: &mut PlayoutBoard, color: Color, rng: &mut FastRng) -> Option<Point> {
     let mut window = board.empty_count();
     while window > 0 {
         let i = rng.below(window);
@@ -93,7 +93,7 @@ const PROB_REJECT_SELF_ATARI: f32 = 0.9;
 /// mostly refused. The rules are the light playout's (no suicide, simple
 /// ko, own eyes never filled).
 pub fn policy_playout(
-    board: &mut Board,
+    board: &mut PlayoutBoard,
     mut to_move: Color,
     mut last_move: Option<Point>,
     rng: &mut FastRng,
@@ -132,7 +132,7 @@ pub fn policy_playout(
 
 /// A move answering the last one, or None.
 fn local_answer(
-    board: &Board,
+    board: &PlayoutBoard,
     color: Color,
     last: Point,
     rng: &mut FastRng,
@@ -163,7 +163,7 @@ fn local_answer(
 }
 
 /// The eight points around `p`.
-fn neighbourhood_points(board: &Board, p: Point) -> [Point; 8] {
+fn neighbourhood_points(board: &PlayoutBoard, p: Point) -> [Point; 8] {
     let w = board.width() as Point;
     [
         p - w - 1,
@@ -180,7 +180,12 @@ fn neighbourhood_points(board: &Board, p: Point) -> [Point; 8] {
 /// Captures of opponent strings in atari next to the last move (or the
 /// last move's own string), and the liberty of our strings next to it that
 /// it put in atari, when extending there gains liberties.
-pub fn capture_and_escape_moves(board: &Board, color: Color, last: Point, out: &mut Vec<Point>) {
+pub fn capture_and_escape_moves(
+    board: &PlayoutBoard,
+    color: Color,
+    last: Point,
+    out: &mut Vec<Point>,
+) {
     let mut strings = [last; 5];
     strings[1..].copy_from_slice(&board.adjacent(last));
     for q in strings {
@@ -201,7 +206,7 @@ pub fn capture_and_escape_moves(board: &Board, color: Color, last: Point, out: &
 /// A random acceptable point of `candidates`: legal, not an own eye, and
 /// (when `avoid_self_atari`) mostly not a self-atari.
 fn pick(
-    board: &Board,
+    board: &PlayoutBoard,
     color: Color,
     candidates: &mut Vec<Point>,
     rng: &mut FastRng,
@@ -222,7 +227,7 @@ fn pick(
 }
 
 /// A uniformly random legal non-eye move that is mostly not a self-atari.
-fn choose_random_move(board: &mut Board, color: Color, rng: &mut FastRng) -> Option<Point> {
+fn choose_random_move(board: &mut PlayoutBoard, color: Color, rng: &mut FastRng) -> Option<Point> {
     let mut window = board.empty_count();
     // A refused self-atari is still better than passing when it is the
     // only move left.
@@ -254,7 +259,7 @@ mod tests {
         let (mut moves, mut black) = (0u64, 0.0);
         let n = 4000;
         for _ in 0..n {
-            let mut board = Board::new(9);
+            let mut board = PlayoutBoard::new(9);
             let end = light_playout(&mut board, Color::Black, &mut rng, None);
             moves += end.moves as u64;
             let score = board.score(7.0);
@@ -278,8 +283,8 @@ mod tests {
     #[test]
     fn first_mover_map_records_the_first_player_only() {
         let mut rng = FastRng::new(9);
-        let mut board = Board::new(5);
-        let mut first = [FIRST_NONE; super::super::board::MAX_POINTS];
+        let mut board = PlayoutBoard::new(5);
+        let mut first = [FIRST_NONE; super::super::playout_board::MAX_POINTS];
         light_playout(&mut board, Color::Black, &mut rng, Some(&mut first));
         let marked = first.iter().filter(|&&f| f != FIRST_NONE).count();
         assert!(marked > 10, "only {marked} points marked");

@@ -20,11 +20,11 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::board::{Board, Point};
 use super::patterns;
 use super::playout::{
     capture_and_escape_moves, first_code, light_playout, policy_playout, FIRST_NONE,
 };
+use super::playout_board::{PlayoutBoard, Point};
 use super::rng::FastRng;
 use super::tree::{Candidate, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Vertex};
@@ -89,7 +89,7 @@ pub struct Limits {
 pub struct Search {
     params: SearchParams,
     tree: Tree,
-    root_board: Board,
+    root_board: PlayoutBoard,
     root_to_move: Color,
     root_passes: u32,
     root_last_move: Option<Point>,
@@ -117,7 +117,7 @@ impl Search {
     /// A fresh search at the game's current position, `to_move` to play.
     pub fn new(game: &Game, to_move: Color, params: SearchParams, seed: u64) -> Search {
         let size = game.size();
-        let mut root_board = Board::new(size);
+        let mut root_board = PlayoutBoard::new(size);
         for vertex in Vertex::all(size) {
             if let Some(color) = game.board().get(vertex) {
                 root_board.set_stone(vertex, color);
@@ -194,7 +194,7 @@ impl Search {
         &self.tree
     }
 
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &PlayoutBoard {
         &self.root_board
     }
 
@@ -293,7 +293,7 @@ impl Search {
     /// One iteration: descend, expand, play out, back up.
     fn iterate(&mut self) {
         let mut board = self.root_board.clone();
-        let mut amaf = [FIRST_NONE; super::board::MAX_POINTS];
+        let mut amaf = [FIRST_NONE; super::playout_board::MAX_POINTS];
         let mut path: Vec<NodeId> = Vec::with_capacity(32);
         let mut path_hashes: Vec<u64> = Vec::with_capacity(32);
         let mut to_move = self.root_to_move;
@@ -404,7 +404,7 @@ impl Search {
     /// is not one of its own eyes, and pass; each with a prior.
     fn candidates(
         &self,
-        board: &Board,
+        board: &PlayoutBoard,
         to_move: Color,
         last_move: Option<Point>,
     ) -> Vec<Candidate> {
@@ -473,7 +473,7 @@ impl Search {
 
     /// An empty point next to one of the mover's strings where the move is
     /// not otherwise legal: playing it clears a string of two or more stones.
-    fn is_multi_stone_suicide(&self, board: &Board, point: Point, color: Color) -> bool {
+    fn is_multi_stone_suicide(&self, board: &PlayoutBoard, point: Point, color: Color) -> bool {
         board.ko() != Some(point)
             && self
                 .neighbour_points(board, point)
@@ -482,7 +482,7 @@ impl Search {
 
     fn neighbour_points<'a>(
         &self,
-        board: &'a Board,
+        board: &'a PlayoutBoard,
         point: Point,
     ) -> impl Iterator<Item = Point> + 'a {
         let v = board.vertex(point);
@@ -496,7 +496,7 @@ impl Search {
 
     /// No stone within Manhattan distance 3: a move here on the first two
     /// lines is almost always wasted.
-    fn is_empty_area(&self, board: &Board, v: Vertex) -> bool {
+    fn is_empty_area(&self, board: &PlayoutBoard, v: Vertex) -> bool {
         let size = board.size() as i32;
         for dc in -3i32..=3 {
             for dr in -3i32..=3 {
@@ -516,7 +516,7 @@ impl Search {
         true
     }
 
-    fn record_ownership(&mut self, board: &Board) {
+    fn record_ownership(&mut self, board: &PlayoutBoard) {
         let size = board.size();
         for vertex in Vertex::all(size) {
             let point = board.point(vertex);
@@ -573,7 +573,7 @@ impl Search {
     }
 }
 
-fn ownership_len(board: &Board) -> usize {
+fn ownership_len(board: &PlayoutBoard) -> usize {
     let size = board.size();
     Vertex::all(size)
         .map(|v| board.point(v) as usize + 1)

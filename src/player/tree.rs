@@ -1,7 +1,7 @@
 //! The search tree: nodes in one arena, children stored side by side, a
 //! bound on the number of nodes. Pass is a child like any move.
 
-use super::board::Point;
+use super::playout_board::Point;
 
 /// The move of a node that stands for a pass. Point 0 is a border point of
 /// the padded board, never a move.

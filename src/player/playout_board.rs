@@ -83,7 +83,7 @@ pub struct PlayResult {
 }
 
 #[derive(Clone)]
-pub struct Board {
+pub struct PlayoutBoard {
     size: usize,
     width: usize,
     colour: [u8; MAX_POINTS],
@@ -104,11 +104,11 @@ pub struct Board {
     keys: &'static Keys,
 }
 
-impl Board {
-    pub fn new(size: usize) -> Board {
+impl PlayoutBoard {
+    pub fn new(size: usize) -> PlayoutBoard {
         assert!((2..=MAX_SIZE).contains(&size));
         let width = size + 2;
-        let mut board = Board {
+        let mut board = PlayoutBoard {
             size,
             width,
             colour: [EDGE; MAX_POINTS],
@@ -652,7 +652,7 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    fn same_position(fast: &Board, rules: &RulesBoard) {
+    fn same_position(fast: &PlayoutBoard, rules: &RulesBoard) {
         for v in Vertex::all(rules.size()) {
             assert_eq!(fast.color_at(fast.point(v)), rules.get(v), "colour at {v}");
         }
@@ -694,7 +694,7 @@ mod tests {
 
     fn random_game(size: usize, seed: u64) {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut fast = Board::new(size);
+        let mut fast = PlayoutBoard::new(size);
         let mut rules = RulesBoard::new(size);
         let mut ko: Option<Vertex> = None;
         let mut color = Color::Black;
@@ -760,7 +760,7 @@ mod tests {
                 rules.play(c, v);
             }
         }
-        let mut fast = Board::new(9);
+        let mut fast = PlayoutBoard::new(9);
         for v in Vertex::all(9) {
             if let Some(c) = rules.get(v) {
                 fast.set_stone(v, c);
