@@ -28,7 +28,7 @@ import threading
 import time
 import zlib
 
-GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules"
+GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules --capture-all-dead"
 
 
 class EngineError(Exception):
@@ -195,36 +195,83 @@ def play_game(engines, hane_colour, args, game_index):
     }
 
 
+def failed_game(i, hane_colour, e):
+    return {"game": i, "hane": hane_colour, "result": "?", "hane_won": False, "tie": False,
+            "tt_score": "", "opponent_score": "", "scores_agree": None, "moves": 0,
+            "ended_by_passes": False, "hane_passed_first": False, "hane_secs_per_move": 0,
+            "opp_secs_per_move": 0, "error": f"{e.kind}: {e}", "error_by": "?"}
+
+
+def sprt_llr(wins, losses, p0, p1):
+    """Log-likelihood ratio of win rate p1 against p0 after these games
+    (Wald's sequential test on a Bernoulli win/loss)."""
+    return wins * math.log(p1 / p0) + losses * math.log((1 - p1) / (1 - p0))
+
+
 def run_own_driver(args):
+    """Plays the games on --parallel workers, each with its own pair of
+    engines; prints one line per finished game with the running score, and
+    stops early when --sprt decides."""
     os.makedirs(args.out, exist_ok=True)
     results = []
-    engines = None
-    for i in range(args.games):
-        if engines is None:
-            engines = {
-                "hane": Engine(f"{args.hane} {args.hane_args}", "hane", os.path.join(args.out, "hane.stderr")),
-                "opponent": Engine(args.opponent, "opponent", os.path.join(args.out, "opponent.stderr")),
-            }
-        hane_colour = "B" if i % 2 == 0 else "W"
-        try:
-            r = play_game(engines, hane_colour, args, i)
-        except EngineError as e:
-            r = {"game": i, "hane": hane_colour, "result": "?", "hane_won": False, "tie": False,
-                 "tt_score": "", "opponent_score": "", "scores_agree": None, "moves": 0,
-                 "ended_by_passes": False, "hane_passed_first": False, "hane_secs_per_move": 0, "opp_secs_per_move": 0,
-                 "error": f"{e.kind}: {e}", "error_by": "?"}
-        if r["error"]:
+    lock = threading.Lock()
+    next_game = [0]
+    stop = threading.Event()
+    if args.sprt:
+        p0, p1 = (float(x) for x in args.sprt.split(","))
+        bound = math.log((1 - 0.05) / 0.05)
+
+    def worker(slot):
+        engines = None
+        while not stop.is_set():
+            with lock:
+                i = next_game[0]
+                if i >= args.games:
+                    break
+                next_game[0] += 1
+            if engines is None:
+                engines = {
+                    "hane": Engine(f"{args.hane} {args.hane_args}", "hane",
+                                   os.path.join(args.out, f"hane-{slot}.stderr")),
+                    "opponent": Engine(args.opponent, "opponent",
+                                       os.path.join(args.out, f"opponent-{slot}.stderr")),
+                }
+            hane_colour = "B" if i % 2 == 0 else "W"
+            try:
+                r = play_game(engines, hane_colour, args, i)
+            except EngineError as e:
+                r = failed_game(i, hane_colour, e)
+            if r["error"]:
+                for e in engines.values():
+                    e.close()
+                engines = None
+            with lock:
+                results.append(r)
+                n = len(results)
+                wins = sum(x["hane_won"] for x in results) + 0.5 * sum(x["tie"] for x in results)
+                low, high = wilson(wins, n)
+                line = (f"game {i}: hane {hane_colour} {r['result']} moves {r['moves']} "
+                        f"(opponent says {r['opponent_score']}) {r['error']} "
+                        f"| {wins:g}/{n} = {wins / n:.3f} [{low:.3f}, {high:.3f}]")
+                if args.sprt:
+                    llr = sprt_llr(wins, n - wins, p0, p1)
+                    line += f" llr {llr:+.2f}"
+                    if abs(llr) >= bound:
+                        line += " (sprt: " + ("above" if llr > 0 else "below") + f" {p1 if llr > 0 else p0})"
+                        stop.set()
+                print(line, flush=True)
+                results.sort(key=lambda x: x["game"])
+                write_table(args, results)
+        if engines:
             for e in engines.values():
                 e.close()
-            engines = None
-        results.append(r)
-        print(f"game {i}: hane {hane_colour} {r['result']} moves {r['moves']} "
-              f"(gnugo says {r['opponent_score']}) {r['error']}", flush=True)
-        write_table(args, results)
-    if engines:
-        for e in engines.values():
-            e.close()
-    return results
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(args.parallel)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sorted(results, key=lambda x: x["game"])
 
 
 def write_table(args, results):
@@ -267,7 +314,7 @@ def summarise(args, results):
         f"  of them where hane passed first: {agree_first}/{len(hane_first)}",
     ]
     for r in errors:
-        lines.append(f"  game {r['game']} (by {r.get('error_by') or '?'}): {r['error']}")
+        lines.append(f"  game {r['game']} (by {r.get('error_by') or '?'}): {r['error']} ")
     for r in both:
         if not r["scores_agree"]:
             lines.append(f"  counts disagree in game {r['game']} ({sgf_name(args, r['game'])}): "
@@ -378,9 +425,13 @@ def main():
     p.add_argument("--out", default="out/match")
     p.add_argument("--move-timeout", type=float, default=60.0)
     p.add_argument("--no-twogtp", action="store_true")
+    p.add_argument("--parallel", type=int, default=1,
+                   help="games played at once by the own driver (each with its own engines)")
+    p.add_argument("--sprt", metavar="P0,P1",
+                   help="stop early once Wald's test (alpha = beta = 0.05) tells win rate P1 from P0")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    if not args.no_twogtp and shutil.which("gogui-twogtp"):
+    if not args.no_twogtp and args.parallel == 1 and not args.sprt and shutil.which("gogui-twogtp"):
         cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
                "-size", str(args.size), "-komi", str(args.komi), "-alternate", "-auto",
                "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]

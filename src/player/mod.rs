@@ -12,8 +12,10 @@ pub mod bench;
 pub mod patterns;
 pub mod playout;
 pub mod playout_board;
+pub mod reply;
 pub mod rng;
 pub mod search;
+pub mod tactics;
 pub mod time;
 pub mod tree;
 

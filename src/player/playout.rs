@@ -5,7 +5,9 @@
 //! positional superko); no suicide (see `board`).
 
 use super::playout_board::{PlayoutBoard, Point};
+use super::reply::Replies;
 use super::rng::FastRng;
+use super::tactics::Reader;
 use crate::game::Color;
 
 /// How a playout ended.
@@ -32,18 +34,49 @@ pub fn first_code(color: Color) -> u8 {
 /// where nobody had yet.
 pub fn light_playout(
     board: &mut PlayoutBoard,
-    mut to_move: Color,
+    to_move: Color,
     rng: &mut FastRng,
+    first_mover: Option<&mut [u8]>,
+) -> PlayoutEnd {
+    play_out(
+        board,
+        to_move,
+        None,
+        first_mover,
+        None,
+        |board, color, _, _| choose_move(board, color, rng),
+    )
+}
+
+/// The playout loop both policies share: `choose` gives the move of the
+/// side to move (None: pass) from the board and the last move; two passes
+/// in a row, or 3·N² moves, end the playout.
+fn play_out(
+    board: &mut PlayoutBoard,
+    mut to_move: Color,
+    mut last_move: Option<Point>,
     mut first_mover: Option<&mut [u8]>,
+    mut record: Option<&mut Vec<Point>>,
+    mut choose: impl FnMut(&mut PlayoutBoard, Color, Option<Point>, &[Point]) -> Option<Point>,
 ) -> PlayoutEnd {
     let max_moves = 3 * board.size() * board.size();
     let mut passes = 0;
     let mut moves = 0u32;
     while passes < 2 && (moves as usize) < max_moves {
-        match choose_move(board, to_move, rng) {
+        let chosen = choose(
+            board,
+            to_move,
+            last_move,
+            record.as_deref().map_or(&[], |r| r),
+        );
+        if let Some(record) = record.as_deref_mut() {
+            record.push(chosen.unwrap_or(0));
+        }
+        match chosen {
             Some(p) => {
                 board.play(p, to_move);
                 passes = 0;
+                last_move = Some(p);
                 if let Some(first) = first_mover.as_deref_mut() {
                     if first[p as usize] == FIRST_NONE {
                         first[p as usize] = first_code(to_move);
@@ -53,6 +86,7 @@ pub fn light_playout(
             None => {
                 board.pass();
                 passes += 1;
+                last_move = None;
             }
         }
         moves += 1;
@@ -79,55 +113,63 @@ fn choose_move(board: &mut PlayoutBoard, color: Color, rng: &mut FastRng) -> Opt
     None
 }
 
-/// Probability of trying the capture and escape moves around the last move.
+/// Probability of trying the atari answers around the last move.
 const PROB_CAPTURE: f32 = 0.9;
+/// Probability of trying the two-liberty answers around the last move.
+const PROB_TWO_LIBERTIES: f32 = 0.9;
 /// Probability of trying the 3x3 shape moves around the last move.
 const PROB_PATTERN: f32 = 0.95;
 /// Probability of refusing a self-atari chosen by the shape or random rule.
 const PROB_REJECT_SELF_ATARI: f32 = 0.9;
 
-/// The playout of the search, in the manner of MoGo and Michi: answer the
+/// The playout of the search, in the manner of MoGo and Pachi: answer the
 /// last move locally when there is a reason (capture a string it left in
-/// atari, save our string it put in atari, play a good shape next to it),
-/// else a uniformly random move as in `light_playout`. Self-ataris are
-/// mostly refused. The rules are the light playout's (no suicide, simple
-/// ko, own eyes never filled).
+/// atari, save our string it put in atari where the ladder does not work,
+/// catch in a ladder a string it left with two liberties, make safe ours it
+/// left with two, play a good shape next to it), else a uniformly random
+/// move as in `light_playout`. Self-ataris are mostly refused. The rules are
+/// the light playout's (no suicide, simple ko, own eyes never filled).
 pub fn policy_playout(
     board: &mut PlayoutBoard,
-    mut to_move: Color,
-    mut last_move: Option<Point>,
+    to_move: Color,
+    last_move: Option<Point>,
     rng: &mut FastRng,
-    mut first_mover: Option<&mut [u8]>,
+    reader: &mut Reader,
+    first_mover: Option<&mut [u8]>,
+    replies: Option<(&Replies, &mut Vec<Point>)>,
 ) -> PlayoutEnd {
-    let max_moves = 3 * board.size() * board.size();
-    let mut passes = 0;
-    let mut moves = 0u32;
     let mut candidates = Vec::with_capacity(16);
-    while passes < 2 && (moves as usize) < max_moves {
-        let chosen = last_move
-            .and_then(|last| local_answer(board, to_move, last, rng, &mut candidates))
-            .or_else(|| choose_random_move(board, to_move, rng));
-        match chosen {
-            Some(p) => {
-                board.play(p, to_move);
-                passes = 0;
-                last_move = Some(p);
-                if let Some(first) = first_mover.as_deref_mut() {
-                    if first[p as usize] == FIRST_NONE {
-                        first[p as usize] = first_code(to_move);
-                    }
-                }
-            }
-            None => {
-                board.pass();
-                passes += 1;
-                last_move = None;
-            }
-        }
-        moves += 1;
-        to_move = to_move.opponent();
-    }
-    PlayoutEnd { moves }
+    let (replies, record) = match replies {
+        Some((r, record)) => (Some(r), Some(record)),
+        None => (None, None),
+    };
+    play_out(
+        board,
+        to_move,
+        last_move,
+        first_mover,
+        record,
+        |board, color, last, record| {
+            let before = record.len().checked_sub(2).map_or(0, |i| record[i]);
+            last.and_then(|last| {
+                local_answer(board, color, last, rng, reader, &mut candidates, |board| {
+                    replies.and_then(|r| good_reply(board, color, r.reply(color, before, last)?))
+                })
+            })
+            .or_else(|| choose_random_move(board, color, rng))
+        },
+    )
+}
+
+/// The stored reply when it is still a sensible move: legal, not an own
+/// eye, not a self-atari.
+fn good_reply(board: &PlayoutBoard, color: Color, reply: Point) -> Option<Point> {
+    (board.color_at(reply).is_none()
+        && board.is_on_board(reply)
+        && !board.is_eye(reply, color)
+        && board.is_playout_legal(reply, color)
+        && !board.is_self_atari(reply, color))
+    .then_some(reply)
 }
 
 /// A move answering the last one, or None.
@@ -136,11 +178,23 @@ fn local_answer(
     color: Color,
     last: Point,
     rng: &mut FastRng,
+    reader: &mut Reader,
     candidates: &mut Vec<Point>,
+    reply: impl FnOnce(&PlayoutBoard) -> Option<Point>,
 ) -> Option<Point> {
     if rng.chance(PROB_CAPTURE) {
         candidates.clear();
-        capture_and_escape_moves(board, color, last, candidates);
+        atari_answers(board, color, last, reader, candidates);
+        if let Some(p) = pick(board, color, candidates, rng, false) {
+            return Some(p);
+        }
+    }
+    if let Some(p) = reply(board) {
+        return Some(p);
+    }
+    if rng.chance(PROB_TWO_LIBERTIES) {
+        candidates.clear();
+        two_liberty_answers(board, color, last, reader, candidates);
         if let Some(p) = pick(board, color, candidates, rng, false) {
             return Some(p);
         }
@@ -177,28 +231,73 @@ fn neighbourhood_points(board: &PlayoutBoard, p: Point) -> [Point; 8] {
     ]
 }
 
-/// Captures of opponent strings in atari next to the last move (or the
-/// last move's own string), and the liberty of our strings next to it that
-/// it put in atari, when extending there gains liberties.
-pub fn capture_and_escape_moves(
+/// The strings the last move touched (its own and its neighbours), each
+/// once, as one stone of each.
+fn strings_at(board: &PlayoutBoard, last: Point) -> ([Point; 5], usize) {
+    let mut strings = [0; 5];
+    let mut count = 0;
+    let mut ids = [0; 5];
+    let mut points = [last; 5];
+    points[1..].copy_from_slice(&board.adjacent(last));
+    for q in points {
+        if board.color_at(q).is_none() {
+            continue;
+        }
+        let id = board.string_id(q);
+        if !ids[..count].contains(&id) {
+            ids[count] = id;
+            strings[count] = q;
+            count += 1;
+        }
+    }
+    (strings, count)
+}
+
+/// Answers to ataris around the last move, for `color` to play: capture an
+/// opponent string it left in atari (or the last move's own string), and
+/// save ours it put in atari where a capture next to it or the extension
+/// works (a ladder that works is not run from).
+pub fn atari_answers(
     board: &PlayoutBoard,
     color: Color,
     last: Point,
+    reader: &mut Reader,
     out: &mut Vec<Point>,
 ) {
-    let mut strings = [last; 5];
-    strings[1..].copy_from_slice(&board.adjacent(last));
-    for q in strings {
-        let Some(owner) = board.color_at(q) else {
-            continue;
-        };
+    let (strings, count) = strings_at(board, last);
+    for &q in &strings[..count] {
         let (liberties, liberty) = board.liberties_up_to_two(q);
         if liberties != 1 {
             continue;
         }
-        // Capture theirs; save ours when extending gains liberties.
-        if owner != color || !board.is_self_atari(liberty, color) {
+        if board.color_at(q) == Some(color) {
+            reader.saving_moves(board, q, out);
+        } else if !out.contains(&liberty) {
             out.push(liberty);
+        }
+    }
+}
+
+/// Answers to two-liberty strings around the last move, for `color` to
+/// play: an atari that catches an opponent string, or a move that makes
+/// safe one of ours the opponent could catch.
+pub fn two_liberty_answers(
+    board: &PlayoutBoard,
+    color: Color,
+    last: Point,
+    reader: &mut Reader,
+    out: &mut Vec<Point>,
+) {
+    let (strings, count) = strings_at(board, last);
+    for &q in &strings[..count] {
+        let mut liberties = [0; 3];
+        if board.liberties_into(q, &mut liberties) != 2 {
+            continue;
+        }
+        if board.color_at(q) == Some(color) {
+            reader.securing_moves(board, q, out);
+        } else {
+            reader.catching_ataris(board, q, out);
         }
     }
 }
@@ -282,12 +381,74 @@ mod tests {
 
     #[test]
     fn first_mover_map_records_the_first_player_only() {
+        // Replay the playout's own record: the map must name, for every
+        // point, the colour of the first move there and nothing elsewhere.
         let mut rng = FastRng::new(9);
         let mut board = PlayoutBoard::new(5);
         let mut first = [FIRST_NONE; super::super::playout_board::MAX_POINTS];
-        light_playout(&mut board, Color::Black, &mut rng, Some(&mut first));
-        let marked = first.iter().filter(|&&f| f != FIRST_NONE).count();
-        assert!(marked > 10, "only {marked} points marked");
-        assert!(first.iter().all(|&f| f <= FIRST_WHITE));
+        let mut record = Vec::new();
+        play_out(
+            &mut board,
+            Color::Black,
+            None,
+            Some(&mut first),
+            Some(&mut record),
+            |board, color, _, _| choose_move(board, color, &mut rng),
+        );
+        let mut expected = [FIRST_NONE; super::super::playout_board::MAX_POINTS];
+        let mut color = Color::Black;
+        let mut replayed = false;
+        for &p in &record {
+            if p != 0 && expected[p as usize] == FIRST_NONE {
+                expected[p as usize] = first_code(color);
+            } else if p != 0 {
+                replayed = true;
+            }
+            color = color.opponent();
+        }
+        assert!(
+            replayed,
+            "no point was played twice: the test shows nothing"
+        );
+        assert_eq!(first[..], expected[..]);
+    }
+
+    #[test]
+    fn policy_playouts_capture_a_string_left_in_atari() {
+        // Black to play; White's last move C1 left its string B1-C1 in
+        // atari at D1.
+        let mut board = PlayoutBoard::new(5);
+        for (v, c) in [
+            ("A1", Color::Black),
+            ("B2", Color::Black),
+            ("C2", Color::Black),
+            ("B1", Color::White),
+            ("C1", Color::White),
+        ] {
+            board.set_stone(crate::game::Vertex::parse_gtp(v).expect("vertex"), c);
+        }
+        let d1 = board.point(crate::game::Vertex::parse_gtp("D1").expect("vertex"));
+        let c1 = board.point(crate::game::Vertex::parse_gtp("C1").expect("vertex"));
+        let mut rng = FastRng::new(3);
+        let mut reader = Reader::new(super::super::tactics::PLAYOUT_BUDGET);
+        let mut candidates = Vec::new();
+        let mut answers = Vec::new();
+        atari_answers(&board, Color::Black, c1, &mut reader, &mut answers);
+        assert_eq!(answers, vec![d1]);
+        let mut captured = 0;
+        for _ in 0..100 {
+            let answer = local_answer(
+                &board,
+                Color::Black,
+                c1,
+                &mut rng,
+                &mut reader,
+                &mut candidates,
+                |_| None,
+            );
+            captured += (answer == Some(d1)) as u32;
+        }
+        // Tried with probability PROB_CAPTURE.
+        assert!((75..=100).contains(&captured), "{captured}");
     }
 }

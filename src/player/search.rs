@@ -22,10 +22,12 @@ use std::time::Instant;
 
 use super::patterns;
 use super::playout::{
-    capture_and_escape_moves, first_code, light_playout, policy_playout, FIRST_NONE,
+    atari_answers, first_code, light_playout, policy_playout, two_liberty_answers, FIRST_NONE,
 };
 use super::playout_board::{PlayoutBoard, Point};
+use super::reply::Replies;
 use super::rng::FastRng;
+use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
 use super::tree::{Candidate, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Vertex};
 
@@ -53,6 +55,8 @@ pub struct SearchParams {
     pub prior_suicide: u32,
     /// Playouts with the capture and shape rules (true) or light ones.
     pub heavy_playouts: bool,
+    /// Policy playouts try the last good reply (LGRF-2) to the last moves.
+    pub last_good_reply: bool,
     /// Whether tree moves may be suicides of two or more stones (legal under
     /// Tromp-Taylor; engines that forbid suicide reject them).
     pub allow_suicide: bool,
@@ -73,6 +77,7 @@ impl Default for SearchParams {
             prior_self_atari: 10,
             prior_suicide: 40,
             heavy_playouts: true,
+            last_good_reply: false,
             allow_suicide: true,
             max_nodes: 4_000_000,
         }
@@ -97,6 +102,14 @@ pub struct Search {
     /// Colouring hashes of the game so far: tree moves may not repeat them.
     history: HashSet<u64>,
     rng: FastRng,
+    /// The playouts' tactical reader (short reading).
+    reader: Reader,
+    /// The playouts' last good replies.
+    replies: Replies,
+    /// The moves of the current iteration (kept to reuse its room).
+    moves: Vec<Point>,
+    /// The priors' tactical reader (ladders read across the board).
+    deep_reader: Reader,
     /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
     /// f64 so that long analyses (more than 2^24 playouts) still add up.
     ownership: Vec<f64>,
@@ -139,6 +152,10 @@ impl Search {
             komi: game.komi() as f32,
             history: game.colouring_hashes().collect(),
             rng: FastRng::new(seed),
+            reader: Reader::new(PLAYOUT_BUDGET),
+            replies: Replies::new(),
+            moves: Vec::new(),
+            deep_reader: Reader::new(DEEP_BUDGET),
             ownership_samples: 0,
             score_sum: 0.0,
             root_scores: Vec::new(),
@@ -261,7 +278,13 @@ impl Search {
     /// tree's heuristics (shape, captures, nearness) hand out: a rough
     /// policy that sums to 1 over the root's moves.
     pub fn root_priors(&self) -> Vec<(Point, f32)> {
-        let candidates = self.candidates(&self.root_board, self.root_to_move, self.root_last_move);
+        let candidates = candidates(
+            &self.params,
+            &mut Reader::new(DEEP_BUDGET),
+            &self.root_board,
+            self.root_to_move,
+            self.root_last_move,
+        );
         let total: f32 = candidates.iter().map(|c| c.prior_wins).sum();
         candidates
             .iter()
@@ -294,6 +317,11 @@ impl Search {
     fn iterate(&mut self) {
         let mut board = self.root_board.clone();
         let mut amaf = [FIRST_NONE; super::playout_board::MAX_POINTS];
+        // The iteration's moves for the last good replies, pass as PASS,
+        // from the move before the root on.
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        moves.push(self.root_last_move.unwrap_or(PASS));
         let mut path: Vec<NodeId> = Vec::with_capacity(32);
         let mut path_hashes: Vec<u64> = Vec::with_capacity(32);
         let mut to_move = self.root_to_move;
@@ -308,7 +336,13 @@ impl Search {
                 if node != Tree::ROOT && playouts < self.params.expand_visits {
                     break;
                 }
-                let candidates = self.candidates(&board, to_move, last_move);
+                let candidates = candidates(
+                    &self.params,
+                    &mut self.deep_reader,
+                    &board,
+                    to_move,
+                    last_move,
+                );
                 if !self.tree.expand(node, &candidates) {
                     break;
                 }
@@ -337,6 +371,7 @@ impl Search {
                 last_move = Some(mv);
             }
             path.push(child);
+            moves.push(mv);
             node = child;
             to_move = to_move.opponent();
             if passes >= 2 {
@@ -351,7 +386,11 @@ impl Search {
                     to_move,
                     last_move,
                     &mut self.rng,
+                    &mut self.reader,
                     Some(&mut amaf[..]),
+                    self.params
+                        .last_good_reply
+                        .then_some((&self.replies, &mut moves)),
                 );
             } else {
                 light_playout(&mut board, to_move, &mut self.rng, Some(&mut amaf[..]));
@@ -368,6 +407,16 @@ impl Search {
             0.5
         };
         self.back_up(&path, black_result, &amaf);
+        if self.params.last_good_reply && score != 0.0 {
+            let winner = if score > 0.0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            self.replies
+                .learn(&moves, self.root_to_move.opponent(), winner);
+        }
+        self.moves = moves;
         self.playouts += 1;
     }
 
@@ -398,122 +447,6 @@ impl Search {
         let rn = amaf_visits as f32;
         let beta = rn / (rn + n + n * rn / self.params.rave_equiv);
         (1.0 - beta) * q + beta * (amaf_wins / rn)
-    }
-
-    /// The moves a new node gets: every point where `to_move` may play that
-    /// is not one of its own eyes, and pass; each with a prior.
-    fn candidates(
-        &self,
-        board: &PlayoutBoard,
-        to_move: Color,
-        last_move: Option<Point>,
-    ) -> Vec<Candidate> {
-        let p = &self.params;
-        let mut out = Vec::with_capacity(board.empty_points().len() + 1);
-        let size = board.size() as i32;
-        let last = last_move.map(|m| board.vertex(m));
-        let mut urgent = Vec::new();
-        if let Some(m) = last_move {
-            capture_and_escape_moves(board, to_move, m, &mut urgent);
-        }
-        for &point in board.empty_points() {
-            if board.is_eye(point, to_move) {
-                continue;
-            }
-            let suicide = !board.is_playout_legal(point, to_move);
-            if suicide && !(p.allow_suicide && self.is_multi_stone_suicide(board, point, to_move)) {
-                continue;
-            }
-            let v = board.vertex(point);
-            let mut visits = p.prior_even;
-            let mut wins = p.prior_even as f32 / 2.0;
-            if let Some(l) = last {
-                let d = (v.col as i32 - l.col as i32).abs() + (v.row as i32 - l.row as i32).abs();
-                if d <= 2 {
-                    visits += p.prior_near_last;
-                    wins += p.prior_near_last as f32;
-                }
-            }
-            let line = (v.col as i32)
-                .min(v.row as i32)
-                .min(size - 1 - v.col as i32)
-                .min(size - 1 - v.row as i32);
-            if line <= 1 && size >= 9 && self.is_empty_area(board, v) {
-                visits += p.prior_empty_edge;
-            }
-            if urgent.contains(&point) {
-                visits += p.prior_capture;
-                wins += p.prior_capture as f32;
-            }
-            if patterns::matches(board.neighbourhood(point)) {
-                visits += p.prior_pattern;
-                wins += p.prior_pattern as f32;
-            }
-            if board.is_self_atari(point, to_move) {
-                visits += p.prior_self_atari;
-            }
-            if suicide {
-                // Legal and now and then right, but it surprises clients
-                // and opponents: the search must really prefer it.
-                visits += p.prior_suicide;
-            }
-            out.push(Candidate {
-                mv: point,
-                prior_visits: visits,
-                prior_wins: wins,
-            });
-        }
-        out.push(Candidate {
-            mv: PASS,
-            prior_visits: p.prior_even,
-            prior_wins: p.prior_even as f32 / 2.0,
-        });
-        out
-    }
-
-    /// An empty point next to one of the mover's strings where the move is
-    /// not otherwise legal: playing it clears a string of two or more stones.
-    fn is_multi_stone_suicide(&self, board: &PlayoutBoard, point: Point, color: Color) -> bool {
-        board.ko() != Some(point)
-            && self
-                .neighbour_points(board, point)
-                .any(|n| board.color_at(n) == Some(color))
-    }
-
-    fn neighbour_points<'a>(
-        &self,
-        board: &'a PlayoutBoard,
-        point: Point,
-    ) -> impl Iterator<Item = Point> + 'a {
-        let v = board.vertex(point);
-        let size = board.size() as i32;
-        let (c, r) = (v.col as i32, v.row as i32);
-        [(c - 1, r), (c + 1, r), (c, r - 1), (c, r + 1)]
-            .into_iter()
-            .filter(move |&(c, r)| c >= 0 && r >= 0 && c < size && r < size)
-            .map(move |(c, r)| board.point(Vertex::new(c as usize, r as usize)))
-    }
-
-    /// No stone within Manhattan distance 3: a move here on the first two
-    /// lines is almost always wasted.
-    fn is_empty_area(&self, board: &PlayoutBoard, v: Vertex) -> bool {
-        let size = board.size() as i32;
-        for dc in -3i32..=3 {
-            for dr in -3i32..=3 {
-                if dc.abs() + dr.abs() > 3 {
-                    continue;
-                }
-                let (c, r) = (v.col as i32 + dc, v.row as i32 + dr);
-                if c < 0 || r < 0 || c >= size || r >= size {
-                    continue;
-                }
-                let p = board.point(Vertex::new(c as usize, r as usize));
-                if board.color_at(p).is_some() {
-                    return false;
-                }
-            }
-        }
-        true
     }
 
     fn record_ownership(&mut self, board: &PlayoutBoard) {
@@ -573,10 +506,257 @@ impl Search {
     }
 }
 
+/// The moves a new node gets: every point where `to_move` may play that
+/// is not one of its own eyes, and pass; each with a prior in virtual
+/// playouts from the heuristics (nearness to the last move, shape,
+/// tactics: captures, saves and ladders read out; self-ataris, escapes
+/// into a working ladder and lonely edge moves discouraged).
+fn candidates(
+    p: &SearchParams,
+    reader: &mut Reader,
+    board: &PlayoutBoard,
+    to_move: Color,
+    last_move: Option<Point>,
+) -> Vec<Candidate> {
+    let mut out = Vec::with_capacity(board.empty_points().len() + 1);
+    let size = board.size() as i32;
+    let last = last_move.map(|m| board.vertex(m));
+    let tactics = Tactics::read(board, to_move, last_move, reader);
+    for &point in board.empty_points() {
+        if board.is_eye(point, to_move) {
+            continue;
+        }
+        let suicide = !board.is_playout_legal(point, to_move);
+        if suicide && !(p.allow_suicide && is_multi_stone_suicide(board, point, to_move)) {
+            continue;
+        }
+        let v = board.vertex(point);
+        let mut visits = p.prior_even;
+        let mut wins = p.prior_even as f32 / 2.0;
+        if let Some(l) = last {
+            let d = (v.col as i32 - l.col as i32).abs() + (v.row as i32 - l.row as i32).abs();
+            if d <= 2 {
+                visits += p.prior_near_last;
+                wins += p.prior_near_last as f32;
+            }
+        }
+        let line = (v.col as i32)
+            .min(v.row as i32)
+            .min(size - 1 - v.col as i32)
+            .min(size - 1 - v.row as i32);
+        if line <= 1 && size >= 9 && is_empty_area(board, v) {
+            visits += p.prior_empty_edge;
+        }
+        if tactics.urgent.contains(&point) {
+            visits += p.prior_capture;
+            wins += p.prior_capture as f32;
+        }
+        if tactics.futile.contains(&point) {
+            visits += p.prior_self_atari;
+        }
+        if patterns::matches(board.neighbourhood(point)) {
+            visits += p.prior_pattern;
+            wins += p.prior_pattern as f32;
+        }
+        if board.is_self_atari(point, to_move) {
+            visits += p.prior_self_atari;
+        }
+        if suicide {
+            // Legal and now and then right, but it surprises clients
+            // and opponents: the search must really prefer it.
+            visits += p.prior_suicide;
+        }
+        out.push(Candidate {
+            mv: point,
+            prior_visits: visits,
+            prior_wins: wins,
+        });
+    }
+    out.push(Candidate {
+        mv: PASS,
+        prior_visits: p.prior_even,
+        prior_wins: p.prior_even as f32 / 2.0,
+    });
+    out
+}
+
+/// What tactical reading says about a position for the side to move.
+struct Tactics {
+    /// Captures anywhere, saves that work anywhere, and the two-liberty
+    /// answers around the last move.
+    urgent: Vec<Point>,
+    /// Extensions of our strings in atari that a ladder still catches.
+    futile: Vec<Point>,
+}
+
+impl Tactics {
+    fn read(
+        board: &PlayoutBoard,
+        to_move: Color,
+        last_move: Option<Point>,
+        reader: &mut Reader,
+    ) -> Tactics {
+        let mut urgent = Vec::new();
+        let mut futile = Vec::new();
+        let mut seen = Vec::new();
+        for &e in board.empty_points() {
+            for q in board.adjacent(e) {
+                if board.color_at(q).is_none() || seen.contains(&board.string_id(q)) {
+                    continue;
+                }
+                let (liberties, liberty) = board.liberties_up_to_two(q);
+                if liberties != 1 {
+                    continue;
+                }
+                seen.push(board.string_id(q));
+                if board.color_at(q) == Some(to_move) {
+                    let before = urgent.len();
+                    reader.saving_moves(board, q, &mut urgent);
+                    if !urgent[before..].contains(&liberty) {
+                        futile.push(liberty);
+                    }
+                } else if !urgent.contains(&liberty) {
+                    urgent.push(liberty);
+                }
+            }
+        }
+        if let Some(m) = last_move {
+            atari_answers(board, to_move, m, reader, &mut urgent);
+            two_liberty_answers(board, to_move, m, reader, &mut urgent);
+        }
+        futile.retain(|f| !urgent.contains(f));
+        Tactics { urgent, futile }
+    }
+}
+
+/// An empty point next to one of the mover's strings where the move is
+/// not otherwise legal: playing it clears a string of two or more stones.
+fn is_multi_stone_suicide(board: &PlayoutBoard, point: Point, color: Color) -> bool {
+    board.ko() != Some(point)
+        && board
+            .adjacent(point)
+            .iter()
+            .any(|&n| board.color_at(n) == Some(color))
+}
+
+/// No stone within Manhattan distance 3: a move here on the first two
+/// lines is almost always wasted.
+fn is_empty_area(board: &PlayoutBoard, v: Vertex) -> bool {
+    let size = board.size() as i32;
+    for dc in -3i32..=3 {
+        for dr in -3i32..=3 {
+            if dc.abs() + dr.abs() > 3 {
+                continue;
+            }
+            let (c, r) = (v.col as i32 + dc, v.row as i32 + dr);
+            if c < 0 || r < 0 || c >= size || r >= size {
+                continue;
+            }
+            let p = board.point(Vertex::new(c as usize, r as usize));
+            if board.color_at(p).is_some() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 fn ownership_len(board: &PlayoutBoard) -> usize {
     let size = board.size();
     Vertex::all(size)
         .map(|v| board.point(v) as usize + 1)
         .max()
         .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_with(size: usize, komi: f64, black: &[&str], white: &[&str]) -> Game {
+        let mut game = Game::new(size, komi);
+        let mut stones = Vec::new();
+        for (list, color) in [(black, Color::Black), (white, Color::White)] {
+            for s in list {
+                stones.push((Vertex::parse_gtp(s).expect("vertex"), Some(color)));
+            }
+        }
+        game.setup(&stones).expect("legal setup");
+        game
+    }
+
+    fn most_visited(search: &Search) -> Point {
+        search
+            .root_children()
+            .into_iter()
+            .max_by_key(|&(_, visits, _)| visits)
+            .map(|(mv, _, _)| mv)
+            .expect("root children")
+    }
+
+    fn searched(game: &Game, to_move: Color, playouts: u64) -> Search {
+        let mut search = Search::new(game, to_move, SearchParams::default(), 7);
+        search.run(
+            Limits {
+                playouts,
+                deadline: None,
+            },
+            &AtomicBool::new(false),
+        );
+        search
+    }
+
+    #[test]
+    fn the_search_captures_the_string_whose_capture_decides_the_game() {
+        // 5x5: the White string C2-C3-C4 is in atari at C5; capturing it
+        // wins the board for Black, anything else lets White connect out.
+        let game = game_with(
+            5,
+            0.5,
+            &["B1", "B2", "B3", "B4", "D2", "D3", "D4", "C1"],
+            &["C2", "C3", "C4", "A5", "E5"],
+        );
+        let search = searched(&game, Color::Black, 3000);
+        let c5 = search
+            .board()
+            .point(Vertex::parse_gtp("C5").expect("vertex"));
+        assert_eq!(most_visited(&search), c5);
+        let (_, _, rate) = search
+            .root_children()
+            .into_iter()
+            .find(|&(mv, _, _)| mv == c5)
+            .expect("C5 searched");
+        assert!(rate > 0.8, "win rate after the capture {rate}");
+    }
+
+    #[test]
+    fn a_fixed_seed_gives_the_same_search() {
+        let game = Game::new(7, 7.5);
+        let a = searched(&game, Color::Black, 500).root_children();
+        let b = searched(&game, Color::Black, 500).root_children();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_move_that_repeats_a_colouring_is_never_chosen() {
+        // A ko: White's A1 has just captured Black's B1, and Black's
+        // retake at B1 would recreate the colouring before it.
+        let mut game = Game::new(4, 0.5);
+        for (c, v) in [
+            (Color::Black, "B1"),
+            (Color::White, "C1"),
+            (Color::Black, "A2"),
+            (Color::White, "B2"),
+            (Color::Black, "D4"),
+            (Color::White, "A1"),
+        ] {
+            game.play(c, Move::Play(Vertex::parse_gtp(v).expect("vertex")))
+                .expect("legal move");
+        }
+        let search = searched(&game, Color::Black, 2000);
+        let b1 = search
+            .board()
+            .point(Vertex::parse_gtp("B1").expect("vertex"));
+        assert!(search.root_children().iter().all(|&(mv, _, _)| mv != b1));
+    }
 }

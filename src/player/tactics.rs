@@ -1,0 +1,358 @@
+//! Local tactics on the playout board: whether a string in atari can be
+//! saved (ladders read out to the end), and which moves next to the last
+//! move capture, save, or catch a string in a ladder. The playout policy and
+//! the tree's priors both ask these questions; the answers are the MoGo /
+//! Pachi "moggy" ideas (escape only where the ladder does not work, capture
+//! what a ladder catches, answer two-liberty threats), written here from
+//! their description.
+//!
+//! Reading plays the lines out on copies of the board, one scratch board per
+//! depth, with a budget of board moves per question: past the budget a
+//! string counts as saved, so a reading never costs more than a few
+//! microseconds and errs on the side of the usual random play.
+
+use super::playout_board::{PlayoutBoard, Point};
+use crate::game::Color;
+
+/// Board moves one question may read before giving up (string saved):
+/// enough for a ladder across the board, for the tree's priors.
+pub const DEEP_BUDGET: u32 = 160;
+/// The playouts' budget: a short ladder or a capturing race of a few
+/// moves; longer lines cost more than the playout they improve.
+pub const PLAYOUT_BUDGET: u32 = 24;
+
+/// Candidate lists: at most this many moves of each kind per question.
+const MAX_MOVES: usize = 8;
+
+/// A reader with its scratch boards, kept by one search thread and reused
+/// for every question so that reading does not allocate once warm.
+pub struct Reader {
+    /// Scratch boards not in use; reading is depth first, so a stack.
+    pool: Vec<Box<PlayoutBoard>>,
+    /// Board moves each question may read.
+    limit: u32,
+    /// Board moves left to the question being read.
+    budget: u32,
+}
+
+impl Reader {
+    /// A reader that reads at most `limit` board moves per question.
+    pub fn new(limit: u32) -> Reader {
+        Reader {
+            pool: Vec::new(),
+            limit,
+            budget: 0,
+        }
+    }
+
+    /// `board` after `color` plays `m`, on a scratch board to give back with
+    /// `release`.
+    fn play_on_copy(&mut self, board: &PlayoutBoard, m: Point, color: Color) -> Box<PlayoutBoard> {
+        let mut copy = match self.pool.pop() {
+            Some(mut b) => {
+                b.copy_from(board);
+                b
+            }
+            None => Box::new(board.clone()),
+        };
+        copy.play(m, color);
+        copy
+    }
+
+    fn release(&mut self, board: Box<PlayoutBoard>) {
+        self.pool.push(board);
+    }
+
+    /// Whether the string at `p`, in atari with its owner to move, is
+    /// caught: no capture next to it and no extension gives it a future,
+    /// ladders read out.
+    pub fn is_caught(&mut self, board: &PlayoutBoard, p: Point) -> bool {
+        self.budget = self.limit;
+        self.caught(board, p)
+    }
+
+    /// The moves that save the string at `p` (in atari, its owner to move):
+    /// captures next to it and the extension, each kept only when the
+    /// string is not caught after it.
+    pub fn saving_moves(&mut self, board: &PlayoutBoard, p: Point, out: &mut Vec<Point>) {
+        let Some(owner) = board.color_at(p) else {
+            return;
+        };
+        let mut moves = [0; MAX_MOVES];
+        let count = defender_moves(board, p, &mut moves);
+        for &m in &moves[..count] {
+            self.budget = self.limit;
+            if !out.contains(&m) && !self.defence_fails(board, p, owner, m) {
+                out.push(m);
+            }
+        }
+    }
+
+    /// The liberties of the string at `p` (two liberties, the opponent of
+    /// its owner to move) where an atari catches it: the string cannot
+    /// escape, whether by extending or by capturing the atari stone.
+    pub fn catching_ataris(&mut self, board: &PlayoutBoard, p: Point, out: &mut Vec<Point>) {
+        let Some(owner) = board.color_at(p) else {
+            return;
+        };
+        let mut liberties = [0; 3];
+        if board.liberties_into(p, &mut liberties) != 2 {
+            return;
+        }
+        for &l in &liberties[..2] {
+            self.budget = self.limit;
+            if !out.contains(&l) && self.atari_catches(board, p, owner.opponent(), l) {
+                out.push(l);
+            }
+        }
+    }
+
+    /// Whether the string at `p` (two liberties, its owner's opponent to
+    /// move) can be caught by an atari.
+    pub fn can_be_caught(&mut self, board: &PlayoutBoard, p: Point) -> bool {
+        let Some(owner) = board.color_at(p) else {
+            return false;
+        };
+        let mut liberties = [0; 3];
+        if board.liberties_into(p, &mut liberties) != 2 {
+            return false;
+        }
+        self.budget = self.limit;
+        let [a, b, _] = liberties;
+        self.atari_catches(board, p, owner.opponent(), a)
+            || self.atari_catches(board, p, owner.opponent(), b)
+    }
+
+    /// The moves that make safe the string at `p` (two liberties, its
+    /// owner to move) when the opponent could otherwise catch it with an
+    /// atari: an extension or a capture next to it after which no atari
+    /// works. Nothing when the string is not in danger.
+    pub fn securing_moves(&mut self, board: &PlayoutBoard, p: Point, out: &mut Vec<Point>) {
+        let Some(owner) = board.color_at(p) else {
+            return;
+        };
+        if !self.can_be_caught(board, p) {
+            return;
+        }
+        let mut moves = [0; MAX_MOVES];
+        let mut count = capturing_moves(board, p, &mut moves);
+        let mut liberties = [0; 3];
+        if board.liberties_into(p, &mut liberties) == 2 {
+            for l in &liberties[..2] {
+                if count < MAX_MOVES && !moves[..count].contains(l) {
+                    moves[count] = *l;
+                    count += 1;
+                }
+            }
+        }
+        for &m in &moves[..count] {
+            if out.contains(&m) || !board.is_playout_legal(m, owner) {
+                continue;
+            }
+            let after = self.play_on_copy(board, m, owner);
+            let mut left = [0; 3];
+            let safe = match after.liberties_into(p, &mut left) {
+                0 | 1 => false,
+                2 => !self.can_be_caught(&after, p),
+                _ => true,
+            };
+            self.release(after);
+            if safe {
+                out.push(m);
+            }
+        }
+    }
+
+    /// Defender to move, string at `p` in atari.
+    fn caught(&mut self, board: &PlayoutBoard, p: Point) -> bool {
+        let Some(owner) = board.color_at(p) else {
+            return true;
+        };
+        let mut moves = [0; MAX_MOVES];
+        let count = defender_moves(board, p, &mut moves);
+        moves[..count]
+            .iter()
+            .all(|&m| self.defence_fails(board, p, owner, m))
+    }
+
+    /// Whether the defence `m` of the string at `p` fails. Out of budget,
+    /// it is taken to work.
+    fn defence_fails(&mut self, board: &PlayoutBoard, p: Point, owner: Color, m: Point) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        if !board.is_playout_legal(m, owner) {
+            return true;
+        }
+        if board.empty_neighbours(m) >= 3 && touches(board, m, p) {
+            // Extending there already gives three liberties.
+            return false;
+        }
+        let after = self.play_on_copy(board, m, owner);
+        let mut liberties = [0; 3];
+        let fails = match after.liberties_into(p, &mut liberties) {
+            0 | 1 => true,
+            2 => {
+                let attacker = owner.opponent();
+                self.atari_catches(&after, p, attacker, liberties[0])
+                    || self.atari_catches(&after, p, attacker, liberties[1])
+            }
+            _ => false,
+        };
+        self.release(after);
+        fails
+    }
+
+    /// Whether the attacker's atari at `l` catches the string at `p`.
+    fn atari_catches(&mut self, board: &PlayoutBoard, p: Point, attacker: Color, l: Point) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        if !board.is_playout_legal(l, attacker) || escapes_past(board, p, l) {
+            return false;
+        }
+        let after = self.play_on_copy(board, l, attacker);
+        let works = after.liberties_up_to_two(p).0 == 1 && self.caught(&after, p);
+        self.release(after);
+        works
+    }
+}
+
+/// The liberties of opponent strings in atari that touch the string at
+/// `p`: each move captures next to it. Returns how many were written.
+fn capturing_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES]) -> usize {
+    let Some(owner) = board.color_at(p) else {
+        return 0;
+    };
+    let mut count = 0;
+    for s in board.stones_of(p) {
+        for n in board.adjacent(s) {
+            if board.color_at(n) == Some(owner.opponent()) {
+                let (liberties, liberty) = board.liberties_up_to_two(n);
+                if liberties == 1 && count < MAX_MOVES && !out[..count].contains(&liberty) {
+                    out[count] = liberty;
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+/// The defences of the string at `p` in atari: capture an opponent string
+/// in atari that touches it, or extend at its liberty.
+fn defender_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES]) -> usize {
+    let mut count = capturing_moves(board, p, out);
+    let (liberties, liberty) = board.liberties_up_to_two(p);
+    if liberties == 1 && count < MAX_MOVES && !out[..count].contains(&liberty) {
+        out[count] = liberty;
+        count += 1;
+    }
+    count
+}
+
+/// Whether `m` is next to the string at `p`.
+fn touches(board: &PlayoutBoard, m: Point, p: Point) -> bool {
+    let id = board.string_id(p);
+    board
+        .adjacent(m)
+        .iter()
+        .any(|&n| board.color_at(n).is_some() && board.string_id(n) == id)
+}
+
+/// Whether the two-liberty string at `p`, after an atari at its liberty
+/// `l`, surely escapes by extending at its other liberty: that point has
+/// three empty neighbours besides `l`. Spares the reader a board copy in
+/// the common open-board case.
+fn escapes_past(board: &PlayoutBoard, p: Point, l: Point) -> bool {
+    let mut liberties = [0; 3];
+    if board.liberties_into(p, &mut liberties) != 2 {
+        return false;
+    }
+    let other = if liberties[0] == l {
+        liberties[1]
+    } else {
+        liberties[0]
+    };
+    let beside_l = board.adjacent(other).contains(&l) as u16;
+    board.empty_neighbours(other) - beside_l >= 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Vertex;
+
+    /// A 9x9 board with the given stones, as GTP vertices.
+    fn board_with(black: &[&str], white: &[&str]) -> PlayoutBoard {
+        let mut board = PlayoutBoard::new(9);
+        for (stones, color) in [(black, Color::Black), (white, Color::White)] {
+            for s in stones {
+                let v = Vertex::parse_gtp(s).expect("test vertex");
+                board.set_stone(v, color);
+            }
+        }
+        board
+    }
+
+    fn at(board: &PlayoutBoard, s: &str) -> Point {
+        board.point(Vertex::parse_gtp(s).expect("test vertex"))
+    }
+
+    #[test]
+    fn a_ladder_to_the_corner_catches_the_string() {
+        // White C3 in atari by C4, its only liberty D3; the ladder runs
+        // to the lower right and nothing breaks it.
+        let board = board_with(&["B3", "C2", "D4", "C4"], &["C3"]);
+        let mut reader = Reader::new(DEEP_BUDGET);
+        assert!(reader.is_caught(&board, at(&board, "C3")));
+        let mut saves = Vec::new();
+        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        assert!(saves.is_empty(), "{saves:?}");
+    }
+
+    #[test]
+    fn a_ladder_breaker_saves_the_string() {
+        let board = board_with(&["B3", "C2", "D4", "C4"], &["C3", "E2"]);
+        let mut reader = Reader::new(DEEP_BUDGET);
+        assert!(!reader.is_caught(&board, at(&board, "C3")));
+        let mut saves = Vec::new();
+        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        assert_eq!(saves, vec![at(&board, "D3")]);
+    }
+
+    #[test]
+    fn capturing_the_atari_stone_saves_the_string() {
+        // White C3 in atari, but Black's C4 stone is itself in atari.
+        let board = board_with(&["B3", "C2", "D3", "C4"], &["C3", "B4", "D4", "C5"]);
+        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut saves = Vec::new();
+        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        assert!(
+            saves.is_empty() || saves == vec![at(&board, "C4")],
+            "{saves:?}"
+        );
+    }
+
+    #[test]
+    fn the_atari_that_starts_a_working_ladder_is_found() {
+        // White C3 with two liberties, C4 and D3: the atari at C4 drives
+        // it along the ladder to the lower right, the atari at D3 along
+        // one to the left edge; with a White stone at B5 that one fails.
+        let board = board_with(&["B3", "C2", "D4"], &["C3"]);
+        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut ataris = Vec::new();
+        reader.catching_ataris(&board, at(&board, "C3"), &mut ataris);
+        ataris.sort();
+        let mut both = vec![at(&board, "C4"), at(&board, "D3")];
+        both.sort();
+        assert_eq!(ataris, both);
+        assert!(reader.can_be_caught(&board, at(&board, "C3")));
+        let board = board_with(&["B3", "C2", "D4"], &["C3", "B5"]);
+        let mut ataris = Vec::new();
+        reader.catching_ataris(&board, at(&board, "C3"), &mut ataris);
+        assert_eq!(ataris, vec![at(&board, "C4")]);
+    }
+}
