@@ -13,8 +13,8 @@ use log::{error, info, warn};
 use super::command::{
     AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus, COMMAND_NAMES,
 };
-use super::io::Signals;
 use super::response::{Reply, ResponseStream, ResponseWriter};
+use super::signals::Signals;
 use crate::game::sgf::{self, SgfAction, SgfGame};
 use crate::game::{
     fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_RECORD_ACTIONS, MAX_SIZE,

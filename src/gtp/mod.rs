@@ -6,6 +6,7 @@ pub mod engine;
 pub mod io;
 pub mod parse;
 pub mod response;
+pub mod signals;
 
 pub use command::{Command, ParseError, Request, COMMAND_NAMES};
 pub use engine::Engine;
