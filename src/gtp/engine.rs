@@ -10,9 +10,8 @@ use std::time::Duration;
 
 use log::{error, info, warn};
 
-use super::command::{
-    AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus, COMMAND_NAMES,
-};
+use super::command::{AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus};
+use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::signals::Signals;
 use crate::game::sgf::{self, SgfAction, SgfGame};
@@ -140,8 +139,8 @@ impl Engine {
             ProtocolVersion => Ok(PROTOCOL_VERSION.into()),
             Name => Ok("hane".into()),
             Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            KnownCommand(name) => Ok(COMMAND_NAMES.contains(&name.as_str()).to_string()),
-            ListCommands => Ok(COMMAND_NAMES.join("\n")),
+            KnownCommand(name) => Ok(command_names().any(|known| known == name).to_string()),
+            ListCommands => Ok(command_names().collect::<Vec<_>>().join("\n")),
             Quit => {
                 self.quit = true;
                 Ok(String::new())

@@ -8,6 +8,6 @@ pub mod parse;
 pub mod response;
 pub mod signals;
 
-pub use command::{Command, ParseError, Request, COMMAND_NAMES};
+pub use command::{Command, ParseError, Request};
 pub use engine::Engine;
 pub use parse::parse_line;

@@ -86,67 +86,76 @@ fn parse_request(text: &[u8]) -> Request {
     }
 }
 
-/// Dispatches on the (case-sensitive) command name; `arguments` is the rest
-/// of the line, starting with separators or empty.
+/// A command's argument reader: the rest of the line in, the command out.
+type ReadArguments = for<'a> fn(Arguments<'a>) -> Result<Command, ParseError>;
+
+/// Every command hane answers, in the order `list_commands` prints them,
+/// each with the reader of its arguments. The parser looks names up here
+/// and `list_commands` / `known_command` read the names from here, so the
+/// two cannot disagree.
+#[rustfmt::skip]
+const COMMANDS: &[(&str, ReadArguments)] = &[
+    ("protocol_version", |args| no_arguments(args, Command::ProtocolVersion)),
+    ("name", |args| no_arguments(args, Command::Name)),
+    ("version", |args| no_arguments(args, Command::Version)),
+    ("known_command", |args| one_word(args).map(Command::KnownCommand)),
+    ("list_commands", |args| no_arguments(args, Command::ListCommands)),
+    ("quit", |args| no_arguments(args, Command::Quit)),
+    ("boardsize", |args| one_integer(args).map(Command::Boardsize)),
+    ("clear_board", |args| no_arguments(args, Command::ClearBoard)),
+    ("komi", |args| one_float(args).map(Command::Komi)),
+    ("play", |args| color_and_move(args).map(|(color, mv)| Command::Play(color, mv))),
+    ("genmove", |args| one_color(args).map(Command::Genmove)),
+    ("reg_genmove", |args| one_color(args).map(Command::RegGenmove)),
+    ("kgs-genmove_cleanup", |args| one_color(args).map(Command::KgsGenmoveCleanup)),
+    ("undo", |args| no_arguments(args, Command::Undo)),
+    ("showboard", |args| no_arguments(args, Command::Showboard)),
+    ("final_score", |args| no_arguments(args, Command::FinalScore)),
+    ("final_status_list", |args| one_status(args).map(Command::FinalStatusList)),
+    ("fixed_handicap", |args| one_integer(args).map(Command::FixedHandicap)),
+    ("place_free_handicap", |args| one_integer(args).map(Command::PlaceFreeHandicap)),
+    ("set_free_handicap", |args| vertex_list(args).map(Command::SetFreeHandicap)),
+    ("loadsgf", file_and_move_number),
+    ("printsgf", |args| optional_file(args).map(Command::PrintSgf)),
+    ("time_settings", time_settings),
+    ("time_left", time_left),
+    ("kgs-time_settings", |args| kgs_time_settings(args).map(Command::KgsTimeSettings)),
+    ("gogui-analyze_commands", |args| no_arguments(args, Command::GoguiAnalyzeCommands)),
+    ("gogui-interrupt", |args| no_arguments(args, Command::GoguiInterrupt)),
+    ("hane-ownership", |args| gfx(args, GfxView::Ownership)),
+    ("hane-candidates", |args| gfx(args, GfxView::Candidates)),
+    ("hane-pv", |args| gfx(args, GfxView::Variation)),
+    ("hane-score", |args| gfx(args, GfxView::Score)),
+    ("lz-analyze", |args| analyze(args, Dialect::LeelaZero, Command::Analyze)),
+    ("lz-genmove_analyze", |args| analyze(args, Dialect::LeelaZero, Command::GenmoveAnalyze)),
+    ("kata-analyze", |args| analyze(args, Dialect::KataGo, Command::Analyze)),
+    ("kata-genmove_analyze", |args| analyze(args, Dialect::KataGo, Command::GenmoveAnalyze)),
+    ("is_legal", |args| color_and_move(args).map(|(color, mv)| Command::IsLegal(color, mv))),
+    ("all_legal", |args| one_color(args).map(Command::AllLegal)),
+    ("list_stones", |args| one_color(args).map(Command::ListStones)),
+    ("color", |args| one_vertex(args).map(Command::ColorAt)),
+    ("countlib", |args| one_vertex(args).map(Command::Countlib)),
+    ("captures", |args| one_color(args).map(Command::Captures)),
+];
+
+/// The names `list_commands` prints and `known_command` accepts, in order.
+pub fn command_names() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().map(|&(name, _)| name)
+}
+
+/// Reads the arguments of the command called `name` (case-sensitive);
+/// `arguments` is the rest of the line, starting with separators or empty.
 fn parse_command(name: &[u8], arguments: &[u8]) -> Result<Command, ParseError> {
-    let args = Arguments::new(arguments);
-    match name {
-        b"protocol_version" => no_arguments(args, Command::ProtocolVersion),
-        b"name" => no_arguments(args, Command::Name),
-        b"version" => no_arguments(args, Command::Version),
-        b"known_command" => one_word(args).map(Command::KnownCommand),
-        b"list_commands" => no_arguments(args, Command::ListCommands),
-        b"quit" => no_arguments(args, Command::Quit),
-        b"boardsize" => one_integer(args).map(Command::Boardsize),
-        b"clear_board" => no_arguments(args, Command::ClearBoard),
-        b"komi" => one_float(args).map(Command::Komi),
-        b"play" => colour_and_move(args).map(|(color, mv)| Command::Play(color, mv)),
-        b"genmove" => one_colour(args).map(Command::Genmove),
-        b"reg_genmove" => one_colour(args).map(Command::RegGenmove),
-        b"kgs-genmove_cleanup" => one_colour(args).map(Command::KgsGenmoveCleanup),
-        b"undo" => no_arguments(args, Command::Undo),
-        b"showboard" => no_arguments(args, Command::Showboard),
-        b"final_score" => no_arguments(args, Command::FinalScore),
-        b"final_status_list" => one_status(args).map(Command::FinalStatusList),
-        b"fixed_handicap" => one_integer(args).map(Command::FixedHandicap),
-        b"place_free_handicap" => one_integer(args).map(Command::PlaceFreeHandicap),
-        b"set_free_handicap" => vertex_list(args).map(Command::SetFreeHandicap),
-        b"loadsgf" => file_and_move_number(args),
-        b"printsgf" => optional_file(args).map(Command::PrintSgf),
-        b"time_settings" => time_settings(args),
-        b"time_left" => time_left(args),
-        b"kgs-time_settings" => kgs_time_settings(args).map(Command::KgsTimeSettings),
-        b"gogui-analyze_commands" => no_arguments(args, Command::GoguiAnalyzeCommands),
-        b"gogui-interrupt" => no_arguments(args, Command::GoguiInterrupt),
-        b"hane-ownership" => optional_colour(args).map(|c| Command::Gfx(GfxView::Ownership, c)),
-        b"hane-candidates" => optional_colour(args).map(|c| Command::Gfx(GfxView::Candidates, c)),
-        b"hane-pv" => optional_colour(args).map(|c| Command::Gfx(GfxView::Variation, c)),
-        b"hane-score" => optional_colour(args).map(|c| Command::Gfx(GfxView::Score, c)),
-        b"lz-analyze" => {
-            analyze_args(args, Dialect::LeelaZero).map(|a| Command::Analyze(Dialect::LeelaZero, a))
-        }
-        b"kata-analyze" => {
-            analyze_args(args, Dialect::KataGo).map(|a| Command::Analyze(Dialect::KataGo, a))
-        }
-        b"lz-genmove_analyze" => analyze_args(args, Dialect::LeelaZero)
-            .map(|a| Command::GenmoveAnalyze(Dialect::LeelaZero, a)),
-        b"kata-genmove_analyze" => {
-            analyze_args(args, Dialect::KataGo).map(|a| Command::GenmoveAnalyze(Dialect::KataGo, a))
-        }
-        b"is_legal" => colour_and_move(args).map(|(color, mv)| Command::IsLegal(color, mv)),
-        b"all_legal" => one_colour(args).map(Command::AllLegal),
-        b"list_stones" => one_colour(args).map(Command::ListStones),
-        b"color" => one_vertex(args).map(Command::ColorAt),
-        b"countlib" => one_vertex(args).map(Command::Countlib),
-        b"captures" => one_colour(args).map(Command::Captures),
-        _ => Err(ParseError::UnknownCommand),
+    match COMMANDS.iter().find(|(known, _)| known.as_bytes() == name) {
+        Some((_, read)) => read(Arguments::new(arguments)),
+        None => Err(ParseError::UnknownCommand),
     }
 }
 
 // ---------------------------------------------------------------------------
 // Error details, short, appended by `ParseError`'s Display.
 
-const EXPECTED_COLOUR: &str = "expected a colour";
+const EXPECTED_COLOR: &str = "expected a colour";
 const EXPECTED_VERTEX: &str = "expected a vertex";
 const EXPECTED_MOVE: &str = "expected a vertex or pass";
 const EXPECTED_INTEGER: &str = "expected an integer";
@@ -208,7 +217,7 @@ fn id(input: Input) -> Parsed<Input> {
 }
 
 /// `b`, `w`, `black` or `white`, any case.
-fn colour(input: Input) -> Parsed<Color> {
+fn color(input: Input) -> Parsed<Color> {
     alt((
         value(Color::Black, keyword("black")),
         value(Color::Black, keyword("b")),
@@ -381,8 +390,8 @@ fn one_float(mut args: Arguments) -> Result<f64, ParseError> {
     args.finish().map(|()| number)
 }
 
-fn one_colour(mut args: Arguments) -> Result<Color, ParseError> {
-    let color = args.next(colour, EXPECTED_COLOUR)?;
+fn one_color(mut args: Arguments) -> Result<Color, ParseError> {
+    let color = args.next(color, EXPECTED_COLOR)?;
     args.finish().map(|()| color)
 }
 
@@ -396,18 +405,32 @@ fn one_status(mut args: Arguments) -> Result<StoneStatus, ParseError> {
     args.finish().map(|()| status)
 }
 
-fn colour_and_move(mut args: Arguments) -> Result<(Color, Move), ParseError> {
-    let color = args.next(colour, EXPECTED_COLOUR)?;
+fn color_and_move(mut args: Arguments) -> Result<(Color, Move), ParseError> {
+    let color = args.next(color, EXPECTED_COLOR)?;
     let mv = args.next(game_move, EXPECTED_MOVE)?;
     args.finish().map(|()| (color, mv))
 }
 
-fn optional_colour(mut args: Arguments) -> Result<Option<Color>, ParseError> {
+fn optional_color(mut args: Arguments) -> Result<Option<Color>, ParseError> {
     if args.is_empty() {
         return Ok(None);
     }
-    let color = args.next(colour, EXPECTED_COLOUR)?;
+    let color = args.next(color, EXPECTED_COLOR)?;
     args.finish().map(|()| Some(color))
+}
+
+/// A GoGui gfx view, for a colour or the side to move.
+fn gfx(args: Arguments, view: GfxView) -> Result<Command, ParseError> {
+    optional_color(args).map(|color| Command::Gfx(view, color))
+}
+
+/// An analysis command of `dialect`, streaming or genmove-like (`make`).
+fn analyze(
+    args: Arguments,
+    dialect: Dialect,
+    make: fn(Dialect, AnalyzeArgs) -> Command,
+) -> Result<Command, ParseError> {
+    analyze_args(args, dialect).map(|parsed| make(dialect, parsed))
 }
 
 /// `[COLOUR] [INTERVAL] {KEY VALUE}`, as Leela Zero and KataGo read them:
@@ -415,7 +438,7 @@ fn optional_colour(mut args: Arguments) -> Result<Option<Color>, ParseError> {
 /// option hane does not honour is a syntax error rather than ignored.
 fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, ParseError> {
     let mut parsed = AnalyzeArgs {
-        color: args.optional(colour),
+        color: args.optional(color),
         interval: args.optional(unsigned),
         ..AnalyzeArgs::default()
     };
@@ -481,7 +504,7 @@ fn time_settings(mut args: Arguments) -> Result<Command, ParseError> {
 
 /// `time_left COLOUR TIME STONES`.
 fn time_left(mut args: Arguments) -> Result<Command, ParseError> {
-    let color = args.next(colour, EXPECTED_COLOUR)?;
+    let color = args.next(color, EXPECTED_COLOR)?;
     let time = args.next(time, EXPECTED_TIME)?;
     let stones = args.next(unsigned, EXPECTED_INTEGER)?;
     args.finish()?;
@@ -517,7 +540,6 @@ fn kgs_time_settings(mut args: Arguments) -> Result<KgsTimeSystem, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gtp::COMMAND_NAMES;
     use std::time::{Duration, Instant};
 
     fn parse(line: &str) -> Option<Request> {
@@ -581,7 +603,7 @@ mod tests {
     }
 
     #[test]
-    fn commands_with_colours_and_moves() {
+    fn commands_with_colors_and_moves() {
         assert_eq!(
             ok("play b D4"),
             Command::Play(Color::Black, Move::Play(v("D4")))
@@ -740,7 +762,7 @@ mod tests {
     /// `list_commands` promises exactly the names the parser knows.
     #[test]
     fn every_listed_name_is_parsed_and_no_other() {
-        for name in COMMAND_NAMES {
+        for name in command_names() {
             assert_ne!(command(name), Err(ParseError::UnknownCommand), "{name}");
         }
         for name in [
@@ -750,7 +772,7 @@ mod tests {
             "genmove_analyze",
             "kgs-chat",
         ] {
-            assert!(!COMMAND_NAMES.contains(&name));
+            assert!(!command_names().any(|known| known == name));
             assert_eq!(command(name), Err(ParseError::UnknownCommand), "{name}");
         }
     }
@@ -803,7 +825,7 @@ mod tests {
         assert_eq!(syntax_error("kata-analyze b 50 interval"), EXPECTED_INTEGER);
         assert_eq!(syntax_error("kata-analyze b -5"), EXPECTED_ANALYZE_OPTION);
         assert_eq!(syntax_error("kata-analyze 50 b"), EXPECTED_ANALYZE_OPTION);
-        assert_eq!(syntax_error("hane-ownership purple"), EXPECTED_COLOUR);
+        assert_eq!(syntax_error("hane-ownership purple"), EXPECTED_COLOR);
         assert_eq!(syntax_error("hane-candidates b w"), TOO_MANY);
     }
 
@@ -820,9 +842,9 @@ mod tests {
 
     #[test]
     fn missing_arguments() {
-        assert_eq!(syntax_error("play"), EXPECTED_COLOUR);
+        assert_eq!(syntax_error("play"), EXPECTED_COLOR);
         assert_eq!(syntax_error("play b"), EXPECTED_MOVE);
-        assert_eq!(syntax_error("genmove"), EXPECTED_COLOUR);
+        assert_eq!(syntax_error("genmove"), EXPECTED_COLOR);
         assert_eq!(syntax_error("boardsize"), EXPECTED_INTEGER);
         assert_eq!(syntax_error("komi   "), EXPECTED_NUMBER);
         assert_eq!(syntax_error("known_command"), EXPECTED_NAME);
@@ -866,7 +888,7 @@ mod tests {
     }
 
     #[test]
-    fn bad_colours() {
+    fn bad_colors() {
         for line in [
             "genmove x",
             "genmove bl",
@@ -874,7 +896,7 @@ mod tests {
             "play bw D4",
             "genmove 1",
         ] {
-            assert_eq!(syntax_error(line), EXPECTED_COLOUR, "{line}");
+            assert_eq!(syntax_error(line), EXPECTED_COLOR, "{line}");
         }
     }
 
@@ -1181,7 +1203,7 @@ mod tests {
         );
         assert_eq!(
             parse_line(b"genmove \xff").map(|r| r.command),
-            Some(Err(syntax(EXPECTED_COLOUR)))
+            Some(Err(syntax(EXPECTED_COLOR)))
         );
         assert_eq!(
             parse_line(b"play b D\xc04").map(|r| r.command),
@@ -1215,7 +1237,7 @@ mod tests {
             syntax_error("kgs-time_settings \u{212A}"),
             EXPECTED_KGS_SYSTEM
         );
-        assert_eq!(syntax_error("genmove blac\u{212A}"), EXPECTED_COLOUR);
+        assert_eq!(syntax_error("genmove blac\u{212A}"), EXPECTED_COLOR);
         assert_eq!(syntax_error("play b \u{0130}5"), EXPECTED_MOVE);
         // A non-breaking space is not a separator.
         assert_eq!(command("name\u{a0}"), Err(ParseError::UnknownCommand));
@@ -1294,7 +1316,7 @@ mod tests {
         let spaced_args = repeat(b" ", b"genmove");
         assert_eq!(
             parse_quickly(&spaced_args).map(|r| r.command),
-            Some(Err(syntax(EXPECTED_COLOUR)))
+            Some(Err(syntax(EXPECTED_COLOR)))
         );
         let many_args = repeat(b" b", b"genmove");
         assert_eq!(
