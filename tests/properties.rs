@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 
 use hane::game::sgf;
-use hane::gtp::engine::replay_sgf;
+use hane::game::Game;
 use hane::gtp::response::format_response;
 use hane::gtp::{parse_line, Command, Engine, Request};
 use hane::player::search::SearchParams;
@@ -295,8 +295,8 @@ proptest! {
         if let Ok(record) = sgf::parse(&text) {
             let written = sgf::write(&record);
             prop_assert_eq!(sgf::parse(written.as_bytes()), Ok(record.clone()), "{}", written);
-            let _ = replay_sgf(&record, None, 7.5);
-            let _ = replay_sgf(&record, Some(cut), 7.5);
+            let _ = Game::from_sgf(&record, None, 7.5);
+            let _ = Game::from_sgf(&record, Some(cut), 7.5);
         }
     }
 }

@@ -7,8 +7,9 @@
 //! its own board built for speed (`player::playout_board`), checked against this one
 //! in tests.
 
+use super::color::Color;
+use super::vertex::{Vertex, MAX_SIZE, MIN_SIZE};
 use super::zobrist::stone_key;
-use super::{Color, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// What one Tromp-Taylor move did to the board.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::board::{Board, MoveEffect};
-use super::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
+use super::color::Color;
+use super::vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// No real game comes near this many moves and setups (a long 25x25 game
 /// has a couple of thousand). Every position is kept for superko, about 700
@@ -148,7 +149,7 @@ impl Game {
         &self.actions
     }
 
-    /// The moves played since the last setup, oldest first.
+    /// The moves played, oldest first (setup stones are not moves).
     pub fn moves(&self) -> impl Iterator<Item = (Color, Move)> + '_ {
         self.actions.iter().filter_map(|a| match a {
             Action::Move(c, m) => Some((*c, *m)),
@@ -312,50 +313,6 @@ impl fmt::Display for CannotUndo {
     }
 }
 
-/// The fixed handicap placements of the GTP specification (section 4.1.1),
-/// in the spec's order. `None` when the size does not allow that many
-/// stones: below 7x7 there is no fixed handicap; 7x7 and even sizes allow 2
-/// to 4 stones; odd sizes from 9x9 allow 2 to 9.
-pub fn fixed_handicap_vertices(size: usize, stones: usize) -> Option<Vec<Vertex>> {
-    if size < 7 || stones < 2 {
-        return None;
-    }
-    let max = if size.is_multiple_of(2) || size == 7 {
-        4
-    } else {
-        9
-    };
-    if stones > max {
-        return None;
-    }
-    // Corner stones on the third line up to 12x12, the fourth from 13x13.
-    let low = if size < 13 { 2 } else { 3 };
-    let high = size - 1 - low;
-    let mid = size / 2;
-    let at = |col, row| Vertex::new(col, row);
-    let table = [
-        at(low, low),   // D4
-        at(high, high), // Q16
-        at(low, high),  // D16
-        at(high, low),  // Q4
-        at(low, mid),   // D10
-        at(high, mid),  // Q10
-        at(mid, low),   // K4
-        at(mid, high),  // K16
-    ];
-    let centre = at(mid, mid);
-    let mut vertices = match stones {
-        2..=4 => table[..stones].to_vec(),
-        5 => table[..4].to_vec(),
-        6 | 7 => table[..6].to_vec(),
-        _ => table[..8].to_vec(),
-    };
-    if stones % 2 == 1 && stones >= 5 {
-        vertices.push(centre);
-    }
-    Some(vertices)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,27 +408,5 @@ mod tests {
         assert_eq!(game.board(), start.board());
         assert_eq!(game.to_move(), B);
         assert_eq!(game.colourings, start.colourings);
-    }
-
-    #[test]
-    fn handicap_tables_follow_the_spec() {
-        let list = |size, n| {
-            fixed_handicap_vertices(size, n).map(|vs| {
-                vs.iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-        };
-        assert_eq!(list(19, 9).unwrap(), "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10");
-        assert_eq!(list(19, 5).unwrap(), "D4 Q16 D16 Q4 K10");
-        assert_eq!(list(19, 7).unwrap(), "D4 Q16 D16 Q4 D10 Q10 K10");
-        assert_eq!(list(9, 2).unwrap(), "C3 G7");
-        assert_eq!(list(13, 4).unwrap(), "D4 K10 D10 K4");
-        assert_eq!(list(7, 5), None);
-        assert_eq!(list(10, 4).unwrap(), "C3 H8 C8 H3");
-        assert_eq!(list(6, 2), None);
-        assert_eq!(list(19, 10), None);
-        assert_eq!(list(19, 1), None);
     }
 }

@@ -13,11 +13,12 @@ use log::{error, info, warn};
 use super::command::{AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus};
 use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
+use super::showboard::showboard;
 use super::signals::Signals;
-use crate::game::sgf::{self, SgfAction, SgfGame};
+use crate::game::sgf::{self, SgfGame};
 use crate::game::{
-    fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_RECORD_ACTIONS, MAX_SIZE,
-    MIN_SIZE,
+    fixed_handicap_vertices, free_handicap_vertices, result_text, Action, Color, Game, Move,
+    Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
 };
 use crate::player::analysis::Analysis;
 use crate::player::time::{Clock, TimeControl};
@@ -169,8 +170,8 @@ impl Engine {
                 .undo()
                 .map(|()| String::new())
                 .map_err(|e| e.to_string()),
-            Showboard => Ok(self.showboard()),
-            FinalScore => Ok(format_score(self.game.score())),
+            Showboard => Ok(showboard(&self.game)),
+            FinalScore => Ok(result_text(self.game.score())),
             FinalStatusList(status) => Ok(match status {
                 // Tromp-Taylor removes no dead stones: every stone on the
                 // board counts as alive, as final_score counts it.
@@ -474,7 +475,8 @@ impl Engine {
 
     fn loadsgf(&mut self, path: &str, move_number: Option<u64>) -> Reply {
         let loaded = read_sgf_file(path).and_then(|record| {
-            let game = replay_sgf(&record, move_number, self.game.komi())?;
+            let game = Game::from_sgf(&record, move_number, self.game.komi())
+                .map_err(|e| e.to_string())?;
             Ok((record, game))
         });
         match loaded {
@@ -492,82 +494,13 @@ impl Engine {
     }
 
     fn printsgf(&self, path: Option<&str>) -> Reply {
-        let text = sgf::write(&self.sgf_record());
+        let text = sgf::write(&self.game.to_sgf(self.handicap));
         match path {
             None => Ok(text),
             Some(path) => std::fs::write(path, text)
                 .map(|()| String::new())
                 .map_err(|e| format!("cannot write file ({e})")),
         }
-    }
-
-    fn sgf_record(&self) -> SgfGame {
-        let mut actions = Vec::new();
-        for action in self.game.actions() {
-            match action {
-                Action::Setup(stones) => {
-                    actions.push(SgfAction::Setup(stones.clone()));
-                    if self.handicap.is_some() {
-                        // White moves first after handicap stones.
-                        actions.push(SgfAction::ToMove(Color::White));
-                    }
-                }
-                Action::Move(color, mv) => actions.push(SgfAction::Play(*color, *mv)),
-            }
-        }
-        SgfGame {
-            size: self.game.size(),
-            komi: Some(self.game.komi()),
-            handicap: self.handicap,
-            rules: Some("Tromp-Taylor".into()),
-            result: self.game.is_over().then(|| format_score(self.game.score())),
-            actions,
-        }
-    }
-
-    fn showboard(&self) -> String {
-        let board = self.game.board();
-        let size = board.size();
-        let letters: String = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-            .chars()
-            .take(size)
-            .flat_map(|c| [' ', c])
-            .collect();
-        let mut lines = vec![String::new(), format!("   {letters}")];
-        for row in (0..size).rev() {
-            let mut line = format!("{:>2} ", row + 1);
-            for col in 0..size {
-                let v = Vertex::new(col, row);
-                let last = self.game.last_move().and_then(|(_, m)| m.vertex()) == Some(v);
-                line.push(if last { '(' } else { ' ' });
-                line.push(match board.get(v) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None => '.',
-                });
-            }
-            line.push_str(&format!(" {}", row + 1));
-            match row {
-                r if r == size - 1 => line.push_str(&format!(
-                    "    Black (X) has captured {} stones",
-                    self.game.captures(Color::Black)
-                )),
-                r if size >= 2 && r == size - 2 => line.push_str(&format!(
-                    "    White (O) has captured {} stones",
-                    self.game.captures(Color::White)
-                )),
-                _ => {}
-            }
-            lines.push(line);
-        }
-        lines.push(format!("   {letters}"));
-        lines.push(format!(
-            "{} to move, komi {}, Tromp-Taylor count {}",
-            self.game.to_move(),
-            self.game.komi(),
-            format_score(self.game.score())
-        ));
-        lines.join("\n")
     }
 }
 
@@ -649,62 +582,6 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Replays an SGF main line into a new game, up to (not including) move
-/// `move_number` when given. Komi comes from the file, else stays as it was.
-/// Public for the fuzz targets, which replay SGF text without a file.
-pub fn replay_sgf(record: &SgfGame, move_number: Option<u64>, komi: f64) -> Result<Game, String> {
-    if !(MIN_SIZE..=MAX_SIZE).contains(&record.size) {
-        return Err(format!("unsupported board size {}", record.size));
-    }
-    let mut game = Game::new(record.size, record.komi.unwrap_or(komi));
-    let mut moves_played = 0u64;
-    for action in &record.actions {
-        match action {
-            SgfAction::Setup(stones) => {
-                game.setup(stones).map_err(|e| e.to_string())?;
-                if record.handicap.is_some_and(|h| h > 1) && game.moves().next().is_none() {
-                    game.set_to_move(Color::White);
-                }
-            }
-            SgfAction::ToMove(color) => game.set_to_move(*color),
-            SgfAction::Play(color, mv) => {
-                if move_number.is_some_and(|n| moves_played + 1 >= n) {
-                    break;
-                }
-                game.play(*color, *mv).map_err(|_| {
-                    format!(
-                        "illegal move {} {mv} at move {}",
-                        color.letter(),
-                        moves_played + 1
-                    )
-                })?;
-                moves_played += 1;
-            }
-        }
-    }
-    Ok(game)
-}
-
-/// Spreads `stones` handicap stones: the fixed placement where the spec has
-/// one, else points of one checkerboard colour from the centre outwards, so
-/// no stone is ever left without a liberty.
-fn free_handicap_vertices(size: usize, stones: usize) -> Vec<Vertex> {
-    if let Some(fixed) = fixed_handicap_vertices(size, stones) {
-        return fixed;
-    }
-    let centre = (size / 2) as i32;
-    let parity = (centre + centre) % 2;
-    let mut points: Vec<Vertex> = Vertex::all(size)
-        .filter(|v| (v.col as i32 + v.row as i32) % 2 == parity)
-        .collect();
-    points.sort_by_key(|v| {
-        let (dc, dr) = (v.col as i32 - centre, v.row as i32 - centre);
-        (dc.abs().max(dr.abs()), dc.abs() + dr.abs(), v.row, v.col)
-    });
-    points.truncate(stones);
-    points
-}
-
 /// Vertices separated by spaces, in the order given.
 fn vertex_list(vertices: &[Vertex]) -> String {
     vertices
@@ -712,17 +589,6 @@ fn vertex_list(vertices: &[Vertex]) -> String {
         .map(Vertex::to_string)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `B+3.5`, `W+7` or `0`, from Black's margin.
-pub fn format_score(black_margin: f64) -> String {
-    if black_margin > 0.0 {
-        format!("B+{black_margin}")
-    } else if black_margin < 0.0 {
-        format!("W+{}", -black_margin)
-    } else {
-        "0".into()
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod io;
 pub mod parse;
 pub mod response;
+mod showboard;
 pub mod signals;
 
 pub use command::{Command, ParseError, Request};

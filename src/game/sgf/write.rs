@@ -2,8 +2,9 @@
 
 use std::fmt::Write;
 
-use super::{SgfAction, SgfGame};
-use crate::game::{Color, Move, Vertex};
+use super::types::{SgfAction, SgfGame};
+use crate::game::color::Color;
+use crate::game::vertex::{Move, Vertex};
 
 /// Moves per line of output, to keep files readable in a text editor.
 const MOVES_PER_LINE: usize = 10;
