@@ -2,7 +2,6 @@
 //! The engine never sees command strings, only these values.
 
 use crate::game::{Color, Move, Vertex};
-pub use crate::player::analysis::Dialect;
 
 /// One input line after preprocessing: the optional numeric id (echoed in
 /// the response) and either a command or the error to answer with.
@@ -71,6 +70,16 @@ pub struct AnalyzeArgs {
     pub max_moves: Option<u64>,
     /// KataGo's per-point ownership after the candidates.
     pub ownership: bool,
+}
+
+/// Which analysis dialect a command speaks, and so which `info` lines it
+/// writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Leela Zero: win rate, prior and lcb as integers in 1/10000.
+    LeelaZero,
+    /// KataGo: floats in 0..1, and the score lead in points.
+    KataGo,
 }
 
 /// The GoGui gfx views of the analysis (see `gogui-analyze_commands`).

@@ -6,11 +6,11 @@ use std::any::Any;
 use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use log::{error, info, warn};
 
-use super::command::{AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus};
+use super::analysis;
+use super::command::{AnalyzeArgs, Command, Dialect, KgsTimeSystem, StoneStatus};
 use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::showboard::showboard;
@@ -20,9 +20,8 @@ use crate::game::{
     fixed_handicap_vertices, free_handicap_vertices, result_text, Action, Color, Game, Move,
     Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
 };
-use crate::player::analysis::Analysis;
 use crate::player::time::{Clock, TimeControl};
-use crate::player::{Decision, MoveBudget, Player, PlayerConfig, SearchReport, Snapshot};
+use crate::player::{Decision, MoveBudget, Player, PlayerConfig, SearchReport, Watch};
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -31,10 +30,6 @@ const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 /// Komi of a fresh engine (the common Tromp-Taylor / CGOS value).
 const DEFAULT_KOMI: f64 = 7.5;
 const DEFAULT_SIZE: usize = 19;
-/// Info lines every second when the client gives no interval.
-const DEFAULT_INTERVAL_CS: u64 = 100;
-/// Shortest interval between info lines: 10 ms.
-const MIN_INTERVAL_CS: u64 = 1;
 
 /// GoGui's analysis menu: `type/label/command`, `%m` standing for the side
 /// to move. Every entry runs a bounded search (genmove's time or playouts)
@@ -156,15 +151,26 @@ impl Engine {
                 Ok(String::new())
             }
             Play(color, mv) => self.play(color, mv),
-            Genmove(color) | KgsGenmoveCleanup(color) => self
-                .genmove(color, stop, true, None)
-                .map(|decision| decision.to_string()),
-            RegGenmove(color) => self
-                .genmove(color, stop, false, None)
-                .map(|decision| decision.to_string()),
+            Genmove(color) | KgsGenmoveCleanup(color) => {
+                self.genmove(color, stop, true, None).map(decision_text)
+            }
+            RegGenmove(color) => self.genmove(color, stop, false, None).map(decision_text),
             GenmoveAnalyze(dialect, args) => self.genmove_analyze(dialect, &args, context),
-            Analyze(dialect, args) => self.analyze(dialect, &args, context),
-            Gfx(view, color) => Ok(self.gfx(view, color, stop)),
+            Analyze(dialect, args) => analysis::analyze(
+                &mut self.player,
+                &self.game,
+                dialect,
+                &args,
+                context.signals,
+                &mut *context.stream,
+            ),
+            Gfx(view, color) => Ok(analysis::gfx(
+                &mut self.player,
+                &self.game,
+                view,
+                color,
+                stop,
+            )),
             Undo => self
                 .game
                 .undo()
@@ -275,7 +281,7 @@ impl Engine {
         color: Color,
         stop: &AtomicBool,
         commit: bool,
-        watch: Option<(Duration, Snapshot)>,
+        watch: Option<Watch>,
     ) -> Result<Decision, String> {
         if commit {
             self.check_record_room()?;
@@ -290,14 +296,12 @@ impl Engine {
                 target: b.target,
                 hard_limit: b.hard_limit,
             });
-        let decision = self
-            .player
-            .genmove_watched(&self.game, color, budget, stop, watch);
+        let decision = self.player.genmove(&self.game, color, budget, stop, watch);
         if !commit {
             return Ok(decision);
         }
         self.clock.record_move(color, started.elapsed());
-        info!("genmove {color}: {decision}");
+        info!("genmove {color}: {}", decision_text(decision));
         if let Some(mv) = decision.as_move() {
             if let Err(e) = self.game.play(color, mv) {
                 // The player only proposes legal moves; if that ever
@@ -323,54 +327,16 @@ impl Engine {
         context: &mut Context,
     ) -> Reply {
         let color = args.color.unwrap_or(self.game.to_move());
-        let size = self.game.size();
         let stream = &mut *context.stream;
         stream.open();
-        let mut snapshot = |report: &SearchReport| {
-            send_info_line(&mut *stream, report, size, color, dialect, args)
+        let mut send =
+            |report: &SearchReport| analysis::send_info_line(&mut *stream, report, dialect, args);
+        let watch = Watch {
+            interval: analysis::interval(args),
+            on_report: &mut send,
         };
-        let watch = Some((interval(args), &mut snapshot as Snapshot));
-        let decision = self.genmove(color, &context.signals.stop, true, watch)?;
-        Ok(format!("play {decision}"))
-    }
-
-    /// `lz-analyze` / `kata-analyze`: info lines every interval until the
-    /// next input line, which then runs as the next command. The game is
-    /// not touched; the tree is kept for the next search.
-    fn analyze(&mut self, dialect: Dialect, args: &AnalyzeArgs, context: &mut Context) -> Reply {
-        let color = args.color.unwrap_or(self.game.to_move());
-        let size = self.game.size();
-        let _until_input = context.signals.stop_on_next_line();
-        let stream = &mut *context.stream;
-        if !stream.open() {
-            return Ok(String::new());
-        }
-        let mut snapshot = |report: &SearchReport| {
-            send_info_line(&mut *stream, report, size, color, dialect, args)
-        };
-        let report = self.player.analyze(
-            &self.game,
-            color,
-            None,
-            &context.signals.stop,
-            Some((interval(args), &mut snapshot)),
-        );
-        info!("analysis for {color}: {} playouts", report.playouts);
-        Ok(String::new())
-    }
-
-    /// A GoGui gfx command: a genmove-sized search for `color` (the side to
-    /// move by default), shown one way.
-    fn gfx(&mut self, view: GfxView, color: Option<Color>, stop: &AtomicBool) -> String {
-        let color = color.unwrap_or(self.game.to_move());
-        let report = self.player.search(&self.game, color, None, stop);
-        let analysis = Analysis::new(&report, self.game.size(), color);
-        match view {
-            GfxView::Ownership => analysis.gfx_ownership(),
-            GfxView::Candidates => analysis.gfx_candidates(),
-            GfxView::Variation => analysis.gfx_pv(),
-            GfxView::Score => analysis.gfx_score(),
-        }
+        let decision = self.genmove(color, &context.signals.stop, true, Some(watch))?;
+        Ok(format!("play {}", decision_text(decision)))
     }
 
     /// After a genmove, with `--ponder`: searches the opponent's move until
@@ -504,33 +470,6 @@ impl Engine {
     }
 }
 
-/// The time between info lines the client asked for.
-fn interval(args: &AnalyzeArgs) -> Duration {
-    let centiseconds = args
-        .interval
-        .unwrap_or(DEFAULT_INTERVAL_CS)
-        .clamp(MIN_INTERVAL_CS, 24 * 3600 * 100);
-    Duration::from_millis(centiseconds * 10)
-}
-
-/// Writes the search's candidates as one info line; false once the output
-/// is gone, which ends the search.
-fn send_info_line(
-    stream: &mut dyn ResponseStream,
-    report: &SearchReport,
-    size: usize,
-    color: Color,
-    dialect: Dialect,
-    args: &AnalyzeArgs,
-) -> bool {
-    let max_moves = args.max_moves.map(|n| n.min(usize::MAX as u64) as usize);
-    let analysis = Analysis::new(report, size, color);
-    match analysis.info_line(dialect, max_moves, args.ownership) {
-        Some(line) => stream.line(&line),
-        None => true,
-    }
-}
-
 /// KGS's time systems as the clock's controls.
 fn kgs_time_control(system: KgsTimeSystem) -> TimeControl {
     match system {
@@ -579,6 +518,15 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
         text.clone()
     } else {
         "panic".to_string()
+    }
+}
+
+/// The answer to genmove: a vertex, `pass` or `resign`.
+fn decision_text(decision: Decision) -> String {
+    match decision {
+        Decision::Play(vertex) => vertex.to_string(),
+        Decision::Pass => "pass".into(),
+        Decision::Resign => "resign".into(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The Go Text Protocol, version 2: parsing, the engine that answers
 //! commands, and the reader/writer threads around stdin and stdout.
 
+mod analysis;
 pub mod command;
 pub mod engine;
 pub mod io;
