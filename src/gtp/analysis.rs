@@ -8,6 +8,7 @@
 //! for GoGui and side-to-move-positive for KataGo's `ownership` field.
 
 use std::fmt::Write;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use log::info;
@@ -16,6 +17,7 @@ use super::command::{AnalyzeArgs, Dialect, GfxView};
 use super::response::{Reply, ResponseStream};
 use super::signals::Signals;
 use crate::game::{Color, Game, Move, Vertex};
+use crate::player::time::Budget;
 use crate::player::{Player, RootMove, SearchReport, Watch};
 
 /// Info lines every second when the client gives no interval.
@@ -48,7 +50,7 @@ pub(super) fn analyze(
         interval: interval(args),
         on_report: &mut send,
     };
-    let report = player.analyze(game, color, None, &signals.stop, Some(watch));
+    let report = player.analyze(game, color, &signals.stop, Some(watch));
     info!("analysis for {color}: {} playouts", report.playouts);
     Ok(String::new())
 }
@@ -77,17 +79,18 @@ pub(super) fn send_info_line(
     }
 }
 
-/// A GoGui gfx command: a genmove-sized search for `color` (the side to
-/// move by default), shown one way.
+/// A GoGui gfx command: a search for `color` (the side to move by default)
+/// within a genmove-sized `budget`, shown one way.
 pub(super) fn gfx(
     player: &mut Player,
     game: &Game,
     view: GfxView,
     color: Option<Color>,
-    stop: &std::sync::atomic::AtomicBool,
+    budget: Budget,
+    stop: &AtomicBool,
 ) -> String {
     let color = color.unwrap_or(game.to_move());
-    let report = player.search(game, color, None, stop);
+    let report = player.search(game, color, budget, stop);
     gfx_text(&report, view)
 }
 

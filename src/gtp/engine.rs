@@ -21,7 +21,7 @@ use crate::game::{
     Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
 };
 use crate::player::time::{Clock, TimeControl};
-use crate::player::{Decision, MoveBudget, Player, PlayerConfig, SearchReport, Watch};
+use crate::player::{Decision, Player, PlayerConfig, SearchReport, Watch};
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -65,7 +65,7 @@ impl Engine {
             game: Game::new(DEFAULT_SIZE, DEFAULT_KOMI),
             handicap: None,
             player: Player::new(config),
-            clock: Clock::new(TimeControl::Unlimited),
+            clock: Clock::with_settings(config.playouts, config.seconds_per_move),
             quit: false,
             ponder_due: false,
         }
@@ -164,13 +164,17 @@ impl Engine {
                 context.signals,
                 &mut *context.stream,
             ),
-            Gfx(view, color) => Ok(analysis::gfx(
-                &mut self.player,
-                &self.game,
-                view,
-                color,
-                stop,
-            )),
+            Gfx(view, color) => {
+                let budget = self.clock.untimed_budget(self.game.size());
+                Ok(analysis::gfx(
+                    &mut self.player,
+                    &self.game,
+                    view,
+                    color,
+                    budget,
+                    stop,
+                ))
+            }
             Undo => self
                 .game
                 .undo()
@@ -199,12 +203,12 @@ impl Engine {
                 byo_yomi_time,
                 byo_yomi_stones,
             } => {
-                self.clock =
-                    Clock::new(TimeControl::gtp(main_time, byo_yomi_time, byo_yomi_stones));
+                self.clock
+                    .set_control(TimeControl::gtp(main_time, byo_yomi_time, byo_yomi_stones));
                 Ok(String::new())
             }
             KgsTimeSettings(system) => {
-                self.clock = Clock::new(kgs_time_control(system));
+                self.clock.set_control(kgs_time_control(system));
                 Ok(String::new())
             }
             TimeLeft {
@@ -291,11 +295,7 @@ impl Engine {
         let moves_played = self.game.moves().count();
         let budget = self
             .clock
-            .budget(color, self.game.size(), moves_played, empty_points)
-            .map(|b| MoveBudget {
-                target: b.target,
-                hard_limit: b.hard_limit,
-            });
+            .budget(color, self.game.size(), moves_played, empty_points);
         let decision = self.player.genmove(&self.game, color, budget, stop, watch);
         if !commit {
             return Ok(decision);
@@ -358,9 +358,7 @@ impl Engine {
     fn ponder_now(&mut self, signals: &Signals) {
         let _until_input = signals.stop_on_next_line();
         let color = self.game.to_move();
-        let report = self
-            .player
-            .analyze(&self.game, color, None, &signals.stop, None);
+        let report = self.player.analyze(&self.game, color, &signals.stop, None);
         info!(
             "pondered {} playouts for {color} in {:.2}s",
             report.playouts,

@@ -23,7 +23,8 @@ use log::info;
 use crate::game::{Color, Game, Vertex};
 use decision::{decide, Resign};
 use report::summarise;
-use search::{Limits, Search, SearchParams};
+use search::{Search, SearchParams};
+use time::Budget;
 
 pub use decision::Decision;
 pub use report::{RootMove, SearchReport};
@@ -37,9 +38,9 @@ pub struct PlayerConfig {
     /// Search threads.
     pub threads: usize,
     /// Playouts per move; when set, the search stops after that many (per
-    /// thread) unless the clock says stop first.
+    /// thread) unless the clock says stop first. Read by the clock.
     pub playouts: Option<u64>,
-    /// Seconds per move when no time control is set.
+    /// Seconds per move when no time control is set. Read by the clock.
     pub seconds_per_move: Option<f64>,
     pub seed: Option<u64>,
     /// Resign when the winning chance is below this on two moves running
@@ -62,22 +63,6 @@ impl Default for PlayerConfig {
             search: SearchParams::default(),
         }
     }
-}
-
-/// How long one move may take: aim for `target`, never pass `hard_limit`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoveBudget {
-    pub target: Duration,
-    pub hard_limit: Duration,
-}
-
-/// How a search runs: until a deadline and a playout count per thread
-/// (whichever first) or until stopped; with a look at its statistics every
-/// `interval` when one is given.
-pub struct SearchLimits {
-    pub deadline: Option<Instant>,
-    pub playouts: u64,
-    pub interval: Option<Duration>,
 }
 
 /// A look at a running search: every `interval`, `on_report` gets the
@@ -122,30 +107,13 @@ impl Player {
         self.last_win_rate = None;
     }
 
-    /// The default thinking time per move when no clock is set: about a
-    /// second on 9x9, a little more on larger boards.
-    fn default_budget(&self, size: usize) -> MoveBudget {
-        let seconds = self
-            .config
-            .seconds_per_move
-            .unwrap_or_else(|| (size as f64 / 9.0).max(0.5));
-        // Any f64 may come from the command line: `Duration` panics on
-        // values past about 1.8e19 seconds, and on NaN.
-        let seconds = if seconds.is_nan() { 1.0 } else { seconds };
-        let target = Duration::from_secs_f64(seconds.clamp(0.001, time::MAX_SECONDS));
-        MoveBudget {
-            target,
-            hard_limit: target,
-        }
-    }
-
-    /// Chooses a move for `color`, showing the search's statistics to
-    /// `watch` every interval while it thinks.
+    /// Chooses a move for `color` within `budget`, showing the search's
+    /// statistics to `watch` every interval while it thinks.
     pub fn genmove(
         &mut self,
         game: &Game,
         color: Color,
-        budget: Option<MoveBudget>,
+        budget: Budget,
         stop: &AtomicBool,
         watch: Option<Watch>,
     ) -> Decision {
@@ -153,11 +121,7 @@ impl Player {
         if legal.is_empty() {
             return Decision::Pass;
         }
-        let limits = SearchLimits {
-            interval: watch.as_ref().map(|w| w.interval),
-            ..self.move_limits(game, budget)
-        };
-        let report = self.run_search(game, color, limits, stop, watch);
+        let report = self.run_search(game, color, budget, stop, watch);
         info!(
             "{} playouts in {:.2}s, best {:?}",
             report.playouts,
@@ -173,55 +137,28 @@ impl Player {
         decision
     }
 
-    /// Runs the search for `color` at the game's position as genmove would
-    /// (same time or playouts) and reports, without choosing a move.
+    /// Runs the search for `color` at the game's position within `budget`
+    /// and reports, without choosing a move.
     pub fn search(
         &mut self,
         game: &Game,
         color: Color,
-        budget: Option<MoveBudget>,
+        budget: Budget,
         stop: &AtomicBool,
     ) -> SearchReport {
-        let limits = self.move_limits(game, budget);
-        self.run_search(game, color, limits, stop, None)
+        self.run_search(game, color, budget, stop, None)
     }
 
-    /// Searches for `color` until `stop` is raised (or `deadline`), with no
-    /// playout limit: for analysis and pondering. `watch` sees the
-    /// statistics every interval.
+    /// Searches for `color` until `stop` is raised, with no other bound: for
+    /// analysis and pondering. `watch` sees the statistics every interval.
     pub fn analyze(
         &mut self,
         game: &Game,
         color: Color,
-        deadline: Option<Instant>,
         stop: &AtomicBool,
         watch: Option<Watch>,
     ) -> SearchReport {
-        let limits = SearchLimits {
-            deadline,
-            playouts: u64::MAX,
-            interval: watch.as_ref().map(|w| w.interval),
-        };
-        self.run_search(game, color, limits, stop, watch)
-    }
-
-    /// The limits of a genmove search: the clock's budget, else the
-    /// command line's playouts or time per move.
-    fn move_limits(&self, game: &Game, budget: Option<MoveBudget>) -> SearchLimits {
-        let start = Instant::now();
-        let deadline = match (self.config.playouts, budget) {
-            // A fixed playout count with no clock is deterministic: no deadline.
-            (Some(_), None) => None,
-            // A fixed count under a clock stops at the clock's hard limit.
-            (Some(_), Some(b)) => Some(start + b.hard_limit),
-            (None, Some(b)) => Some(start + b.target),
-            (None, None) => Some(start + self.default_budget(game.size()).target),
-        };
-        SearchLimits {
-            deadline,
-            playouts: self.config.playouts.unwrap_or(u64::MAX),
-            interval: None,
-        }
+        self.run_search(game, color, Budget::UNLIMITED, stop, watch)
     }
 
     /// Runs the threads' searches in slices of one interval each (a single
@@ -231,21 +168,21 @@ impl Player {
         &mut self,
         game: &Game,
         color: Color,
-        limits: SearchLimits,
+        budget: Budget,
         stop: &AtomicBool,
         mut watch: Option<Watch>,
     ) -> SearchReport {
         let start = Instant::now();
         let mut searches = self.prepare_searches(game, color);
-        let mut playouts_left = limits.playouts;
+        let mut playouts_left = budget.playouts;
         loop {
-            let slice_end = limits.interval.map(|i| Instant::now() + i);
-            let deadline = match (limits.deadline, slice_end) {
+            let slice_end = watch.as_ref().map(|w| Instant::now() + w.interval);
+            let deadline = match (budget.deadline, slice_end) {
                 (Some(d), Some(s)) => Some(d.min(s)),
                 (d, s) => d.or(s),
             };
             let before: Vec<u64> = searches.iter().map(Search::playouts).collect();
-            let slice = Limits {
+            let slice = Budget {
                 playouts: playouts_left,
                 deadline,
             };
@@ -264,7 +201,7 @@ impl Player {
             playouts_left = playouts_left.saturating_sub(done.max(1));
             let finished = stop.load(std::sync::atomic::Ordering::Relaxed)
                 || playouts_left == 0
-                || limits.deadline.is_some_and(|d| Instant::now() >= d);
+                || budget.deadline.is_some_and(|d| Instant::now() >= d);
             let Some(watch) = watch.as_mut() else {
                 break;
             };

@@ -26,6 +26,7 @@ use super::playout::{
 };
 use super::playout_board::{PlayoutBoard, Point};
 use super::rng::FastRng;
+use super::time::Budget;
 use super::tree::{Candidate, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Vertex};
 
@@ -77,13 +78,6 @@ impl Default for SearchParams {
             max_nodes: 4_000_000,
         }
     }
-}
-
-/// What limits one search: the first of these reached stops it.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    pub playouts: u64,
-    pub deadline: Option<Instant>,
 }
 
 pub struct Search {
@@ -199,7 +193,7 @@ impl Search {
     }
 
     /// Runs iterations until a limit is reached or `stop` is raised.
-    pub fn run(&mut self, limits: Limits, stop: &AtomicBool) {
+    pub fn run(&mut self, limits: Budget, stop: &AtomicBool) {
         let mut done = 0u64;
         while done < limits.playouts {
             if done.is_multiple_of(64) {

@@ -1,8 +1,10 @@
 //! The game clock and the thinking budget for one move.
 //!
 //! Pure bookkeeping: no threads, no I/O. The engine maps the GTP commands onto
-//! [`TimeControl`] and [`Clock`]; the search asks [`Clock::budget`] how long it
-//! may think.
+//! [`TimeControl`] and [`Clock`], and asks [`Clock::budget`] how long a move
+//! may take: the answer, a [`Budget`], is handed down unchanged to every
+//! search thread. The clock also holds the command line's playouts and
+//! seconds per move, so that it alone turns settings into a budget.
 //!
 //! # How the commands are read
 //!
@@ -43,7 +45,7 @@
 //! nothing left the target is [`MIN_THINK`]: the search always returns some
 //! legal move quickly, and a fast move is our only chance then.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::game::Color;
 
@@ -74,7 +76,9 @@ const OPENING_FACTOR: f64 = 0.5;
 /// ... growing to all of it over this share of the board's points (in moves).
 const OPENING_LENGTH_PER_POINT: f64 = 1.0 / 12.0;
 /// Times are capped here (about 31 years) so that `Duration` never overflows.
-pub(crate) const MAX_SECONDS: f64 = 1e9;
+const MAX_SECONDS: f64 = 1e9;
+/// The least thinking time per move from the command line, in seconds.
+const MIN_SECONDS_PER_MOVE: f64 = 0.001;
 
 /// A time system, with times in seconds (finite, not negative).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -215,21 +219,40 @@ pub struct Remaining {
     pub in_overtime: bool,
 }
 
-/// How long to think about one move.
+/// How long one search may think: until `deadline` or until `playouts`
+/// playouts per thread, whichever comes first, and in any case until the
+/// stop signal. The one budget type: the clock makes it for each move
+/// ([`Clock::budget`]), the player hands it to every search thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// The search aims to stop here.
-    pub target: Duration,
-    /// The move must be sent by then; the safety margin is already taken off.
-    pub hard_limit: Duration,
+    pub deadline: Option<Instant>,
+    pub playouts: u64,
 }
 
 impl Budget {
+    /// No bound but the stop signal: for analysis and pondering.
+    pub const UNLIMITED: Budget = Budget {
+        deadline: None,
+        playouts: u64::MAX,
+    };
+}
+
+/// What the time control allows one move, counted from its start: the
+/// clock's reckoning, from which it makes the move's [`Budget`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Allowance {
+    /// The search aims to stop here.
+    target: Duration,
+    /// The move must be sent by then; the safety margin is already taken off.
+    hard_limit: Duration,
+}
+
+impl Allowance {
     /// From seconds: both at least [`MIN_THINK`], and `target <= hard_limit`.
-    fn new(target: f64, hard_limit: f64) -> Budget {
+    fn new(target: f64, hard_limit: f64) -> Allowance {
         let hard_limit = seconds(hard_limit).max(MIN_THINK);
         let target = seconds(target).clamp(MIN_THINK, hard_limit);
-        Budget {
+        Allowance {
             target: Duration::from_secs_f64(target),
             hard_limit: Duration::from_secs_f64(hard_limit),
         }
@@ -244,26 +267,44 @@ pub struct Clock {
     /// Under [`TimeControl::Unlimited`]: the server has told us a real time
     /// left for this colour, which we then respect.
     reported: [bool; 2],
+    /// The command line's playouts per move (per thread), if fixed.
+    playouts: Option<u64>,
+    /// The command line's seconds per move when no time limit is set.
+    seconds_per_move: Option<f64>,
 }
 
 impl Clock {
-    /// Both colours start with their full time.
+    /// Both colours start with their full time; no command-line settings.
     pub fn new(control: TimeControl) -> Clock {
         let control = control.sanitized();
         Clock {
             control,
             remaining: [control.full(); 2],
             reported: [false; 2],
+            playouts: None,
+            seconds_per_move: None,
         }
     }
 
-    pub fn control(&self) -> TimeControl {
-        self.control
+    /// A clock with no time limits yet and the command line's settings:
+    /// `playouts` per move and thread when fixed, `seconds_per_move` when
+    /// the client sets no time limit (about a second on 9x9 when absent).
+    pub fn with_settings(playouts: Option<u64>, seconds_per_move: Option<f64>) -> Clock {
+        Clock {
+            playouts,
+            seconds_per_move,
+            ..Clock::new(TimeControl::Unlimited)
+        }
     }
 
-    /// New settings; both colours start full again.
+    /// New time settings; both colours start full again. The command
+    /// line's settings stay.
     pub fn set_control(&mut self, control: TimeControl) {
-        *self = Clock::new(control);
+        *self = Clock {
+            playouts: self.playouts,
+            seconds_per_move: self.seconds_per_move,
+            ..Clock::new(control)
+        };
     }
 
     /// A new game under the same settings (`clear_board`).
@@ -335,55 +376,82 @@ impl Clock {
                 state.seconds = (state.seconds - used).max(0.0);
             }
             TimeControl::Canadian { period, stones, .. } => {
-                if state.in_overtime {
-                    spend_canadian(state, used, period, stones);
-                } else if used <= state.seconds {
-                    state.seconds -= used;
-                } else {
-                    // The move ran past main time: it is the first stone of
-                    // the first period.
-                    let overflow = used - state.seconds;
-                    *state = Remaining {
-                        seconds: period,
-                        count: stones,
-                        in_overtime: true,
-                    };
-                    spend_canadian(state, overflow, period, stones);
-                }
+                spend_main_then(state, used, period, stones, |state, used| {
+                    spend_canadian(state, used, period, stones)
+                })
             }
             TimeControl::Byoyomi {
                 period, periods, ..
-            } => {
-                if state.in_overtime {
-                    spend_japanese(state, used, period);
-                } else if used <= state.seconds {
-                    state.seconds -= used;
-                } else {
-                    let overflow = used - state.seconds;
-                    *state = Remaining {
-                        seconds: period,
-                        count: periods,
-                        in_overtime: true,
-                    };
-                    spend_japanese(state, overflow, period);
-                }
-            }
+            } => spend_main_then(state, used, period, periods, |state, used| {
+                spend_japanese(state, used, period)
+            }),
         }
         if state.in_overtime && state.count == 0 && self.control != TimeControl::Unlimited {
             log::warn!("{color} has lost on time by our reckoning");
         }
     }
 
-    /// How long `color` may think about its next move; `None` when no time
-    /// limit is set (the caller uses its default). `moves_played` counts the
-    /// moves of the game so far, `empty_points` the empty points now.
+    /// How long `color` may think about its next move, from now.
+    /// `moves_played` counts the moves of the game so far, `empty_points`
+    /// the empty points now. Under a time limit the search aims for the
+    /// clock's target; with fixed playouts it stops at them or at the
+    /// clock's hard limit, whichever comes first, and with no time limit it
+    /// has no deadline (so a seeded one-thread search repeats). Without
+    /// either, the command line's seconds per move.
     pub fn budget(
         &self,
         color: Color,
         board_size: usize,
         moves_played: usize,
         empty_points: usize,
-    ) -> Option<Budget> {
+    ) -> Budget {
+        let allowance = self.allowance(color, board_size, moves_played, empty_points);
+        self.budget_within(allowance, board_size)
+    }
+
+    /// A move's worth of thinking by the command line's settings alone,
+    /// whatever the time control: for GoGui's gfx views, which are not moves
+    /// of the game.
+    pub fn untimed_budget(&self, board_size: usize) -> Budget {
+        self.budget_within(None, board_size)
+    }
+
+    /// The budget of a search starting now, within `allowance` when the
+    /// time control gives one.
+    fn budget_within(&self, allowance: Option<Allowance>, board_size: usize) -> Budget {
+        let start = Instant::now();
+        let deadline = match (self.playouts, allowance) {
+            // A fixed playout count with no clock is deterministic: no deadline.
+            (Some(_), None) => None,
+            // A fixed count under a clock stops at the clock's hard limit.
+            (Some(_), Some(a)) => Some(start + a.hard_limit),
+            (None, Some(a)) => Some(start + a.target),
+            (None, None) => Some(start + self.default_move_time(board_size)),
+        };
+        Budget {
+            deadline,
+            playouts: self.playouts.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The time per move when no time limit is set: the command line's, else
+    /// about a second on 9x9, a little more on larger boards.
+    fn default_move_time(&self, board_size: usize) -> Duration {
+        let per_move = self
+            .seconds_per_move
+            .unwrap_or_else(|| (board_size as f64 / 9.0).max(0.5));
+        Duration::from_secs_f64(seconds(per_move).max(MIN_SECONDS_PER_MOVE))
+    }
+
+    /// What the time control allows `color`'s next move; `None` when no
+    /// time limit is set.
+    fn allowance(
+        &self,
+        color: Color,
+        board_size: usize,
+        moves_played: usize,
+        empty_points: usize,
+    ) -> Option<Allowance> {
         let i = color.index();
         let state = self.remaining[i];
         let moves = moves_left(board_size, empty_points);
@@ -412,7 +480,7 @@ impl Clock {
                     japanese_main(state.seconds, period, moves, opening)
                 } else if state.count == 0 {
                     // Lost on time by our reckoning: play at once.
-                    Budget::new(0.0, 0.0)
+                    Allowance::new(0.0, 0.0)
                 } else {
                     japanese_period(state.seconds)
                 }
@@ -463,6 +531,32 @@ fn main_or_period(left: f64, stones: u64, period: f64, full_count: u64) -> Remai
             in_overtime: false,
         }
     }
+}
+
+/// A move under a system with byo-yomi: spent from main time while it
+/// lasts; a move that runs past main time is the first move of the first
+/// period (`count` stones or periods), charged with what it overran.
+fn spend_main_then(
+    state: &mut Remaining,
+    used: f64,
+    period: f64,
+    count: u64,
+    spend_overtime: impl FnOnce(&mut Remaining, f64),
+) {
+    let mut used = used;
+    if !state.in_overtime {
+        if used <= state.seconds {
+            state.seconds -= used;
+            return;
+        }
+        used -= state.seconds;
+        *state = Remaining {
+            seconds: period,
+            count,
+            in_overtime: true,
+        };
+    }
+    spend_overtime(state, used);
 }
 
 /// One stone played in a Canadian period; a finished period starts anew.
@@ -529,10 +623,10 @@ fn opening_factor(board_size: usize, moves_played: usize) -> f64 {
 }
 
 /// Main time only: spread it over the moves to come.
-fn absolute(left: f64, moves: f64, opening: f64) -> Budget {
+fn absolute(left: f64, moves: f64, opening: f64) -> Allowance {
     let spendable = usable(left);
     let share = spendable / moves;
-    Budget::new(share * opening, spendable.min(MAIN_HARD_STRETCH * share))
+    Allowance::new(share * opening, spendable.min(MAIN_HARD_STRETCH * share))
 }
 
 /// The time for one stone of a Canadian period with `left` seconds for
@@ -547,38 +641,38 @@ fn stone_hard_limit(left: f64, stones: u64) -> f64 {
     usable(left).min(STONE_HARD_STRETCH * stone_share(left, stones))
 }
 
-fn canadian_period(left: f64, stones: u64) -> Budget {
-    Budget::new(stone_share(left, stones), stone_hard_limit(left, stones))
+fn canadian_period(left: f64, stones: u64) -> Allowance {
+    Allowance::new(stone_share(left, stones), stone_hard_limit(left, stones))
 }
 
 /// Canadian main time: its even share plus what a byo-yomi stone would get,
 /// since main time running out only leads to that byo-yomi. The move may run
 /// into the first period as far as its first stone may take (so the budget
 /// with main time nearly gone meets the one in byo-yomi).
-fn canadian_main(main: f64, period: f64, stones: u64, moves: f64, opening: f64) -> Budget {
+fn canadian_main(main: f64, period: f64, stones: u64, moves: f64, opening: f64) -> Allowance {
     let spendable = usable(main);
     let share = spendable / moves;
     let stone_hard = stone_hard_limit(period, stones);
-    Budget::new(
+    Allowance::new(
         share * opening + stone_share(period, stones),
         spendable.min(MAIN_HARD_STRETCH * share) + stone_hard,
     )
 }
 
 /// One Japanese period: most of it, never counting on losing it.
-fn japanese_period(left: f64) -> Budget {
+fn japanese_period(left: f64) -> Allowance {
     let spendable = usable(left);
-    Budget::new(PERIOD_TARGET_SHARE * spendable, spendable)
+    Allowance::new(PERIOD_TARGET_SHARE * spendable, spendable)
 }
 
 /// Japanese main time: its even share plus most of a period, since every
 /// move in byo-yomi gets a whole period. A move that runs into the first
 /// period but ends within it loses nothing.
-fn japanese_main(main: f64, period: f64, moves: f64, opening: f64) -> Budget {
+fn japanese_main(main: f64, period: f64, moves: f64, opening: f64) -> Allowance {
     let spendable = usable(main);
     let share = spendable / moves;
     let in_period = usable(period);
-    Budget::new(
+    Allowance::new(
         share * opening + PERIOD_TARGET_SHARE * in_period,
         spendable.min(MAIN_HARD_STRETCH * share) + in_period,
     )
@@ -596,14 +690,16 @@ mod tests {
     }
 
     /// A budget for Black on an empty 19x19 board in the middle game.
-    fn budget19(clock: &Clock) -> Budget {
-        clock.budget(B, 19, 100, 200).expect("a time limit is set")
+    fn budget19(clock: &Clock) -> Allowance {
+        clock
+            .allowance(B, 19, 100, 200)
+            .expect("a time limit is set")
     }
 
     /// The invariants every budget keeps: at least MIN_THINK, target within
     /// the hard limit, and the hard limit within `bound` (the time that may be
     /// spent on this move after the margin) unless that is below MIN_THINK.
-    fn check(budget: Budget, bound: f64) {
+    fn check(budget: Allowance, bound: f64) {
         let target = secs(budget.target);
         let hard = secs(budget.hard_limit);
         assert!(target >= MIN_THINK - 1e-9, "{budget:?}");
@@ -685,12 +781,12 @@ mod tests {
     #[test]
     fn no_limit_gives_no_budget() {
         let mut clock = Clock::new(TimeControl::Unlimited);
-        assert_eq!(clock.budget(B, 19, 0, 361), None);
+        assert_eq!(clock.allowance(B, 19, 0, 361), None);
         clock.record_move(B, Duration::from_secs(1000));
-        assert_eq!(clock.budget(B, 19, 1, 360), None);
+        assert_eq!(clock.allowance(B, 19, 1, 360), None);
         // A report of nothing is no information.
         clock.time_left(B, 0.0, 0);
-        assert_eq!(clock.budget(B, 19, 1, 360), None);
+        assert_eq!(clock.allowance(B, 19, 1, 360), None);
     }
 
     #[test]
@@ -699,15 +795,15 @@ mod tests {
         clock.time_left(B, 30.0, 0);
         let budget = budget19(&clock);
         check(budget, usable(30.0));
-        assert_eq!(clock.budget(W, 19, 100, 200), None);
+        assert_eq!(clock.allowance(W, 19, 100, 200), None);
         clock.time_left(W, 10.0, 2);
-        let white = clock.budget(W, 19, 100, 200).expect("reported");
+        let white = clock.allowance(W, 19, 100, 200).expect("reported");
         check(white, usable(10.0));
         // After the two stones the unknown period restarts: no more limit.
         clock.record_move(W, Duration::from_secs(1));
-        assert!(clock.budget(W, 19, 101, 199).is_some());
+        assert!(clock.allowance(W, 19, 101, 199).is_some());
         clock.record_move(W, Duration::from_secs(1));
-        assert_eq!(clock.budget(W, 19, 102, 198), None);
+        assert_eq!(clock.allowance(W, 19, 102, 198), None);
     }
 
     #[test]
@@ -722,14 +818,14 @@ mod tests {
         );
         assert!((secs(budget.hard_limit) - 3.0 * 570.0 / 80.0).abs() < 1e-3);
         // The opening takes less, the late game (fewer empty points) more.
-        let opening = clock.budget(B, 19, 0, 361).expect("limited");
-        let late = clock.budget(B, 19, 250, 60).expect("limited");
+        let opening = clock.allowance(B, 19, 0, 361).expect("limited");
+        let late = clock.allowance(B, 19, 250, 60).expect("limited");
         assert!(opening.target < budget.target);
         assert!(late.target > budget.target);
         // Never spread over fewer than MIN_MOVES_LEFT moves (19x19: 18).
-        let end = clock.budget(B, 19, 300, 0).expect("limited");
+        let end = clock.allowance(B, 19, 300, 0).expect("limited");
         assert!((secs(end.target) - 570.0 / 18.05).abs() < 1e-3, "{end:?}");
-        let small = clock.budget(B, 9, 60, 0).expect("limited");
+        let small = clock.allowance(B, 9, 60, 0).expect("limited");
         assert!((secs(small.target) - 570.0 / MIN_MOVES_LEFT).abs() < 1e-3);
 
         clock.record_move(B, Duration::from_secs(100));
@@ -889,12 +985,12 @@ mod tests {
             check(budget19(&clock), usable(2.0 * MAX_SECONDS));
             check(
                 clock
-                    .budget(B, usize::MAX, usize::MAX, usize::MAX)
+                    .allowance(B, usize::MAX, usize::MAX, usize::MAX)
                     .expect("limited"),
                 usable(2.0 * MAX_SECONDS),
             );
             check(
-                clock.budget(B, 0, 0, 0).expect("limited"),
+                clock.allowance(B, 0, 0, 0).expect("limited"),
                 usable(2.0 * MAX_SECONDS),
             );
         }
@@ -938,7 +1034,7 @@ mod tests {
                 let mut clock = Clock::new(control);
                 clock.time_left(B, t, stones);
                 for (size, played, empty) in [(19, 0, 361), (19, 150, 180), (9, 70, 5), (2, 0, 4)] {
-                    if let Some(budget) = clock.budget(B, size, played, empty) {
+                    if let Some(budget) = clock.allowance(B, size, played, empty) {
                         check(budget, usable(t + extra));
                     }
                 }
@@ -949,11 +1045,11 @@ mod tests {
     #[test]
     fn more_time_left_never_gives_a_smaller_budget() {
         for (control, stones, _) in cases() {
-            let mut previous: Option<Budget> = None;
+            let mut previous: Option<Allowance> = None;
             for t in sweep() {
                 let mut clock = Clock::new(control);
                 clock.time_left(B, t, stones);
-                let Some(budget) = clock.budget(B, 19, 120, 150) else {
+                let Some(budget) = clock.allowance(B, 19, 120, 150) else {
                     continue;
                 };
                 if let Some(before) = previous {
@@ -973,11 +1069,78 @@ mod tests {
         clock.record_move(W, Duration::from_secs(90));
         assert_eq!(clock.remaining(B).seconds, 100.0);
         assert!(
-            clock.budget(W, 19, 10, 300).expect("limited").target
-                < clock.budget(B, 19, 10, 300).expect("limited").target
+            clock.allowance(W, 19, 10, 300).expect("limited").target
+                < clock.allowance(B, 19, 10, 300).expect("limited").target
         );
         clock.set_control(TimeControl::kgs_byoyomi(10.0, 5.0, 2));
         assert_eq!(clock.remaining(W).seconds, 10.0);
         assert_eq!(clock.remaining(W).count, 2);
+    }
+
+    /// The deadline of `budget` as time from `start`, checked to lie within
+    /// `expected` of it (the call itself takes a moment).
+    fn deadline_after(budget: Budget, start: Instant, expected: Duration) {
+        let deadline = budget.deadline.expect("a deadline");
+        let after = deadline.duration_since(start);
+        assert!(
+            after >= expected && after < expected + Duration::from_secs(1),
+            "{after:?} for {expected:?}"
+        );
+    }
+
+    #[test]
+    fn budgets_follow_the_command_line_when_no_time_limit_is_set() {
+        let start = Instant::now();
+        // Fixed playouts and no clock: no deadline at all.
+        let fixed = Clock::with_settings(Some(300), None).budget(B, 9, 0, 81);
+        assert_eq!(
+            fixed,
+            Budget {
+                deadline: None,
+                playouts: 300
+            }
+        );
+        // Seconds per move, or about a second per 9 lines by default.
+        let timed = Clock::with_settings(None, Some(2.5)).budget(B, 19, 0, 361);
+        assert_eq!(timed.playouts, u64::MAX);
+        deadline_after(timed, start, Duration::from_secs_f64(2.5));
+        let default = Clock::with_settings(None, None);
+        deadline_after(default.budget(B, 9, 0, 81), start, Duration::from_secs(1));
+        deadline_after(
+            default.budget(B, 19, 0, 361),
+            start,
+            Duration::from_secs_f64(19.0 / 9.0),
+        );
+        // Nonsense seconds are made harmless.
+        for nonsense in [f64::NAN, -1.0, 0.0] {
+            let budget = Clock::with_settings(None, Some(nonsense)).budget(B, 9, 0, 81);
+            deadline_after(budget, start, Duration::from_secs_f64(MIN_SECONDS_PER_MOVE));
+        }
+        let huge = Clock::with_settings(None, Some(1e300)).budget(B, 9, 0, 81);
+        deadline_after(huge, start, Duration::from_secs_f64(MAX_SECONDS));
+    }
+
+    #[test]
+    fn under_a_time_limit_budgets_follow_the_clock() {
+        let control = TimeControl::kgs_absolute(600.0);
+        let allowance = Clock::new(control)
+            .allowance(B, 19, 100, 200)
+            .expect("limited");
+        let start = Instant::now();
+        // The target, or with fixed playouts the hard limit.
+        let mut clock = Clock::with_settings(None, Some(30.0));
+        clock.set_control(control);
+        deadline_after(clock.budget(B, 19, 100, 200), start, allowance.target);
+        let mut fixed = Clock::with_settings(Some(300), None);
+        fixed.set_control(control);
+        let budget = fixed.budget(B, 19, 100, 200);
+        assert_eq!(budget.playouts, 300);
+        deadline_after(budget, start, allowance.hard_limit);
+        // The command line's settings survive a new control and a new game.
+        fixed.new_game();
+        fixed.set_control(TimeControl::Unlimited);
+        assert_eq!(fixed.budget(B, 19, 100, 200).deadline, None);
+        // GoGui's views ignore the time control.
+        deadline_after(clock.untimed_budget(9), start, Duration::from_secs(30));
     }
 }
