@@ -2,9 +2,7 @@
 
 use clap::Parser;
 
-use hane::gtp::{self, Engine};
-use hane::player::search::SearchParams;
-use hane::player::PlayerConfig;
+use hane::{Engine, PlayerConfig, SearchParams};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -98,13 +96,13 @@ fn main() {
         },
     };
     let mut engine = Engine::new(&config);
-    gtp::io::run(&mut engine);
+    hane::serve(&mut engine);
 }
 
 /// Nodes per thread's tree: --max-nodes, lowered to fit --max-tree-mb when
 /// given, and never below a thousand (a tree that small still plays).
 fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>, threads: usize) -> usize {
-    let node_bytes = std::mem::size_of::<hane::player::tree::Node>();
+    let node_bytes = hane::TREE_NODE_BYTES;
     let fitting = max_tree_mb.map_or(usize::MAX, |mb| {
         mb.saturating_mul(1 << 20) / node_bytes / threads
     });
@@ -113,7 +111,7 @@ fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>, threads: usize) -> us
 
 /// `hane bench`: a tool, not the engine, so its report goes to stdout.
 fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, seed: u64) {
-    use hane::player::bench;
+    use hane::bench;
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     for &size in sizes {

@@ -5,12 +5,11 @@
 
 use proptest::prelude::*;
 
-use hane::game::sgf;
-use hane::game::Game;
-use hane::gtp::response::format_response;
-use hane::gtp::{parse_line, Command, Engine, Request};
-use hane::player::search::SearchParams;
-use hane::player::PlayerConfig;
+use hane::format_response;
+use hane::sgf;
+use hane::Game;
+use hane::{parse_line, Command, Engine, Request};
+use hane::{PlayerConfig, SearchParams};
 
 /// Checks the shape of one response: one terminating empty line, no other.
 fn assert_one_response(request: &Request, reply: &Result<String, String>) {

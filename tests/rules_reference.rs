@@ -7,8 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use hane::game::zobrist::stone_key;
-use hane::game::{Color, Game, Move, Vertex};
+use hane::{stone_key, Color, Game, Move, Vertex};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -2,8 +2,8 @@
 //! and whatever is read writes back to text that reads back equal.
 #![no_main]
 
-use hane::game::sgf;
-use hane::game::Game;
+use hane::sgf;
+use hane::Game;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &[u8]| {

@@ -17,8 +17,7 @@ use super::command::{AnalyzeArgs, Dialect, GfxView};
 use super::response::{Reply, ResponseStream};
 use super::signals::Signals;
 use crate::game::{Color, Game, Move, Vertex};
-use crate::player::time::Budget;
-use crate::player::{Player, RootMove, SearchReport, Watch};
+use crate::player::{Budget, Player, RootMove, SearchReport, Watch};
 
 /// Info lines every second when the client gives no interval.
 const DEFAULT_INTERVAL_CS: u64 = 100;

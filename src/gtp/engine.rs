@@ -20,8 +20,7 @@ use crate::game::{
     fixed_handicap_vertices, free_handicap_vertices, result_text, Action, Color, Game, Move,
     Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
 };
-use crate::player::time::{Clock, TimeControl};
-use crate::player::{Decision, Player, PlayerConfig, SearchReport, Watch};
+use crate::player::{Clock, Decision, Player, PlayerConfig, SearchReport, TimeControl, Watch};
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -71,11 +70,6 @@ impl Engine {
         }
     }
 
-    /// The game as it stands (for tests and tools).
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
     /// True once `quit` has been answered.
     pub fn has_quit(&self) -> bool {
         self.quit
@@ -101,8 +95,8 @@ impl Engine {
     /// A panic inside the command (a bug: none is known) is answered as a
     /// GTP error, `internal error (...)`, with the game as it was before the
     /// command, so that a GUI's game survives it.
-    pub fn execute(&mut self, command: Command, context: &mut Context) -> Reply {
-        self.guarded(|engine| engine.run(command, context))
+    pub(crate) fn execute(&mut self, command: Command, context: &mut Context) -> Reply {
+        self.guarded(|engine| engine.dispatch(command, context))
     }
 
     /// Runs `command` on the engine; on a panic, restores what a client can
@@ -127,7 +121,8 @@ impl Engine {
         }
     }
 
-    fn run(&mut self, command: Command, context: &mut Context) -> Reply {
+    /// Answers one command, unguarded.
+    fn dispatch(&mut self, command: Command, context: &mut Context) -> Reply {
         use Command::*;
         self.ponder_due = false;
         let stop = &context.signals.stop;
@@ -342,7 +337,7 @@ impl Engine {
     /// After a genmove, with `--ponder`: searches the opponent's move until
     /// the next input line arrives, so that the next genmove starts from a
     /// grown tree. Does nothing otherwise.
-    pub fn ponder(&mut self, signals: &Signals) {
+    pub(crate) fn ponder(&mut self, signals: &Signals) {
         if !std::mem::take(&mut self.ponder_due) || self.game.is_over() {
             return;
         }

@@ -78,9 +78,9 @@ enum Input {
     Eof,
 }
 
-/// Runs the GTP loop on stdin and stdout until `quit`, end of input, or a
-/// closed stdout. Returns normally in every one of those cases.
-pub fn run(engine: &mut Engine) {
+/// Serves GTP on stdin and stdout until `quit`, end of input, or a closed
+/// stdout. Returns normally in every one of those cases.
+pub fn serve(engine: &mut Engine) {
     let signals = Arc::new(Signals::default());
     let queued = Arc::new(QueuedBytes::default());
     let lines = spawn_reader(Arc::clone(&signals), Arc::clone(&queued));

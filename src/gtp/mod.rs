@@ -2,14 +2,16 @@
 //! commands, and the reader/writer threads around stdin and stdout.
 
 mod analysis;
-pub mod command;
-pub mod engine;
-pub mod io;
-pub mod parse;
-pub mod response;
+mod command;
+mod engine;
+mod io;
+mod parse;
+mod response;
 mod showboard;
-pub mod signals;
+mod signals;
 
 pub use command::{Command, ParseError, Request};
 pub use engine::Engine;
+pub use io::serve;
 pub use parse::parse_line;
+pub use response::format_response;

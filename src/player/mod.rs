@@ -6,14 +6,14 @@
 
 pub mod bench;
 mod decision;
-pub mod patterns;
-pub mod playout;
-pub mod playout_board;
+mod patterns;
+mod playout;
+mod playout_board;
 mod report;
-pub mod rng;
-pub mod search;
-pub mod time;
-pub mod tree;
+mod rng;
+mod search;
+mod time;
+mod tree;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -23,11 +23,15 @@ use log::info;
 use crate::game::{Color, Game, Vertex};
 use decision::{decide, Resign};
 use report::summarise;
-use search::{Search, SearchParams};
-use time::Budget;
+use search::Search;
 
 pub use decision::Decision;
 pub use report::{RootMove, SearchReport};
+pub use search::SearchParams;
+pub use time::{Budget, Clock, TimeControl};
+
+/// Bytes one node of a search tree takes, for fitting `--max-tree-mb`.
+pub const TREE_NODE_BYTES: usize = std::mem::size_of::<tree::Node>();
 
 #[cfg(test)]
 pub(crate) use report::sample_report;

@@ -201,15 +201,8 @@ impl PlayoutBoard {
         &self.empties[..self.empty_count]
     }
 
-    /// The number of stones in the string at `p` (0 for an empty point).
-    pub fn string_stones(&self, p: Point) -> u16 {
-        match self.colour[p as usize] {
-            BLACK | WHITE => self.stones[self.string[p as usize] as usize],
-            _ => 0,
-        }
-    }
-
     /// The exact number of distinct liberties of the string at `p`.
+    #[cfg(test)]
     pub fn string_liberties(&self, p: Point) -> usize {
         if self.color_at(p).is_none() {
             return 0;

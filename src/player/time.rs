@@ -313,7 +313,8 @@ impl Clock {
     }
 
     /// What `color` has left by our reckoning or the server's last word.
-    pub fn remaining(&self, color: Color) -> Remaining {
+    #[cfg(test)]
+    fn remaining(&self, color: Color) -> Remaining {
         self.remaining[color.index()]
     }
 

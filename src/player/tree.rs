@@ -96,10 +96,6 @@ impl Tree {
         self.nodes.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.nodes.len() <= 1
-    }
-
     pub fn children(&self, id: NodeId) -> std::ops::Range<NodeId> {
         let node = &self.nodes[id as usize];
         node.first_child..node.first_child + node.child_count as u32
@@ -143,6 +139,7 @@ impl Tree {
     }
 
     /// The memory the nodes take, room reserved for more included.
+    #[cfg(test)]
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
     }
