@@ -88,7 +88,7 @@ fn unknown_commands_and_wrong_arguments() {
 }
 
 #[test]
-fn misspelt_colours_and_vertices_off_the_board() {
+fn misspelt_colors_and_vertices_off_the_board() {
     let mut gtp = game_in_progress();
     for (command, expected) in [
         ("play blakc A1", "? syntax error (expected a colour)"),

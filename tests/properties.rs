@@ -139,7 +139,7 @@ fn vertex_text() -> impl Strategy<Value = String> {
         .prop_map(|(col, row)| format!("{}{row}", b"ABCDEFGHJKLMNOPQRSTUVWXYZ"[col] as char))
 }
 
-fn colour_text() -> impl Strategy<Value = &'static str> {
+fn color_text() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec!["b", "w", "black", "white"])
 }
 
@@ -166,8 +166,8 @@ fn sgf_text() -> impl Strategy<Value = String> {
                 }
             }
             for (black, point) in moves {
-                let colour = if black { 'B' } else { 'W' };
-                text.push_str(&format!(";{colour}[{}]", point.unwrap_or_default()));
+                let color = if black { 'B' } else { 'W' };
+                text.push_str(&format!(";{color}[{}]", point.unwrap_or_default()));
             }
             text.push(')');
             text
@@ -184,11 +184,11 @@ enum Step {
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        6 => (colour_text(), vertex_text()).prop_map(|(c, v)| Step::Line(format!("play {c} {v}"))),
-        1 => colour_text().prop_map(|c| Step::Line(format!("play {c} pass"))),
+        6 => (color_text(), vertex_text()).prop_map(|(c, v)| Step::Line(format!("play {c} {v}"))),
+        1 => color_text().prop_map(|c| Step::Line(format!("play {c} pass"))),
         3 => Just(Step::Line("undo".into())),
-        1 => colour_text().prop_map(|c| Step::Line(format!("genmove {c}"))),
-        1 => colour_text().prop_map(|c| Step::Line(format!("reg_genmove {c}"))),
+        1 => color_text().prop_map(|c| Step::Line(format!("genmove {c}"))),
+        1 => color_text().prop_map(|c| Step::Line(format!("reg_genmove {c}"))),
         1 => (0u64..28).prop_map(|n| Step::Line(format!("boardsize {n}"))),
         1 => Just(Step::Line("clear_board".into())),
         1 => (-100.0f64..100.0).prop_map(|k| Step::Line(format!("komi {k}"))),
@@ -198,9 +198,9 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|vs| Step::Line(format!("set_free_handicap {}", vs.join(" ")))),
         1 => (0u64..100, 0u64..10, 0u64..5)
             .prop_map(|(m, b, s)| Step::Line(format!("time_settings {m} {b} {s}"))),
-        1 => (colour_text(), 0u64..100, 0u64..5)
+        1 => (color_text(), 0u64..100, 0u64..5)
             .prop_map(|(c, t, s)| Step::Line(format!("time_left {c} {t} {s}"))),
-        1 => (colour_text(), vertex_text()).prop_map(|(c, v)| Step::Line(format!("is_legal {c} {v}"))),
+        1 => (color_text(), vertex_text()).prop_map(|(c, v)| Step::Line(format!("is_legal {c} {v}"))),
         1 => vertex_text().prop_map(|v| Step::Line(format!("countlib {v}"))),
         1 => Just(Step::Line("final_score".into())),
         2 => (sgf_text(), prop::option::of(0u8..20)).prop_map(|(t, n)| Step::LoadSgf(t, n)),

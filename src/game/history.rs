@@ -1,8 +1,8 @@
 //! A game under the Tromp-Taylor rules: the board, whose turn it is, komi,
-//! the history of colourings for positional superko, and exact undo.
+//! the history of colorings for positional superko, and exact undo.
 //!
 //! Superko is exact. Every position the game has passed through is kept
-//! (board and all), and the colourings are indexed by their Zobrist hash. A
+//! (board and all), and the colorings are indexed by their Zobrist hash. A
 //! move is a repetition only when its resulting colouring is *equal* to an
 //! earlier one: a hash hit is confirmed by comparing the boards point by
 //! point, so a hash collision can never make a legal move illegal. Keeping
@@ -87,7 +87,7 @@ pub struct Game {
     positions: Vec<Position>,
     actions: Vec<Action>,
     /// Colouring hash -> indices into `positions` with that hash.
-    colourings: HashMap<u64, Vec<usize>>,
+    colorings: HashMap<u64, Vec<usize>>,
 }
 
 impl Game {
@@ -100,13 +100,13 @@ impl Game {
             captures: [0, 0],
             consecutive_passes: 0,
         };
-        let mut colourings = HashMap::new();
-        colourings.insert(start.board.hash(), vec![0]);
+        let mut colorings = HashMap::new();
+        colorings.insert(start.board.hash(), vec![0]);
         Game {
             komi,
             positions: vec![start],
             actions: Vec::new(),
-            colourings,
+            colorings,
         }
     }
 
@@ -167,8 +167,8 @@ impl Game {
     /// The hashes of every colouring that has occurred in this game: a move
     /// recreating one of them is illegal. (Hashes only: the search uses them
     /// as a filter; the game confirms every real move exactly.)
-    pub fn colouring_hashes(&self) -> impl Iterator<Item = u64> + '_ {
-        self.colourings.keys().copied()
+    pub fn coloring_hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.colorings.keys().copied()
     }
 
     /// Whether `color` may play `mv` now. A pass is always legal.
@@ -273,14 +273,14 @@ impl Game {
     /// Whether this colouring occurred earlier in the game: a hash hit is
     /// confirmed against the stored board.
     fn is_repetition(&self, board: &Board) -> bool {
-        self.colourings
+        self.colorings
             .get(&board.hash())
             .is_some_and(|indices| indices.iter().any(|&i| self.positions[i].board == *board))
     }
 
     fn push(&mut self, position: Position, action: Action) {
         let index = self.positions.len();
-        self.colourings
+        self.colorings
             .entry(position.board.hash())
             .or_default()
             .push(index);
@@ -292,10 +292,10 @@ impl Game {
         let index = self.positions.len() - 1;
         if let Some(position) = self.positions.pop() {
             let hash = position.board.hash();
-            if let Some(indices) = self.colourings.get_mut(&hash) {
+            if let Some(indices) = self.colorings.get_mut(&hash) {
                 indices.retain(|&i| i != index);
                 if indices.is_empty() {
-                    self.colourings.remove(&hash);
+                    self.colorings.remove(&hash);
                 }
             }
         }
@@ -385,7 +385,7 @@ mod tests {
     }
 
     #[test]
-    fn a_suicide_that_recreates_a_colouring_is_illegal() {
+    fn a_suicide_that_recreates_a_coloring_is_illegal() {
         use Color::{Black as B, White as W};
         let mut game = Game::new(3, 0.0);
         for (c, s) in [(W, "B1"), (W, "B2"), (W, "B3"), (B, "A1"), (B, "A2")] {
@@ -407,6 +407,6 @@ mod tests {
         assert_eq!(game.undo(), Err(CannotUndo));
         assert_eq!(game.board(), start.board());
         assert_eq!(game.to_move(), B);
-        assert_eq!(game.colourings, start.colourings);
+        assert_eq!(game.colorings, start.colorings);
     }
 }

@@ -46,6 +46,10 @@ pub struct Context<'a> {
     pub stream: &'a mut dyn ResponseStream,
 }
 
+/// The GTP engine: owns the game (position, record, superko history), the
+/// handicap count the record needs, the player (its search threads and
+/// trees) and the clock. It maps one typed `Command` to one `Reply`; the
+/// loop in `io.rs` reads the commands and writes the replies.
 pub struct Engine {
     game: Game,
     /// Stones placed by the handicap commands, for printsgf's HA.

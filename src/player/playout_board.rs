@@ -11,6 +11,14 @@
 //! mover's own string, of any size). The light playouts never choose a
 //! suicide (`is_playout_legal`), as in every light-playout engine: it is
 //! almost never a good move and skipping it keeps playouts short.
+//!
+//! Two boards on purpose: the rules board (`game::Board`) is exact and
+//! simple, and answers the client; this one is fast and only steers the
+//! search. Three facts exist on both, computed differently: the score
+//! (`score`), a point's owner (`owner`) and a string's liberties (here
+//! pseudo-liberties kept incrementally, `liberties_up_to_two` for the
+//! policy). The tests below check all three against the rules board on
+//! random games.
 
 use std::sync::OnceLock;
 

@@ -5,8 +5,9 @@
 //! thread (root parallelism) and adds their root statistics up. Each
 //! iteration copies the root board, walks down the tree choosing the child
 //! with the best blend of its own and its RAVE win rate, expands the leaf it
-//! reaches, finishes the game with a light random playout and scores it by
-//! the Tromp-Taylor count.
+//! reaches, finishes the game with a playout (the policy playout by
+//! default, the light random one when `heavy_playouts` is off) and scores
+//! it by the Tromp-Taylor count.
 //!
 //! Pass is a move of the tree. Two passes in a row end the game: such a node
 //! is terminal and is valued by the exact count of its board, which is how
@@ -80,6 +81,11 @@ impl Default for SearchParams {
     }
 }
 
+/// One thread's search: owns its tree, the board at the root (a
+/// `PlayoutBoard`, copied at the start of every iteration), the colouring
+/// hashes of the game for superko, its random stream, and the statistics
+/// the player reads after a run (root children, ownership, margins). It
+/// borrows nothing: the player keeps it from move to move for tree reuse.
 pub struct Search {
     params: SearchParams,
     tree: Tree,
@@ -131,7 +137,7 @@ impl Search {
             root_passes: game.consecutive_passes().min(1),
             root_last_move,
             komi: game.komi() as f32,
-            history: game.colouring_hashes().collect(),
+            history: game.coloring_hashes().collect(),
             rng: FastRng::new(seed),
             ownership_samples: 0,
             score_sum: 0.0,

@@ -1065,7 +1065,7 @@ mod tests {
     }
 
     #[test]
-    fn the_colours_keep_separate_clocks() {
+    fn the_colors_keep_separate_clocks() {
         let mut clock = Clock::new(TimeControl::gtp(100.0, 0.0, 0));
         clock.record_move(W, Duration::from_secs(90));
         assert_eq!(clock.remaining(B).seconds, 100.0);

@@ -65,6 +65,9 @@ pub struct Candidate {
     pub prior_wins: f32,
 }
 
+/// The search tree of one thread: owns every node in one arena (`Vec`,
+/// children side by side, addressed by `NodeId`), never more than
+/// `max_nodes` of them. Node 0 is the root.
 pub struct Tree {
     nodes: Vec<Node>,
     max_nodes: usize,

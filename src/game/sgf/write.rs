@@ -11,7 +11,7 @@ const MOVES_PER_LINE: usize = 10;
 
 /// Writes the game as one FF[4] game tree: the root holds the game
 /// information and the setup (and PL) that comes before anything else, then
-/// one node per move, or per later setup. What [`super::parse`] returns is
+/// one node per move, or per later setup. What [`super::read::parse`] returns is
 /// written so that it parses back equal.
 pub fn write(game: &SgfGame) -> String {
     let mut out = String::new();
