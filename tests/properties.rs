@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use hane::format_response;
 use hane::sgf;
 use hane::Game;
-use hane::{parse_line, Command, Engine, Request};
+use hane::{parse_line, Command, Engine, ParseError, Request};
 use hane::{PlayerConfig, SearchParams};
 
 /// Checks the shape of one response: one terminating empty line, no other.
@@ -95,13 +95,71 @@ fn gtp_line() -> impl Strategy<Value = Vec<u8>> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 5000, ..ProptestConfig::default() })]
 
+    /// Each line is judged by the spec's rules written out here: ignored
+    /// exactly when preprocessing leaves only spaces; otherwise one request
+    /// with the line's id (a first word of digits), an unknown command
+    /// exactly when the name is not one `list_commands` lists, and one
+    /// well-formed response.
     #[test]
     fn any_line_parses_to_one_response(line in gtp_line()) {
-        if let Some(request) = parse_line(&line) {
-            let reply = request.command.clone().map(|_| String::new()).map_err(|e| e.to_string());
-            assert_one_response(&request, &reply);
+        let text = preprocessed(&line);
+        let words: Vec<&[u8]> = text.split(|&byte| byte == b' ').filter(|w| !w.is_empty()).collect();
+        let Some(request) = parse_line(&line) else {
+            prop_assert!(words.is_empty(), "{:?} was ignored", line);
+            return Ok(());
+        };
+        prop_assert!(!words.is_empty(), "{:?} was not ignored", line);
+        let has_id = words[0].iter().all(u8::is_ascii_digit);
+        let id = if has_id {
+            std::str::from_utf8(words[0]).expect("digits").parse::<u64>().ok()
+        } else {
+            None
+        };
+        prop_assert_eq!(request.id, id, "id of {:?}", line);
+        if has_id && id.is_none() {
+            prop_assert!(matches!(request.command, Err(ParseError::Syntax(_))), "{:?}", line);
+        } else {
+            let name = if has_id { words.get(1) } else { words.first() };
+            let known = name.is_some_and(|name| known_names().iter().any(|k| k.as_bytes() == *name));
+            prop_assert_eq!(
+                matches!(request.command, Err(ParseError::UnknownCommand)),
+                !known,
+                "{:?} gave {:?}", line, request.command
+            );
         }
+        let reply = request.command.clone().map(|_| String::new()).map_err(|e| e.to_string());
+        assert_one_response(&request, &reply);
     }
+}
+
+/// What the spec's preprocessing (GTP v2, section 3.1) leaves of a line:
+/// everything from `#` cut, control characters other than HT and LF
+/// dropped, HT (and LF) turned into a space.
+fn preprocessed(line: &[u8]) -> Vec<u8> {
+    let end = line
+        .iter()
+        .position(|&byte| byte == b'#')
+        .unwrap_or(line.len());
+    line[..end]
+        .iter()
+        .filter_map(|&byte| match byte {
+            b'\t' | b'\n' => Some(b' '),
+            0..=31 | 127 => None,
+            _ => Some(byte),
+        })
+        .collect()
+}
+
+/// The command names `list_commands` answers.
+fn known_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut engine = Engine::new(&PlayerConfig::default());
+        let list = engine
+            .execute_detached(Command::ListCommands)
+            .expect("list_commands");
+        list.lines().map(str::to_string).collect()
+    })
 }
 
 // --- command sequences against an engine ---------------------------------
