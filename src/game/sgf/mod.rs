@@ -1,4 +1,4 @@
-//! SGF FF[4] reading and writing, for GTP `loadsgf` and `printsgf`.
+//! SGF `FF[4]` reading and writing, for GTP `loadsgf` and `printsgf`.
 //!
 //! This module only converts between SGF text and a plain description of a
 //! game ([`SgfGame`]): board size, game information and the main line as a

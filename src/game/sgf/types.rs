@@ -64,7 +64,7 @@ pub enum SgfError {
     BadPoint { point: String, size: usize },
     /// GM is not 1.
     NotGo(String),
-    /// More setup points than [`MAX_SETUP_POINTS`]: FF[4] rectangles such as
+    /// More setup points than [`MAX_SETUP_POINTS`]: `FF[4]` rectangles such as
     /// `AB[aa:yy]` would otherwise let a small file fill the memory.
     TooManySetupPoints,
     /// A main line of more than [`MAX_MAIN_LINE_ACTIONS`] moves and setups.
