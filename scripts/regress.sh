@@ -24,5 +24,5 @@ if command -v gogui-regress >/dev/null 2>&1; then
   exit "$status"
 else
   echo "gogui-regress not on PATH: running the project's harness (cargo test --test regress)"
-  cargo test --release --quiet --test regress -- --nocapture
+  cargo test --profile fast-test --quiet --test regress -- --nocapture
 fi

@@ -1,9 +1,27 @@
 //! hane: a Go engine that speaks GTP v2, plays by the Tromp-Taylor rules and
 //! chooses its moves by Monte Carlo tree search.
 //!
-//! Data flows one way: `gtp` (protocol) -> `game` (rules and board) -> `player`
-//! (search) -> `gtp` response.
+//! Three layers, each using only the one below it:
+//!
+//! - `gtp` (protocol) reads lines, parses them into typed commands, answers
+//!   them with the `Engine` and writes the responses: all protocol text is
+//!   written there.
+//! - `player` (search) turns a position and a budget into a move, or into a
+//!   report of numbers (candidates, visits, win rates, PV, ownership).
+//! - `game` (rules): board, game record, superko, scoring, SGF.
+//!
+//! Data flows one way: stdin -> reader thread -> parser -> `Command` ->
+//! `Engine` -> (the clock's budget -> `Player` -> search threads -> report ->
+//! decision) -> reply -> stdout. The modules are private; what follows the
+//! declarations is the whole public API, for `main.rs`, `tests/` and `fuzz/`.
+//! docs/architecture.md maps every module.
 
-pub mod game;
-pub mod gtp;
-pub mod player;
+mod game;
+mod gtp;
+mod player;
+
+pub use game::sgf;
+pub use game::zobrist::stone_key;
+pub use game::{Color, Game, Move, Vertex};
+pub use gtp::{format_response, parse_line, serve, Command, Engine, ParseError, Request};
+pub use player::{bench, PlayerConfig, SearchParams, TREE_NODE_BYTES};

@@ -2,9 +2,7 @@
 
 use clap::Parser;
 
-use hane::gtp::{self, Engine};
-use hane::player::search::SearchParams;
-use hane::player::PlayerConfig;
+use hane::{Engine, PlayerConfig, SearchParams};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -47,6 +45,10 @@ struct Cli {
     /// command arrives (off by default: it takes every core meanwhile).
     #[arg(long)]
     ponder: bool,
+    /// A search parameter, NAME=VALUE, for tuning experiments
+    /// (docs/strength.md); may be repeated.
+    #[arg(long = "param", value_name = "NAME=VALUE", hide = true)]
+    params: Vec<String>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -84,6 +86,21 @@ fn main() {
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    let mut search = SearchParams {
+        allow_suicide: !cli.no_suicide,
+        max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb, threads.max(1)),
+        ..SearchParams::default()
+    };
+    for param in &cli.params {
+        let set = param
+            .split_once('=')
+            .ok_or_else(|| format!("--param {param}: expected NAME=VALUE"))
+            .and_then(|(name, value)| search.set(name, value));
+        if let Err(message) = set {
+            eprintln!("hane: {message}");
+            std::process::exit(2);
+        }
+    }
     let config = PlayerConfig {
         threads: threads.max(1),
         playouts: cli.playouts,
@@ -91,20 +108,16 @@ fn main() {
         seed: cli.seed,
         resign_threshold: cli.resign,
         ponder: cli.ponder,
-        search: SearchParams {
-            allow_suicide: !cli.no_suicide,
-            max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb, threads.max(1)),
-            ..SearchParams::default()
-        },
+        search,
     };
     let mut engine = Engine::new(&config);
-    gtp::io::run(&mut engine);
+    hane::serve(&mut engine);
 }
 
 /// Nodes per thread's tree: --max-nodes, lowered to fit --max-tree-mb when
 /// given, and never below a thousand (a tree that small still plays).
 fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>, threads: usize) -> usize {
-    let node_bytes = std::mem::size_of::<hane::player::tree::Node>();
+    let node_bytes = hane::TREE_NODE_BYTES;
     let fitting = max_tree_mb.map_or(usize::MAX, |mb| {
         mb.saturating_mul(1 << 20) / node_bytes / threads
     });
@@ -113,7 +126,7 @@ fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>, threads: usize) -> us
 
 /// `hane bench`: a tool, not the engine, so its report goes to stdout.
 fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, seed: u64) {
-    use hane::player::bench;
+    use hane::bench;
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     for &size in sizes {

@@ -10,45 +10,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{started_with, Gtp, GAME_IN_PROGRESS};
+use common::{assert_fails_unchanged, assert_raw_fails_unchanged, snapshot, Gtp};
 
 /// The reader's bound on one line (src/gtp/io.rs).
 const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// A 9x9 game with stones of both colours, a capture and komi 6.5.
 fn game_in_progress() -> Gtp {
-    started_with(
-        &["--seed", "1", "--playouts", "50", "--threads", "1"],
-        &GAME_IN_PROGRESS,
-    )
-}
-
-/// What a client can see of the game: stones, the board with captures and
-/// the side to move, and the record with komi.
-fn snapshot(gtp: &mut Gtp) -> Vec<String> {
-    [
-        "list_stones black",
-        "list_stones white",
-        "showboard",
-        "printsgf",
-    ]
-    .iter()
-    .map(|command| gtp.ok(command))
-    .collect()
-}
-
-/// Sends raw bytes (the line ending included) and checks the one response
-/// and that the game is as it was.
-fn assert_raw_fails_unchanged(gtp: &mut Gtp, line: &[u8], expected: &str) {
-    let before = snapshot(gtp);
-    gtp.write_raw(line);
-    let shown = String::from_utf8_lossy(&line[..line.len().min(60)]).into_owned();
-    assert_eq!(gtp.read_response(), expected, "response to {shown:?}");
-    assert_eq!(snapshot(gtp), before, "state after {shown:?}");
-}
-
-fn assert_fails_unchanged(gtp: &mut Gtp, command: &str, expected: &str) {
-    assert_raw_fails_unchanged(gtp, format!("{command}\n").as_bytes(), expected);
+    common::game_in_progress(&["--seed", "1", "--playouts", "50", "--threads", "1"])
 }
 
 /// Checks that the engine answers nothing to `line`: the next response is
@@ -88,7 +57,7 @@ fn unknown_commands_and_wrong_arguments() {
 }
 
 #[test]
-fn misspelt_colours_and_vertices_off_the_board() {
+fn misspelt_colors_and_vertices_off_the_board() {
     let mut gtp = game_in_progress();
     for (command, expected) in [
         ("play blakc A1", "? syntax error (expected a colour)"),

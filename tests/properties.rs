@@ -5,12 +5,11 @@
 
 use proptest::prelude::*;
 
-use hane::game::sgf;
-use hane::gtp::engine::replay_sgf;
-use hane::gtp::response::format_response;
-use hane::gtp::{parse_line, Command, Engine, Request};
-use hane::player::search::SearchParams;
-use hane::player::PlayerConfig;
+use hane::format_response;
+use hane::sgf;
+use hane::Game;
+use hane::{parse_line, Command, Engine, ParseError, Request};
+use hane::{PlayerConfig, SearchParams};
 
 /// Checks the shape of one response: one terminating empty line, no other.
 fn assert_one_response(request: &Request, reply: &Result<String, String>) {
@@ -96,13 +95,71 @@ fn gtp_line() -> impl Strategy<Value = Vec<u8>> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 5000, ..ProptestConfig::default() })]
 
+    /// Each line is judged by the spec's rules written out here: ignored
+    /// exactly when preprocessing leaves only spaces; otherwise one request
+    /// with the line's id (a first word of digits), an unknown command
+    /// exactly when the name is not one `list_commands` lists, and one
+    /// well-formed response.
     #[test]
     fn any_line_parses_to_one_response(line in gtp_line()) {
-        if let Some(request) = parse_line(&line) {
-            let reply = request.command.clone().map(|_| String::new()).map_err(|e| e.to_string());
-            assert_one_response(&request, &reply);
+        let text = preprocessed(&line);
+        let words: Vec<&[u8]> = text.split(|&byte| byte == b' ').filter(|w| !w.is_empty()).collect();
+        let Some(request) = parse_line(&line) else {
+            prop_assert!(words.is_empty(), "{:?} was ignored", line);
+            return Ok(());
+        };
+        prop_assert!(!words.is_empty(), "{:?} was not ignored", line);
+        let has_id = words[0].iter().all(u8::is_ascii_digit);
+        let id = if has_id {
+            std::str::from_utf8(words[0]).expect("digits").parse::<u64>().ok()
+        } else {
+            None
+        };
+        prop_assert_eq!(request.id, id, "id of {:?}", line);
+        if has_id && id.is_none() {
+            prop_assert!(matches!(request.command, Err(ParseError::Syntax(_))), "{:?}", line);
+        } else {
+            let name = if has_id { words.get(1) } else { words.first() };
+            let known = name.is_some_and(|name| known_names().iter().any(|k| k.as_bytes() == *name));
+            prop_assert_eq!(
+                matches!(request.command, Err(ParseError::UnknownCommand)),
+                !known,
+                "{:?} gave {:?}", line, request.command
+            );
         }
+        let reply = request.command.clone().map(|_| String::new()).map_err(|e| e.to_string());
+        assert_one_response(&request, &reply);
     }
+}
+
+/// What the spec's preprocessing (GTP v2, section 3.1) leaves of a line:
+/// everything from `#` cut, control characters other than HT and LF
+/// dropped, HT (and LF) turned into a space.
+fn preprocessed(line: &[u8]) -> Vec<u8> {
+    let end = line
+        .iter()
+        .position(|&byte| byte == b'#')
+        .unwrap_or(line.len());
+    line[..end]
+        .iter()
+        .filter_map(|&byte| match byte {
+            b'\t' | b'\n' => Some(b' '),
+            0..=31 | 127 => None,
+            _ => Some(byte),
+        })
+        .collect()
+}
+
+/// The command names `list_commands` answers.
+fn known_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut engine = Engine::new(&PlayerConfig::default());
+        let list = engine
+            .execute_detached(Command::ListCommands)
+            .expect("list_commands");
+        list.lines().map(str::to_string).collect()
+    })
 }
 
 // --- command sequences against an engine ---------------------------------
@@ -140,7 +197,7 @@ fn vertex_text() -> impl Strategy<Value = String> {
         .prop_map(|(col, row)| format!("{}{row}", b"ABCDEFGHJKLMNOPQRSTUVWXYZ"[col] as char))
 }
 
-fn colour_text() -> impl Strategy<Value = &'static str> {
+fn color_text() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec!["b", "w", "black", "white"])
 }
 
@@ -167,8 +224,8 @@ fn sgf_text() -> impl Strategy<Value = String> {
                 }
             }
             for (black, point) in moves {
-                let colour = if black { 'B' } else { 'W' };
-                text.push_str(&format!(";{colour}[{}]", point.unwrap_or_default()));
+                let color = if black { 'B' } else { 'W' };
+                text.push_str(&format!(";{color}[{}]", point.unwrap_or_default()));
             }
             text.push(')');
             text
@@ -185,11 +242,11 @@ enum Step {
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        6 => (colour_text(), vertex_text()).prop_map(|(c, v)| Step::Line(format!("play {c} {v}"))),
-        1 => colour_text().prop_map(|c| Step::Line(format!("play {c} pass"))),
+        6 => (color_text(), vertex_text()).prop_map(|(c, v)| Step::Line(format!("play {c} {v}"))),
+        1 => color_text().prop_map(|c| Step::Line(format!("play {c} pass"))),
         3 => Just(Step::Line("undo".into())),
-        1 => colour_text().prop_map(|c| Step::Line(format!("genmove {c}"))),
-        1 => colour_text().prop_map(|c| Step::Line(format!("reg_genmove {c}"))),
+        1 => color_text().prop_map(|c| Step::Line(format!("genmove {c}"))),
+        1 => color_text().prop_map(|c| Step::Line(format!("reg_genmove {c}"))),
         1 => (0u64..28).prop_map(|n| Step::Line(format!("boardsize {n}"))),
         1 => Just(Step::Line("clear_board".into())),
         1 => (-100.0f64..100.0).prop_map(|k| Step::Line(format!("komi {k}"))),
@@ -199,9 +256,9 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|vs| Step::Line(format!("set_free_handicap {}", vs.join(" ")))),
         1 => (0u64..100, 0u64..10, 0u64..5)
             .prop_map(|(m, b, s)| Step::Line(format!("time_settings {m} {b} {s}"))),
-        1 => (colour_text(), 0u64..100, 0u64..5)
+        1 => (color_text(), 0u64..100, 0u64..5)
             .prop_map(|(c, t, s)| Step::Line(format!("time_left {c} {t} {s}"))),
-        1 => (colour_text(), vertex_text()).prop_map(|(c, v)| Step::Line(format!("is_legal {c} {v}"))),
+        1 => (color_text(), vertex_text()).prop_map(|(c, v)| Step::Line(format!("is_legal {c} {v}"))),
         1 => vertex_text().prop_map(|v| Step::Line(format!("countlib {v}"))),
         1 => Just(Step::Line("final_score".into())),
         2 => (sgf_text(), prop::option::of(0u8..20)).prop_map(|(t, n)| Step::LoadSgf(t, n)),
@@ -295,8 +352,8 @@ proptest! {
         if let Ok(record) = sgf::parse(&text) {
             let written = sgf::write(&record);
             prop_assert_eq!(sgf::parse(written.as_bytes()), Ok(record.clone()), "{}", written);
-            let _ = replay_sgf(&record, None, 7.5);
-            let _ = replay_sgf(&record, Some(cut), 7.5);
+            let _ = Game::from_sgf(&record, None, 7.5);
+            let _ = Game::from_sgf(&record, Some(cut), 7.5);
         }
     }
 }

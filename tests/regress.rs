@@ -16,7 +16,9 @@
 //!   known failure that passes is an unexpected pass, not a harness failure);
 //! - an error response (`?`) fails a test whatever the pattern.
 //!
-//! What is stricter than gogui-regress, because hane promises it (GTP.md):
+//! What is stricter than gogui-regress, because hane promises it (the GTP
+//! notes of the development setup, `../shared/GTP.md`, not in this
+//! repository):
 //! - every response echoes the id, starts `=id ` / `?id ` (with the space)
 //!   and ends with exactly one empty line; any other line on stdout (also an
 //!   extra empty line, or output after `quit`) is a protocol failure;

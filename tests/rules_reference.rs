@@ -7,13 +7,12 @@
 
 use std::collections::BTreeSet;
 
-use hane::game::zobrist::stone_key;
-use hane::game::{Color, Game, Move, Vertex};
+use hane::{stone_key, Color, Game, Move, Vertex};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 /// 0 empty, 1 black, 2 white; row-major from the lower left.
-type Colouring = Vec<u8>;
+type Coloring = Vec<u8>;
 
 fn code(color: Color) -> u8 {
     match color {
@@ -25,8 +24,8 @@ fn code(color: Color) -> u8 {
 #[derive(Clone)]
 struct Reference {
     size: usize,
-    points: Colouring,
-    history: BTreeSet<Colouring>,
+    points: Coloring,
+    history: BTreeSet<Coloring>,
     /// Stones each colour has captured (a suicide's stones go to the opponent).
     captures: [usize; 2],
 }
@@ -61,7 +60,7 @@ impl Reference {
     }
 
     /// Rule 2: does the point reach colour `target` through its own colour?
-    fn reaches(points: &Colouring, r: &Reference, start: usize, target: u8) -> bool {
+    fn reaches(points: &Coloring, r: &Reference, start: usize, target: u8) -> bool {
         let own = points[start];
         let mut seen = vec![false; points.len()];
         let mut stack = vec![start];
@@ -81,9 +80,9 @@ impl Reference {
     }
 
     /// Rule 3: empty every point of `colour` that does not reach empty.
-    fn clear(&self, points: &mut Colouring, colour: u8) -> usize {
+    fn clear(&self, points: &mut Coloring, color: u8) -> usize {
         let doomed: Vec<usize> = (0..points.len())
-            .filter(|&p| points[p] == colour && !Self::reaches(points, self, p, 0))
+            .filter(|&p| points[p] == color && !Self::reaches(points, self, p, 0))
             .collect();
         for &p in &doomed {
             points[p] = 0;
@@ -92,7 +91,7 @@ impl Reference {
     }
 
     /// Rule 6, and rule 5's test; None when the move is illegal.
-    fn after(&self, color: Color, p: usize) -> Option<(Colouring, usize, usize)> {
+    fn after(&self, color: Color, p: usize) -> Option<(Coloring, usize, usize)> {
         if self.points[p] != 0 {
             return None;
         }
@@ -148,7 +147,7 @@ fn vertex(size: usize, p: usize) -> Vertex {
     Vertex::new(p % size, p / size)
 }
 
-fn colouring_of(game: &Game) -> Colouring {
+fn coloring_of(game: &Game) -> Coloring {
     Vertex::all(game.size())
         .map(|v| game.board().get(v).map_or(0, code))
         .collect()
@@ -161,7 +160,7 @@ fn scratch_hash(game: &Game) -> u64 {
 }
 
 fn check_same(game: &Game, reference: &Reference, context: &str) {
-    assert_eq!(colouring_of(game), reference.points, "{context}: colouring");
+    assert_eq!(coloring_of(game), reference.points, "{context}: colouring");
     assert_eq!(game.board().hash(), scratch_hash(game), "{context}: hash");
     for color in Color::BOTH {
         let legal: Vec<usize> = game

@@ -3,34 +3,12 @@
 
 mod common;
 
-use common::{started_with, Gtp, GAME_IN_PROGRESS};
+use common::{assert_fails_unchanged, snapshot, Gtp};
 use std::time::Duration;
 
 /// A game with a few stones and a capture, to check that failures leave it be.
 fn game_in_progress() -> Gtp {
-    started_with(&["--seed", "1"], &GAME_IN_PROGRESS)
-}
-
-/// Everything a client can observe of the game state.
-fn snapshot(gtp: &mut Gtp) -> Vec<String> {
-    [
-        "list_stones black",
-        "list_stones white",
-        "captures black",
-        "captures white",
-        "final_score",
-        "printsgf",
-        "all_legal b",
-    ]
-    .iter()
-    .map(|c| gtp.ok(c))
-    .collect()
-}
-
-fn assert_fails_unchanged(gtp: &mut Gtp, command: &str, expected: &str) {
-    let before = snapshot(gtp);
-    assert_eq!(gtp.send(command), expected, "response to `{command}`");
-    assert_eq!(snapshot(gtp), before, "state after `{command}`");
+    common::game_in_progress(&["--seed", "1"])
 }
 
 #[test]

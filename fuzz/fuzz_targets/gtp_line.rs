@@ -2,8 +2,8 @@
 //! that is not ignored must make exactly one well-formed response.
 #![no_main]
 
-use hane::gtp::parse_line;
-use hane::gtp::response::format_response;
+use hane::format_response;
+use hane::parse_line;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|line: &[u8]| {

@@ -3,10 +3,9 @@
 //! leaves everything a client can see of the game as it was.
 #![no_main]
 
-use hane::gtp::response::format_response;
-use hane::gtp::{parse_line, Command, Engine};
-use hane::player::search::SearchParams;
-use hane::player::PlayerConfig;
+use hane::format_response;
+use hane::{parse_line, Command, Engine};
+use hane::{PlayerConfig, SearchParams};
 use libfuzzer_sys::fuzz_target;
 
 /// Enough lines to reach deep states, few enough to keep runs fast.

@@ -2,8 +2,8 @@
 //! and whatever is read writes back to text that reads back equal.
 #![no_main]
 
-use hane::game::sgf;
-use hane::gtp::engine::replay_sgf;
+use hane::sgf;
+use hane::Game;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &[u8]| {
@@ -17,6 +17,6 @@ fuzz_target!(|text: &[u8]| {
         "{written}"
     );
     // Replay the whole main line, and a prefix of it.
-    let _ = replay_sgf(&record, None, 7.5);
-    let _ = replay_sgf(&record, Some(text.len() as u64 % 8), 7.5);
+    let _ = Game::from_sgf(&record, None, 7.5);
+    let _ = Game::from_sgf(&record, Some(text.len() as u64 % 8), 7.5);
 });

@@ -3,12 +3,23 @@
 //! Tromp-Taylor operations on it (reaching, clearing, counting).
 //!
 //! This board is written to be obviously right rather than fast: strings and
-//! liberties are found by flood fill when a move needs them. The search has
-//! its own board built for speed (`player::playout_board`), checked against this one
-//! in tests.
+//! liberties are found by flood fill when a move needs them, and the game
+//! keeps one copy per turn for exact superko and undo. It answers the
+//! client (legality, `countlib`, `final_score`) and decides the game.
+//!
+//! Two boards on purpose. The search has its own, `player::PlayoutBoard`,
+//! built for speed: fixed arrays copied at every playout, strings kept
+//! incrementally, simple ko only. Three facts are computed by both, each
+//! its own way: the score (`area` here, `PlayoutBoard::score` there), the
+//! owner of a point (`owner`) and the liberties of a string (`liberties`
+//! here, exact; pseudo-liberty counts there). The exact answers that reach
+//! the client come from this board; the fast ones only steer the search.
+//! The playout board's tests check its answers against this board's on
+//! random games.
 
+use super::color::Color;
+use super::vertex::{Vertex, MAX_SIZE, MIN_SIZE};
 use super::zobrist::stone_key;
-use super::{Color, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// What one Tromp-Taylor move did to the board.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -111,9 +122,9 @@ impl Board {
         while let Some(v) = stack.pop() {
             region.points.push(v);
             for n in self.neighbours(v) {
-                let colour = self.get(n);
-                if colour != own {
-                    match colour {
+                let color = self.get(n);
+                if color != own {
+                    match color {
                         Some(c) => region.reaches[c.index()] = true,
                         None => region.reaches_empty = true,
                     }
@@ -294,7 +305,7 @@ mod tests {
     }
 
     #[test]
-    fn area_counts_stones_and_single_colour_regions() {
+    fn area_counts_stones_and_single_color_regions() {
         let mut board = Board::new(3);
         assert_eq!(board.area(), [0, 0]);
         board.play(Color::Black, v("B2"));

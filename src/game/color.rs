@@ -25,6 +25,15 @@ impl Color {
         }
     }
 
+    /// +1 for Black, -1 for White: turns a value seen by Black (a margin,
+    /// an owner) into the same value seen by this colour.
+    pub fn sign(self) -> f32 {
+        match self {
+            Color::Black => 1.0,
+            Color::White => -1.0,
+        }
+    }
+
     /// The GTP / SGF letter: `B` or `W`.
     pub fn letter(self) -> char {
         match self {

@@ -1,8 +1,8 @@
 //! A game under the Tromp-Taylor rules: the board, whose turn it is, komi,
-//! the history of colourings for positional superko, and exact undo.
+//! the history of colorings for positional superko, and exact undo.
 //!
 //! Superko is exact. Every position the game has passed through is kept
-//! (board and all), and the colourings are indexed by their Zobrist hash. A
+//! (board and all), and the colorings are indexed by their Zobrist hash. A
 //! move is a repetition only when its resulting colouring is *equal* to an
 //! earlier one: a hash hit is confirmed by comparing the boards point by
 //! point, so a hash collision can never make a legal move illegal. Keeping
@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::board::{Board, MoveEffect};
-use super::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
+use super::color::Color;
+use super::vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// No real game comes near this many moves and setups (a long 25x25 game
 /// has a couple of thousand). Every position is kept for superko, about 700
@@ -86,7 +87,7 @@ pub struct Game {
     positions: Vec<Position>,
     actions: Vec<Action>,
     /// Colouring hash -> indices into `positions` with that hash.
-    colourings: HashMap<u64, Vec<usize>>,
+    colorings: HashMap<u64, Vec<usize>>,
 }
 
 impl Game {
@@ -99,13 +100,13 @@ impl Game {
             captures: [0, 0],
             consecutive_passes: 0,
         };
-        let mut colourings = HashMap::new();
-        colourings.insert(start.board.hash(), vec![0]);
+        let mut colorings = HashMap::new();
+        colorings.insert(start.board.hash(), vec![0]);
         Game {
             komi,
             positions: vec![start],
             actions: Vec::new(),
-            colourings,
+            colorings,
         }
     }
 
@@ -148,7 +149,7 @@ impl Game {
         &self.actions
     }
 
-    /// The moves played since the last setup, oldest first.
+    /// The moves played, oldest first (setup stones are not moves).
     pub fn moves(&self) -> impl Iterator<Item = (Color, Move)> + '_ {
         self.actions.iter().filter_map(|a| match a {
             Action::Move(c, m) => Some((*c, *m)),
@@ -166,8 +167,8 @@ impl Game {
     /// The hashes of every colouring that has occurred in this game: a move
     /// recreating one of them is illegal. (Hashes only: the search uses them
     /// as a filter; the game confirms every real move exactly.)
-    pub fn colouring_hashes(&self) -> impl Iterator<Item = u64> + '_ {
-        self.colourings.keys().copied()
+    pub fn coloring_hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.colorings.keys().copied()
     }
 
     /// Whether `color` may play `mv` now. A pass is always legal.
@@ -272,14 +273,14 @@ impl Game {
     /// Whether this colouring occurred earlier in the game: a hash hit is
     /// confirmed against the stored board.
     fn is_repetition(&self, board: &Board) -> bool {
-        self.colourings
+        self.colorings
             .get(&board.hash())
             .is_some_and(|indices| indices.iter().any(|&i| self.positions[i].board == *board))
     }
 
     fn push(&mut self, position: Position, action: Action) {
         let index = self.positions.len();
-        self.colourings
+        self.colorings
             .entry(position.board.hash())
             .or_default()
             .push(index);
@@ -291,10 +292,10 @@ impl Game {
         let index = self.positions.len() - 1;
         if let Some(position) = self.positions.pop() {
             let hash = position.board.hash();
-            if let Some(indices) = self.colourings.get_mut(&hash) {
+            if let Some(indices) = self.colorings.get_mut(&hash) {
                 indices.retain(|&i| i != index);
                 if indices.is_empty() {
-                    self.colourings.remove(&hash);
+                    self.colorings.remove(&hash);
                 }
             }
         }
@@ -310,50 +311,6 @@ impl fmt::Display for CannotUndo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("cannot undo")
     }
-}
-
-/// The fixed handicap placements of the GTP specification (section 4.1.1),
-/// in the spec's order. `None` when the size does not allow that many
-/// stones: below 7x7 there is no fixed handicap; 7x7 and even sizes allow 2
-/// to 4 stones; odd sizes from 9x9 allow 2 to 9.
-pub fn fixed_handicap_vertices(size: usize, stones: usize) -> Option<Vec<Vertex>> {
-    if size < 7 || stones < 2 {
-        return None;
-    }
-    let max = if size.is_multiple_of(2) || size == 7 {
-        4
-    } else {
-        9
-    };
-    if stones > max {
-        return None;
-    }
-    // Corner stones on the third line up to 12x12, the fourth from 13x13.
-    let low = if size < 13 { 2 } else { 3 };
-    let high = size - 1 - low;
-    let mid = size / 2;
-    let at = |col, row| Vertex::new(col, row);
-    let table = [
-        at(low, low),   // D4
-        at(high, high), // Q16
-        at(low, high),  // D16
-        at(high, low),  // Q4
-        at(low, mid),   // D10
-        at(high, mid),  // Q10
-        at(mid, low),   // K4
-        at(mid, high),  // K16
-    ];
-    let centre = at(mid, mid);
-    let mut vertices = match stones {
-        2..=4 => table[..stones].to_vec(),
-        5 => table[..4].to_vec(),
-        6 | 7 => table[..6].to_vec(),
-        _ => table[..8].to_vec(),
-    };
-    if stones % 2 == 1 && stones >= 5 {
-        vertices.push(centre);
-    }
-    Some(vertices)
 }
 
 #[cfg(test)]
@@ -428,7 +385,7 @@ mod tests {
     }
 
     #[test]
-    fn a_suicide_that_recreates_a_colouring_is_illegal() {
+    fn a_suicide_that_recreates_a_coloring_is_illegal() {
         use Color::{Black as B, White as W};
         let mut game = Game::new(3, 0.0);
         for (c, s) in [(W, "B1"), (W, "B2"), (W, "B3"), (B, "A1"), (B, "A2")] {
@@ -450,28 +407,6 @@ mod tests {
         assert_eq!(game.undo(), Err(CannotUndo));
         assert_eq!(game.board(), start.board());
         assert_eq!(game.to_move(), B);
-        assert_eq!(game.colourings, start.colourings);
-    }
-
-    #[test]
-    fn handicap_tables_follow_the_spec() {
-        let list = |size, n| {
-            fixed_handicap_vertices(size, n).map(|vs| {
-                vs.iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-        };
-        assert_eq!(list(19, 9).unwrap(), "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10");
-        assert_eq!(list(19, 5).unwrap(), "D4 Q16 D16 Q4 K10");
-        assert_eq!(list(19, 7).unwrap(), "D4 Q16 D16 Q4 D10 Q10 K10");
-        assert_eq!(list(9, 2).unwrap(), "C3 G7");
-        assert_eq!(list(13, 4).unwrap(), "D4 K10 D10 K4");
-        assert_eq!(list(7, 5), None);
-        assert_eq!(list(10, 4).unwrap(), "C3 H8 C8 H3");
-        assert_eq!(list(6, 2), None);
-        assert_eq!(list(19, 10), None);
-        assert_eq!(list(19, 1), None);
+        assert_eq!(game.colorings, start.colorings);
     }
 }

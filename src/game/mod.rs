@@ -1,16 +1,22 @@
 //! The rules of Go as Tromp and Taylor wrote them: board, colourings, superko,
-//! scoring, and the game record (SGF).
+//! scoring, handicap placement, and the game record (SGF).
 
-pub mod board;
+mod board;
 mod color;
-pub mod history;
+mod handicap;
+mod history;
+mod record;
 pub mod sgf;
 mod vertex;
 pub mod zobrist;
 
-pub use board::{Board, MoveEffect};
 pub use color::Color;
-pub use history::{
-    fixed_handicap_vertices, Action, CannotUndo, Game, IllegalMove, SetupError, MAX_RECORD_ACTIONS,
-};
+pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
+pub use history::{Action, Game, MAX_RECORD_ACTIONS};
+pub use record::result_text;
 pub use vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
+
+/// The rules board by name, for the playout board's tests that check the
+/// fast board against it.
+#[cfg(test)]
+pub(crate) use board::Board;

@@ -3,7 +3,8 @@
 //! the same value and the search can check its moves against the game's
 //! history.
 
-use super::{Color, Vertex, MAX_SIZE};
+use super::color::Color;
+use super::vertex::{Vertex, MAX_SIZE};
 
 const KEYS_PER_COLOR: usize = MAX_SIZE * MAX_SIZE;
 

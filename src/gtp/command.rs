@@ -2,7 +2,6 @@
 //! The engine never sees command strings, only these values.
 
 use crate::game::{Color, Move, Vertex};
-pub use crate::player::analysis::Dialect;
 
 /// One input line after preprocessing: the optional numeric id (echoed in
 /// the response) and either a command or the error to answer with.
@@ -73,6 +72,16 @@ pub struct AnalyzeArgs {
     pub ownership: bool,
 }
 
+/// Which analysis dialect a command speaks, and so which `info` lines it
+/// writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Leela Zero: win rate, prior and lcb as integers in 1/10000.
+    LeelaZero,
+    /// KataGo: floats in 0..1, and the score lead in points.
+    KataGo,
+}
+
 /// The GoGui gfx views of the analysis (see `gogui-analyze_commands`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GfxView {
@@ -141,49 +150,3 @@ pub enum Command {
     Countlib(Vertex),
     Captures(Color),
 }
-
-/// The names `list_commands` prints and `known_command` accepts, in the
-/// order they are listed.
-pub const COMMAND_NAMES: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "reg_genmove",
-    "kgs-genmove_cleanup",
-    "undo",
-    "showboard",
-    "final_score",
-    "final_status_list",
-    "fixed_handicap",
-    "place_free_handicap",
-    "set_free_handicap",
-    "loadsgf",
-    "printsgf",
-    "time_settings",
-    "time_left",
-    "kgs-time_settings",
-    "gogui-analyze_commands",
-    "gogui-interrupt",
-    "hane-ownership",
-    "hane-candidates",
-    "hane-pv",
-    "hane-score",
-    "lz-analyze",
-    "lz-genmove_analyze",
-    "kata-analyze",
-    "kata-genmove_analyze",
-    "is_legal",
-    "all_legal",
-    "list_stones",
-    "color",
-    "countlib",
-    "captures",
-];

@@ -6,23 +6,21 @@ use std::any::Any;
 use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use log::{error, info, warn};
 
-use super::command::{
-    AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, StoneStatus, COMMAND_NAMES,
-};
-use super::io::Signals;
+use super::analysis;
+use super::command::{AnalyzeArgs, Command, Dialect, KgsTimeSystem, StoneStatus};
+use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
-use crate::game::sgf::{self, SgfAction, SgfGame};
+use super::showboard::showboard;
+use super::signals::Signals;
+use crate::game::sgf::{self, SgfGame};
 use crate::game::{
-    fixed_handicap_vertices, Action, Color, Game, Move, Vertex, MAX_RECORD_ACTIONS, MAX_SIZE,
-    MIN_SIZE,
+    fixed_handicap_vertices, free_handicap_vertices, result_text, Action, Color, Game, Move,
+    Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
 };
-use crate::player::analysis::Analysis;
-use crate::player::time::{Clock, TimeControl};
-use crate::player::{Decision, MoveBudget, Player, PlayerConfig, SearchReport, Snapshot};
+use crate::player::{Clock, Decision, Player, PlayerConfig, SearchReport, TimeControl, Watch};
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -31,10 +29,6 @@ const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 /// Komi of a fresh engine (the common Tromp-Taylor / CGOS value).
 const DEFAULT_KOMI: f64 = 7.5;
 const DEFAULT_SIZE: usize = 19;
-/// Info lines every second when the client gives no interval.
-const DEFAULT_INTERVAL_CS: u64 = 100;
-/// Shortest interval between info lines: 10 ms.
-const MIN_INTERVAL_CS: u64 = 1;
 
 /// GoGui's analysis menu: `type/label/command`, `%m` standing for the side
 /// to move. Every entry runs a bounded search (genmove's time or playouts)
@@ -52,6 +46,10 @@ pub struct Context<'a> {
     pub stream: &'a mut dyn ResponseStream,
 }
 
+/// The GTP engine: owns the game (position, record, superko history), the
+/// handicap count the record needs, the player (its search threads and
+/// trees) and the clock. It maps one typed `Command` to one `Reply`; the
+/// loop in `io.rs` reads the commands and writes the replies.
 pub struct Engine {
     game: Game,
     /// Stones placed by the handicap commands, for printsgf's HA.
@@ -70,15 +68,10 @@ impl Engine {
             game: Game::new(DEFAULT_SIZE, DEFAULT_KOMI),
             handicap: None,
             player: Player::new(config),
-            clock: Clock::new(TimeControl::Unlimited),
+            clock: Clock::with_settings(config.playouts, config.seconds_per_move),
             quit: false,
             ponder_due: false,
         }
-    }
-
-    /// The game as it stands (for tests and tools).
-    pub fn game(&self) -> &Game {
-        &self.game
     }
 
     /// True once `quit` has been answered.
@@ -106,8 +99,8 @@ impl Engine {
     /// A panic inside the command (a bug: none is known) is answered as a
     /// GTP error, `internal error (...)`, with the game as it was before the
     /// command, so that a GUI's game survives it.
-    pub fn execute(&mut self, command: Command, context: &mut Context) -> Reply {
-        self.guarded(|engine| engine.run(command, context))
+    pub(crate) fn execute(&mut self, command: Command, context: &mut Context) -> Reply {
+        self.guarded(|engine| engine.dispatch(command, context))
     }
 
     /// Runs `command` on the engine; on a panic, restores what a client can
@@ -132,7 +125,8 @@ impl Engine {
         }
     }
 
-    fn run(&mut self, command: Command, context: &mut Context) -> Reply {
+    /// Answers one command, unguarded.
+    fn dispatch(&mut self, command: Command, context: &mut Context) -> Reply {
         use Command::*;
         self.ponder_due = false;
         let stop = &context.signals.stop;
@@ -140,8 +134,8 @@ impl Engine {
             ProtocolVersion => Ok(PROTOCOL_VERSION.into()),
             Name => Ok("hane".into()),
             Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            KnownCommand(name) => Ok(COMMAND_NAMES.contains(&name.as_str()).to_string()),
-            ListCommands => Ok(COMMAND_NAMES.join("\n")),
+            KnownCommand(name) => Ok(command_names().any(|known| known == name).to_string()),
+            ListCommands => Ok(command_names().collect::<Vec<_>>().join("\n")),
             Quit => {
                 self.quit = true;
                 Ok(String::new())
@@ -156,22 +150,37 @@ impl Engine {
                 Ok(String::new())
             }
             Play(color, mv) => self.play(color, mv),
-            Genmove(color) | KgsGenmoveCleanup(color) => self
-                .genmove(color, stop, true, None)
-                .map(|decision| decision.to_string()),
-            RegGenmove(color) => self
-                .genmove(color, stop, false, None)
-                .map(|decision| decision.to_string()),
+            Genmove(color) | KgsGenmoveCleanup(color) => {
+                self.genmove(color, stop, true, None).map(decision_text)
+            }
+            RegGenmove(color) => self.genmove(color, stop, false, None).map(decision_text),
             GenmoveAnalyze(dialect, args) => self.genmove_analyze(dialect, &args, context),
-            Analyze(dialect, args) => self.analyze(dialect, &args, context),
-            Gfx(view, color) => Ok(self.gfx(view, color, stop)),
+            Analyze(dialect, args) => analysis::analyze(
+                &mut self.player,
+                &self.game,
+                dialect,
+                &args,
+                context.signals,
+                &mut *context.stream,
+            ),
+            Gfx(view, color) => {
+                let budget = self.clock.untimed_budget(self.game.size());
+                Ok(analysis::gfx(
+                    &mut self.player,
+                    &self.game,
+                    view,
+                    color,
+                    budget,
+                    stop,
+                ))
+            }
             Undo => self
                 .game
                 .undo()
                 .map(|()| String::new())
                 .map_err(|e| e.to_string()),
-            Showboard => Ok(self.showboard()),
-            FinalScore => Ok(format_score(self.game.score())),
+            Showboard => Ok(showboard(&self.game)),
+            FinalScore => Ok(result_text(self.game.score())),
             FinalStatusList(status) => Ok(match status {
                 // Tromp-Taylor removes no dead stones: every stone on the
                 // board counts as alive, as final_score counts it.
@@ -193,12 +202,12 @@ impl Engine {
                 byo_yomi_time,
                 byo_yomi_stones,
             } => {
-                self.clock =
-                    Clock::new(TimeControl::gtp(main_time, byo_yomi_time, byo_yomi_stones));
+                self.clock
+                    .set_control(TimeControl::gtp(main_time, byo_yomi_time, byo_yomi_stones));
                 Ok(String::new())
             }
             KgsTimeSettings(system) => {
-                self.clock = Clock::new(kgs_time_control(system));
+                self.clock.set_control(kgs_time_control(system));
                 Ok(String::new())
             }
             TimeLeft {
@@ -275,7 +284,7 @@ impl Engine {
         color: Color,
         stop: &AtomicBool,
         commit: bool,
-        watch: Option<(Duration, Snapshot)>,
+        watch: Option<Watch>,
     ) -> Result<Decision, String> {
         if commit {
             self.check_record_room()?;
@@ -285,19 +294,13 @@ impl Engine {
         let moves_played = self.game.moves().count();
         let budget = self
             .clock
-            .budget(color, self.game.size(), moves_played, empty_points)
-            .map(|b| MoveBudget {
-                target: b.target,
-                hard_limit: b.hard_limit,
-            });
-        let decision = self
-            .player
-            .genmove_watched(&self.game, color, budget, stop, watch);
+            .budget(color, self.game.size(), moves_played, empty_points);
+        let decision = self.player.genmove(&self.game, color, budget, stop, watch);
         if !commit {
             return Ok(decision);
         }
         self.clock.record_move(color, started.elapsed());
-        info!("genmove {color}: {decision}");
+        info!("genmove {color}: {}", decision_text(decision));
         if let Some(mv) = decision.as_move() {
             if let Err(e) = self.game.play(color, mv) {
                 // The player only proposes legal moves; if that ever
@@ -323,60 +326,22 @@ impl Engine {
         context: &mut Context,
     ) -> Reply {
         let color = args.color.unwrap_or(self.game.to_move());
-        let size = self.game.size();
         let stream = &mut *context.stream;
         stream.open();
-        let mut snapshot = |report: &SearchReport| {
-            send_info_line(&mut *stream, report, size, color, dialect, args)
+        let mut send =
+            |report: &SearchReport| analysis::send_info_line(&mut *stream, report, dialect, args);
+        let watch = Watch {
+            interval: analysis::interval(args),
+            on_report: &mut send,
         };
-        let watch = Some((interval(args), &mut snapshot as Snapshot));
-        let decision = self.genmove(color, &context.signals.stop, true, watch)?;
-        Ok(format!("play {decision}"))
-    }
-
-    /// `lz-analyze` / `kata-analyze`: info lines every interval until the
-    /// next input line, which then runs as the next command. The game is
-    /// not touched; the tree is kept for the next search.
-    fn analyze(&mut self, dialect: Dialect, args: &AnalyzeArgs, context: &mut Context) -> Reply {
-        let color = args.color.unwrap_or(self.game.to_move());
-        let size = self.game.size();
-        let _until_input = context.signals.stop_on_next_line();
-        let stream = &mut *context.stream;
-        if !stream.open() {
-            return Ok(String::new());
-        }
-        let mut snapshot = |report: &SearchReport| {
-            send_info_line(&mut *stream, report, size, color, dialect, args)
-        };
-        let report = self.player.analyze(
-            &self.game,
-            color,
-            None,
-            &context.signals.stop,
-            Some((interval(args), &mut snapshot)),
-        );
-        info!("analysis for {color}: {} playouts", report.playouts);
-        Ok(String::new())
-    }
-
-    /// A GoGui gfx command: a genmove-sized search for `color` (the side to
-    /// move by default), shown one way.
-    fn gfx(&mut self, view: GfxView, color: Option<Color>, stop: &AtomicBool) -> String {
-        let color = color.unwrap_or(self.game.to_move());
-        let report = self.player.search(&self.game, color, None, stop);
-        let analysis = Analysis::new(&report, self.game.size(), color);
-        match view {
-            GfxView::Ownership => analysis.gfx_ownership(),
-            GfxView::Candidates => analysis.gfx_candidates(),
-            GfxView::Variation => analysis.gfx_pv(),
-            GfxView::Score => analysis.gfx_score(),
-        }
+        let decision = self.genmove(color, &context.signals.stop, true, Some(watch))?;
+        Ok(format!("play {}", decision_text(decision)))
     }
 
     /// After a genmove, with `--ponder`: searches the opponent's move until
     /// the next input line arrives, so that the next genmove starts from a
     /// grown tree. Does nothing otherwise.
-    pub fn ponder(&mut self, signals: &Signals) {
+    pub(crate) fn ponder(&mut self, signals: &Signals) {
         if !std::mem::take(&mut self.ponder_due) || self.game.is_over() {
             return;
         }
@@ -392,9 +357,7 @@ impl Engine {
     fn ponder_now(&mut self, signals: &Signals) {
         let _until_input = signals.stop_on_next_line();
         let color = self.game.to_move();
-        let report = self
-            .player
-            .analyze(&self.game, color, None, &signals.stop, None);
+        let report = self.player.analyze(&self.game, color, &signals.stop, None);
         info!(
             "pondered {} playouts for {color} in {:.2}s",
             report.playouts,
@@ -475,7 +438,8 @@ impl Engine {
 
     fn loadsgf(&mut self, path: &str, move_number: Option<u64>) -> Reply {
         let loaded = read_sgf_file(path).and_then(|record| {
-            let game = replay_sgf(&record, move_number, self.game.komi())?;
+            let game = Game::from_sgf(&record, move_number, self.game.komi())
+                .map_err(|e| e.to_string())?;
             Ok((record, game))
         });
         match loaded {
@@ -493,109 +457,13 @@ impl Engine {
     }
 
     fn printsgf(&self, path: Option<&str>) -> Reply {
-        let text = sgf::write(&self.sgf_record());
+        let text = sgf::write(&self.game.to_sgf(self.handicap));
         match path {
             None => Ok(text),
             Some(path) => std::fs::write(path, text)
                 .map(|()| String::new())
                 .map_err(|e| format!("cannot write file ({e})")),
         }
-    }
-
-    fn sgf_record(&self) -> SgfGame {
-        let mut actions = Vec::new();
-        for action in self.game.actions() {
-            match action {
-                Action::Setup(stones) => {
-                    actions.push(SgfAction::Setup(stones.clone()));
-                    if self.handicap.is_some() {
-                        // White moves first after handicap stones.
-                        actions.push(SgfAction::ToMove(Color::White));
-                    }
-                }
-                Action::Move(color, mv) => actions.push(SgfAction::Play(*color, *mv)),
-            }
-        }
-        SgfGame {
-            size: self.game.size(),
-            komi: Some(self.game.komi()),
-            handicap: self.handicap,
-            rules: Some("Tromp-Taylor".into()),
-            result: self.game.is_over().then(|| format_score(self.game.score())),
-            actions,
-        }
-    }
-
-    fn showboard(&self) -> String {
-        let board = self.game.board();
-        let size = board.size();
-        let letters: String = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-            .chars()
-            .take(size)
-            .flat_map(|c| [' ', c])
-            .collect();
-        let mut lines = vec![String::new(), format!("   {letters}")];
-        for row in (0..size).rev() {
-            let mut line = format!("{:>2} ", row + 1);
-            for col in 0..size {
-                let v = Vertex::new(col, row);
-                let last = self.game.last_move().and_then(|(_, m)| m.vertex()) == Some(v);
-                line.push(if last { '(' } else { ' ' });
-                line.push(match board.get(v) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None => '.',
-                });
-            }
-            line.push_str(&format!(" {}", row + 1));
-            match row {
-                r if r == size - 1 => line.push_str(&format!(
-                    "    Black (X) has captured {} stones",
-                    self.game.captures(Color::Black)
-                )),
-                r if size >= 2 && r == size - 2 => line.push_str(&format!(
-                    "    White (O) has captured {} stones",
-                    self.game.captures(Color::White)
-                )),
-                _ => {}
-            }
-            lines.push(line);
-        }
-        lines.push(format!("   {letters}"));
-        lines.push(format!(
-            "{} to move, komi {}, Tromp-Taylor count {}",
-            self.game.to_move(),
-            self.game.komi(),
-            format_score(self.game.score())
-        ));
-        lines.join("\n")
-    }
-}
-
-/// The time between info lines the client asked for.
-fn interval(args: &AnalyzeArgs) -> Duration {
-    let centiseconds = args
-        .interval
-        .unwrap_or(DEFAULT_INTERVAL_CS)
-        .clamp(MIN_INTERVAL_CS, 24 * 3600 * 100);
-    Duration::from_millis(centiseconds * 10)
-}
-
-/// Writes the search's candidates as one info line; false once the output
-/// is gone, which ends the search.
-fn send_info_line(
-    stream: &mut dyn ResponseStream,
-    report: &SearchReport,
-    size: usize,
-    color: Color,
-    dialect: Dialect,
-    args: &AnalyzeArgs,
-) -> bool {
-    let max_moves = args.max_moves.map(|n| n.min(usize::MAX as u64) as usize);
-    let analysis = Analysis::new(report, size, color);
-    match analysis.info_line(dialect, max_moves, args.ownership) {
-        Some(line) => stream.line(&line),
-        None => true,
     }
 }
 
@@ -650,60 +518,13 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Replays an SGF main line into a new game, up to (not including) move
-/// `move_number` when given. Komi comes from the file, else stays as it was.
-/// Public for the fuzz targets, which replay SGF text without a file.
-pub fn replay_sgf(record: &SgfGame, move_number: Option<u64>, komi: f64) -> Result<Game, String> {
-    if !(MIN_SIZE..=MAX_SIZE).contains(&record.size) {
-        return Err(format!("unsupported board size {}", record.size));
+/// The answer to genmove: a vertex, `pass` or `resign`.
+fn decision_text(decision: Decision) -> String {
+    match decision {
+        Decision::Play(vertex) => vertex.to_string(),
+        Decision::Pass => "pass".into(),
+        Decision::Resign => "resign".into(),
     }
-    let mut game = Game::new(record.size, record.komi.unwrap_or(komi));
-    let mut moves_played = 0u64;
-    for action in &record.actions {
-        match action {
-            SgfAction::Setup(stones) => {
-                game.setup(stones).map_err(|e| e.to_string())?;
-                if record.handicap.is_some_and(|h| h > 1) && game.moves().next().is_none() {
-                    game.set_to_move(Color::White);
-                }
-            }
-            SgfAction::ToMove(color) => game.set_to_move(*color),
-            SgfAction::Play(color, mv) => {
-                if move_number.is_some_and(|n| moves_played + 1 >= n) {
-                    break;
-                }
-                game.play(*color, *mv).map_err(|_| {
-                    format!(
-                        "illegal move {} {mv} at move {}",
-                        color.letter(),
-                        moves_played + 1
-                    )
-                })?;
-                moves_played += 1;
-            }
-        }
-    }
-    Ok(game)
-}
-
-/// Spreads `stones` handicap stones: the fixed placement where the spec has
-/// one, else points of one checkerboard colour from the centre outwards, so
-/// no stone is ever left without a liberty.
-fn free_handicap_vertices(size: usize, stones: usize) -> Vec<Vertex> {
-    if let Some(fixed) = fixed_handicap_vertices(size, stones) {
-        return fixed;
-    }
-    let centre = (size / 2) as i32;
-    let parity = (centre + centre) % 2;
-    let mut points: Vec<Vertex> = Vertex::all(size)
-        .filter(|v| (v.col as i32 + v.row as i32) % 2 == parity)
-        .collect();
-    points.sort_by_key(|v| {
-        let (dc, dr) = (v.col as i32 - centre, v.row as i32 - centre);
-        (dc.abs().max(dr.abs()), dc.abs() + dr.abs(), v.row, v.col)
-    });
-    points.truncate(stones);
-    points
 }
 
 /// Vertices separated by spaces, in the order given.
@@ -713,17 +534,6 @@ fn vertex_list(vertices: &[Vertex]) -> String {
         .map(Vertex::to_string)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `B+3.5`, `W+7` or `0`, from Black's margin.
-pub fn format_score(black_margin: f64) -> String {
-    if black_margin > 0.0 {
-        format!("B+{black_margin}")
-    } else if black_margin < 0.0 {
-        format!("W+{}", -black_margin)
-    } else {
-        "0".into()
-    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! and raises the stop flag when a running command should wind up.
 
 use std::io::{self, BufRead};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
@@ -18,6 +18,7 @@ use super::command::{ParseError, Request};
 use super::engine::{Context, Engine};
 use super::parse::parse_line;
 use super::response::ResponseWriter;
+use super::signals::Signals;
 
 /// Longest input line kept whole. Real commands are a few kilobytes at most
 /// (`set_free_handicap` with every point of 25x25); the bound keeps a client
@@ -77,56 +78,9 @@ enum Input {
     Eof,
 }
 
-/// Flags shared between the reader and the running command.
-#[derive(Default)]
-pub struct Signals {
-    /// Raised to make the running command finish now with what it has.
-    pub stop: AtomicBool,
-    /// Set while a command runs that any new input line should end
-    /// (streaming analysis), as opposed to genmove, which only GoGui's
-    /// `# interrupt` stops.
-    pub stop_on_any_line: AtomicBool,
-    /// Input lines (and the end of input) read but not yet taken by the
-    /// engine loop: a line that came before `stop_on_any_line` was raised
-    /// must end a stream as well as one that comes after.
-    pub pending_lines: AtomicUsize,
-}
-
-impl Signals {
-    /// Makes the next input line, or one already waiting, stop the running
-    /// command, until the returned guard is dropped. For commands that run
-    /// until the client says something: streaming analysis and pondering.
-    pub fn stop_on_next_line(&self) -> StopOnNextLine<'_> {
-        self.stop.store(false, Ordering::SeqCst);
-        self.stop_on_any_line.store(true, Ordering::SeqCst);
-        // The reader counts a line before it looks at the flag, and here the
-        // flag is raised before the count is read: one side sees the other.
-        if self.pending_lines.load(Ordering::SeqCst) > 0 {
-            self.stop.store(true, Ordering::SeqCst);
-        }
-        StopOnNextLine { signals: self }
-    }
-
-    /// Whether input is waiting for the engine.
-    pub fn has_pending_input(&self) -> bool {
-        self.pending_lines.load(Ordering::SeqCst) > 0
-    }
-}
-
-/// While alive, any input line stops the running command.
-pub struct StopOnNextLine<'a> {
-    signals: &'a Signals,
-}
-
-impl Drop for StopOnNextLine<'_> {
-    fn drop(&mut self) {
-        self.signals.stop_on_any_line.store(false, Ordering::SeqCst);
-    }
-}
-
-/// Runs the GTP loop on stdin and stdout until `quit`, end of input, or a
-/// closed stdout. Returns normally in every one of those cases.
-pub fn run(engine: &mut Engine) {
+/// Serves GTP on stdin and stdout until `quit`, end of input, or a closed
+/// stdout. Returns normally in every one of those cases.
+pub fn serve(engine: &mut Engine) {
     let signals = Arc::new(Signals::default());
     let queued = Arc::new(QueuedBytes::default());
     let lines = spawn_reader(Arc::clone(&signals), Arc::clone(&queued));

@@ -1,12 +1,17 @@
 //! The Go Text Protocol, version 2: parsing, the engine that answers
 //! commands, and the reader/writer threads around stdin and stdout.
 
-pub mod command;
-pub mod engine;
-pub mod io;
-pub mod parse;
-pub mod response;
+mod analysis;
+mod command;
+mod engine;
+mod io;
+mod parse;
+mod response;
+mod showboard;
+mod signals;
 
-pub use command::{Command, ParseError, Request, COMMAND_NAMES};
+pub use command::{Command, ParseError, Request};
 pub use engine::Engine;
+pub use io::serve;
 pub use parse::parse_line;
+pub use response::format_response;

@@ -8,7 +8,8 @@ use std::time::Instant;
 use super::playout::light_playout;
 use super::playout_board::PlayoutBoard;
 use super::rng::FastRng;
-use super::search::{Limits, Search, SearchParams};
+use super::search::{Search, SearchParams};
+use super::time::Budget;
 use crate::game::{Color, Game};
 
 /// Light playouts from the empty board.
@@ -84,7 +85,7 @@ pub fn tree_search(size: usize, playouts: u64, seed: u64, heavy: bool) -> Search
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     search.run(
-        Limits {
+        Budget {
             playouts,
             deadline: None,
         },

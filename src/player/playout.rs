@@ -113,14 +113,30 @@ fn choose_move(board: &mut PlayoutBoard, color: Color, rng: &mut FastRng) -> Opt
     None
 }
 
-/// Probability of trying the atari answers around the last move.
-const PROB_CAPTURE: f32 = 0.9;
-/// Probability of trying the two-liberty answers around the last move.
-const PROB_TWO_LIBERTIES: f32 = 0.9;
-/// Probability of trying the 3x3 shape moves around the last move.
-const PROB_PATTERN: f32 = 0.95;
-/// Probability of refusing a self-atari chosen by the shape or random rule.
-const PROB_REJECT_SELF_ATARI: f32 = 0.9;
+/// The probabilities of the policy playout's rules, tuned by matches
+/// (docs/strength.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    /// Trying the atari answers around the last move.
+    pub capture: f32,
+    /// Trying the two-liberty answers around the last move.
+    pub two_liberties: f32,
+    /// Trying the 3x3 shape moves around the last move.
+    pub pattern: f32,
+    /// Refusing a self-atari chosen by the shape or random rule.
+    pub reject_self_atari: f32,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            capture: 0.9,
+            two_liberties: 0.9,
+            pattern: 0.95,
+            reject_self_atari: 0.9,
+        }
+    }
+}
 
 /// The playout of the search, in the manner of MoGo and Pachi: answer the
 /// last move locally when there is a reason (capture a string it left in
@@ -129,7 +145,9 @@ const PROB_REJECT_SELF_ATARI: f32 = 0.9;
 /// left with two, play a good shape next to it), else a uniformly random
 /// move as in `light_playout`. Self-ataris are mostly refused. The rules are
 /// the light playout's (no suicide, simple ko, own eyes never filled).
+#[allow(clippy::too_many_arguments)]
 pub fn policy_playout(
+    policy: &Policy,
     board: &mut PlayoutBoard,
     to_move: Color,
     last_move: Option<Point>,
@@ -152,11 +170,21 @@ pub fn policy_playout(
         |board, color, last, record| {
             let before = record.len().checked_sub(2).map_or(0, |i| record[i]);
             last.and_then(|last| {
-                local_answer(board, color, last, rng, reader, &mut candidates, |board| {
+                let reply = |board: &PlayoutBoard| {
                     replies.and_then(|r| good_reply(board, color, r.reply(color, before, last)?))
-                })
+                };
+                local_answer(
+                    policy,
+                    board,
+                    color,
+                    last,
+                    rng,
+                    reader,
+                    &mut candidates,
+                    reply,
+                )
             })
-            .or_else(|| choose_random_move(board, color, rng))
+            .or_else(|| choose_random_move(board, color, rng, policy.reject_self_atari))
         },
     )
 }
@@ -173,7 +201,9 @@ fn good_reply(board: &PlayoutBoard, color: Color, reply: Point) -> Option<Point>
 }
 
 /// A move answering the last one, or None.
+#[allow(clippy::too_many_arguments)]
 fn local_answer(
+    policy: &Policy,
     board: &PlayoutBoard,
     color: Color,
     last: Point,
@@ -182,24 +212,24 @@ fn local_answer(
     candidates: &mut Vec<Point>,
     reply: impl FnOnce(&PlayoutBoard) -> Option<Point>,
 ) -> Option<Point> {
-    if rng.chance(PROB_CAPTURE) {
+    if rng.chance(policy.capture) {
         candidates.clear();
         atari_answers(board, color, last, reader, candidates);
-        if let Some(p) = pick(board, color, candidates, rng, false) {
+        if let Some(p) = pick(board, color, candidates, rng, 0.0) {
             return Some(p);
         }
     }
     if let Some(p) = reply(board) {
         return Some(p);
     }
-    if rng.chance(PROB_TWO_LIBERTIES) {
+    if rng.chance(policy.two_liberties) {
         candidates.clear();
         two_liberty_answers(board, color, last, reader, candidates);
-        if let Some(p) = pick(board, color, candidates, rng, false) {
+        if let Some(p) = pick(board, color, candidates, rng, 0.0) {
             return Some(p);
         }
     }
-    if rng.chance(PROB_PATTERN) {
+    if rng.chance(policy.pattern) {
         candidates.clear();
         for p in neighbourhood_points(board, last) {
             if board.color_at(p).is_none()
@@ -209,7 +239,7 @@ fn local_answer(
                 candidates.push(p);
             }
         }
-        if let Some(p) = pick(board, color, candidates, rng, true) {
+        if let Some(p) = pick(board, color, candidates, rng, policy.reject_self_atari) {
             return Some(p);
         }
     }
@@ -303,13 +333,13 @@ pub fn two_liberty_answers(
 }
 
 /// A random acceptable point of `candidates`: legal, not an own eye, and
-/// (when `avoid_self_atari`) mostly not a self-atari.
+/// self-ataris refused with probability `reject_self_atari`.
 fn pick(
     board: &PlayoutBoard,
     color: Color,
     candidates: &mut Vec<Point>,
     rng: &mut FastRng,
-    avoid_self_atari: bool,
+    reject_self_atari: f32,
 ) -> Option<Point> {
     while !candidates.is_empty() {
         let i = rng.below(candidates.len());
@@ -317,7 +347,8 @@ fn pick(
         if board.is_eye(p, color) || !board.is_playout_legal(p, color) {
             continue;
         }
-        if avoid_self_atari && board.is_self_atari(p, color) && rng.chance(PROB_REJECT_SELF_ATARI) {
+        if reject_self_atari > 0.0 && board.is_self_atari(p, color) && rng.chance(reject_self_atari)
+        {
             continue;
         }
         return Some(p);
@@ -326,7 +357,12 @@ fn pick(
 }
 
 /// A uniformly random legal non-eye move that is mostly not a self-atari.
-fn choose_random_move(board: &mut PlayoutBoard, color: Color, rng: &mut FastRng) -> Option<Point> {
+fn choose_random_move(
+    board: &mut PlayoutBoard,
+    color: Color,
+    rng: &mut FastRng,
+    reject_self_atari: f32,
+) -> Option<Point> {
     let mut window = board.empty_count();
     // A refused self-atari is still better than passing when it is the
     // only move left.
@@ -335,7 +371,7 @@ fn choose_random_move(board: &mut PlayoutBoard, color: Color, rng: &mut FastRng)
         let i = rng.below(window);
         let p = board.empty_at(i);
         if !board.is_eye(p, color) && board.is_playout_legal(p, color) {
-            if !(board.is_self_atari(p, color) && rng.chance(PROB_REJECT_SELF_ATARI)) {
+            if !(board.is_self_atari(p, color) && rng.chance(reject_self_atari)) {
                 return Some(p);
             }
             refused = Some(p);
@@ -438,6 +474,7 @@ mod tests {
         let mut captured = 0;
         for _ in 0..100 {
             let answer = local_answer(
+                &Policy::default(),
                 &board,
                 Color::Black,
                 c1,
@@ -448,7 +485,7 @@ mod tests {
             );
             captured += (answer == Some(d1)) as u32;
         }
-        // Tried with probability PROB_CAPTURE.
+        // Tried with the policy's capture probability, 0.9.
         assert!((75..=100).contains(&captured), "{captured}");
     }
 }

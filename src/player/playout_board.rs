@@ -11,6 +11,14 @@
 //! mover's own string, of any size). The light playouts never choose a
 //! suicide (`is_playout_legal`), as in every light-playout engine: it is
 //! almost never a good move and skipping it keeps playouts short.
+//!
+//! Two boards on purpose: the rules board (`game::Board`) is exact and
+//! simple, and answers the client; this one is fast and only steers the
+//! search. Three facts exist on both, computed differently: the score
+//! (`score`), a point's owner (`owner`) and a string's liberties (here
+//! pseudo-liberties kept incrementally, `liberties_up_to_two` for the
+//! policy). The tests below check all three against the rules board on
+//! random games.
 
 use std::sync::OnceLock;
 
@@ -244,15 +252,8 @@ impl PlayoutBoard {
         &self.empties[..self.empty_count]
     }
 
-    /// The number of stones in the string at `p` (0 for an empty point).
-    pub fn string_stones(&self, p: Point) -> u16 {
-        match self.colour[p as usize] {
-            BLACK | WHITE => self.stones[self.string[p as usize] as usize],
-            _ => 0,
-        }
-    }
-
     /// The exact number of distinct liberties of the string at `p`.
+    #[cfg(test)]
     pub fn string_liberties(&self, p: Point) -> usize {
         if self.color_at(p).is_none() {
             return 0;

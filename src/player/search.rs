@@ -5,8 +5,9 @@
 //! thread (root parallelism) and adds their root statistics up. Each
 //! iteration copies the root board, walks down the tree choosing the child
 //! with the best blend of its own and its RAVE win rate, expands the leaf it
-//! reaches, finishes the game with a light random playout and scores it by
-//! the Tromp-Taylor count.
+//! reaches, finishes the game with a playout (the policy playout by
+//! default, the light random one when `heavy_playouts` is off) and scores
+//! it by the Tromp-Taylor count.
 //!
 //! Pass is a move of the tree. Two passes in a row end the game: such a node
 //! is terminal and is valued by the exact count of its board, which is how
@@ -22,12 +23,14 @@ use std::time::Instant;
 
 use super::patterns;
 use super::playout::{
-    atari_answers, first_code, light_playout, policy_playout, two_liberty_answers, FIRST_NONE,
+    atari_answers, first_code, light_playout, policy_playout, two_liberty_answers, Policy,
+    FIRST_NONE,
 };
 use super::playout_board::{PlayoutBoard, Point};
 use super::reply::Replies;
 use super::rng::FastRng;
 use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
+use super::time::Budget;
 use super::tree::{Candidate, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Vertex};
 
@@ -57,6 +60,8 @@ pub struct SearchParams {
     pub heavy_playouts: bool,
     /// Policy playouts try the last good reply (LGRF-2) to the last moves.
     pub last_good_reply: bool,
+    /// The policy playout's probabilities.
+    pub policy: Policy,
     /// Whether tree moves may be suicides of two or more stones (legal under
     /// Tromp-Taylor; engines that forbid suicide reject them).
     pub allow_suicide: bool,
@@ -78,19 +83,49 @@ impl Default for SearchParams {
             prior_suicide: 40,
             heavy_playouts: true,
             last_good_reply: false,
+            policy: Policy::default(),
             allow_suicide: true,
             max_nodes: 4_000_000,
         }
     }
 }
 
-/// What limits one search: the first of these reached stops it.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    pub playouts: u64,
-    pub deadline: Option<Instant>,
+impl SearchParams {
+    /// Sets one tuning parameter by name, for experiments from the command
+    /// line (`--param NAME=VALUE`): the numbers of this struct and of the
+    /// playout policy.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        fn parse<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
+            value
+                .parse()
+                .map_err(|_| format!("bad value '{value}' for parameter {name}"))
+        }
+        match name {
+            "rave_equiv" => self.rave_equiv = parse(name, value)?,
+            "expand_visits" => self.expand_visits = parse(name, value)?,
+            "prior_even" => self.prior_even = parse(name, value)?,
+            "prior_near_last" => self.prior_near_last = parse(name, value)?,
+            "prior_empty_edge" => self.prior_empty_edge = parse(name, value)?,
+            "prior_pattern" => self.prior_pattern = parse(name, value)?,
+            "prior_capture" => self.prior_capture = parse(name, value)?,
+            "prior_self_atari" => self.prior_self_atari = parse(name, value)?,
+            "heavy_playouts" => self.heavy_playouts = parse(name, value)?,
+            "last_good_reply" => self.last_good_reply = parse(name, value)?,
+            "policy_capture" => self.policy.capture = parse(name, value)?,
+            "policy_two_liberties" => self.policy.two_liberties = parse(name, value)?,
+            "policy_pattern" => self.policy.pattern = parse(name, value)?,
+            "policy_reject_self_atari" => self.policy.reject_self_atari = parse(name, value)?,
+            _ => return Err(format!("unknown parameter {name}")),
+        }
+        Ok(())
+    }
 }
 
+/// One thread's search: owns its tree, the board at the root (a
+/// `PlayoutBoard`, copied at the start of every iteration), the colouring
+/// hashes of the game for superko, its random stream, and the statistics
+/// the player reads after a run (root children, ownership, margins). It
+/// borrows nothing: the player keeps it from move to move for tree reuse.
 pub struct Search {
     params: SearchParams,
     tree: Tree,
@@ -150,7 +185,7 @@ impl Search {
             root_passes: game.consecutive_passes().min(1),
             root_last_move,
             komi: game.komi() as f32,
-            history: game.colouring_hashes().collect(),
+            history: game.coloring_hashes().collect(),
             rng: FastRng::new(seed),
             reader: Reader::new(PLAYOUT_BUDGET),
             replies: Replies::new(),
@@ -216,7 +251,7 @@ impl Search {
     }
 
     /// Runs iterations until a limit is reached or `stop` is raised.
-    pub fn run(&mut self, limits: Limits, stop: &AtomicBool) {
+    pub fn run(&mut self, limits: Budget, stop: &AtomicBool) {
         let mut done = 0u64;
         while done < limits.playouts {
             if done.is_multiple_of(64) {
@@ -382,6 +417,7 @@ impl Search {
         if !terminal {
             if self.params.heavy_playouts {
                 policy_playout(
+                    &self.params.policy,
                     &mut board,
                     to_move,
                     last_move,
@@ -697,7 +733,7 @@ mod tests {
     fn searched(game: &Game, to_move: Color, playouts: u64) -> Search {
         let mut search = Search::new(game, to_move, SearchParams::default(), 7);
         search.run(
-            Limits {
+            Budget {
                 playouts,
                 deadline: None,
             },

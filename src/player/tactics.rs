@@ -66,6 +66,7 @@ impl Reader {
     /// Whether the string at `p`, in atari with its owner to move, is
     /// caught: no capture next to it and no extension gives it a future,
     /// ladders read out.
+    #[cfg(test)]
     pub fn is_caught(&mut self, board: &PlayoutBoard, p: Point) -> bool {
         self.budget = self.limit;
         self.caught(board, p)

@@ -1,8 +1,10 @@
 //! The game clock and the thinking budget for one move.
 //!
 //! Pure bookkeeping: no threads, no I/O. The engine maps the GTP commands onto
-//! [`TimeControl`] and [`Clock`]; the search asks [`Clock::budget`] how long it
-//! may think.
+//! [`TimeControl`] and [`Clock`], and asks [`Clock::budget`] how long a move
+//! may take: the answer, a [`Budget`], is handed down unchanged to every
+//! search thread. The clock also holds the command line's playouts and
+//! seconds per move, so that it alone turns settings into a budget.
 //!
 //! # How the commands are read
 //!
@@ -43,7 +45,7 @@
 //! nothing left the target is [`MIN_THINK`]: the search always returns some
 //! legal move quickly, and a fast move is our only chance then.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::game::Color;
 
@@ -74,7 +76,9 @@ const OPENING_FACTOR: f64 = 0.5;
 /// ... growing to all of it over this share of the board's points (in moves).
 const OPENING_LENGTH_PER_POINT: f64 = 1.0 / 12.0;
 /// Times are capped here (about 31 years) so that `Duration` never overflows.
-pub(crate) const MAX_SECONDS: f64 = 1e9;
+const MAX_SECONDS: f64 = 1e9;
+/// The least thinking time per move from the command line, in seconds.
+const MIN_SECONDS_PER_MOVE: f64 = 0.001;
 
 /// A time system, with times in seconds (finite, not negative).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -215,21 +219,40 @@ pub struct Remaining {
     pub in_overtime: bool,
 }
 
-/// How long to think about one move.
+/// How long one search may think: until `deadline` or until `playouts`
+/// playouts per thread, whichever comes first, and in any case until the
+/// stop signal. The one budget type: the clock makes it for each move
+/// ([`Clock::budget`]), the player hands it to every search thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// The search aims to stop here.
-    pub target: Duration,
-    /// The move must be sent by then; the safety margin is already taken off.
-    pub hard_limit: Duration,
+    pub deadline: Option<Instant>,
+    pub playouts: u64,
 }
 
 impl Budget {
+    /// No bound but the stop signal: for analysis and pondering.
+    pub const UNLIMITED: Budget = Budget {
+        deadline: None,
+        playouts: u64::MAX,
+    };
+}
+
+/// What the time control allows one move, counted from its start: the
+/// clock's reckoning, from which it makes the move's [`Budget`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Allowance {
+    /// The search aims to stop here.
+    target: Duration,
+    /// The move must be sent by then; the safety margin is already taken off.
+    hard_limit: Duration,
+}
+
+impl Allowance {
     /// From seconds: both at least [`MIN_THINK`], and `target <= hard_limit`.
-    fn new(target: f64, hard_limit: f64) -> Budget {
+    fn new(target: f64, hard_limit: f64) -> Allowance {
         let hard_limit = seconds(hard_limit).max(MIN_THINK);
         let target = seconds(target).clamp(MIN_THINK, hard_limit);
-        Budget {
+        Allowance {
             target: Duration::from_secs_f64(target),
             hard_limit: Duration::from_secs_f64(hard_limit),
         }
@@ -244,26 +267,44 @@ pub struct Clock {
     /// Under [`TimeControl::Unlimited`]: the server has told us a real time
     /// left for this colour, which we then respect.
     reported: [bool; 2],
+    /// The command line's playouts per move (per thread), if fixed.
+    playouts: Option<u64>,
+    /// The command line's seconds per move when no time limit is set.
+    seconds_per_move: Option<f64>,
 }
 
 impl Clock {
-    /// Both colours start with their full time.
+    /// Both colours start with their full time; no command-line settings.
     pub fn new(control: TimeControl) -> Clock {
         let control = control.sanitized();
         Clock {
             control,
             remaining: [control.full(); 2],
             reported: [false; 2],
+            playouts: None,
+            seconds_per_move: None,
         }
     }
 
-    pub fn control(&self) -> TimeControl {
-        self.control
+    /// A clock with no time limits yet and the command line's settings:
+    /// `playouts` per move and thread when fixed, `seconds_per_move` when
+    /// the client sets no time limit (about a second on 9x9 when absent).
+    pub fn with_settings(playouts: Option<u64>, seconds_per_move: Option<f64>) -> Clock {
+        Clock {
+            playouts,
+            seconds_per_move,
+            ..Clock::new(TimeControl::Unlimited)
+        }
     }
 
-    /// New settings; both colours start full again.
+    /// New time settings; both colours start full again. The command
+    /// line's settings stay.
     pub fn set_control(&mut self, control: TimeControl) {
-        *self = Clock::new(control);
+        *self = Clock {
+            playouts: self.playouts,
+            seconds_per_move: self.seconds_per_move,
+            ..Clock::new(control)
+        };
     }
 
     /// A new game under the same settings (`clear_board`).
@@ -272,7 +313,8 @@ impl Clock {
     }
 
     /// What `color` has left by our reckoning or the server's last word.
-    pub fn remaining(&self, color: Color) -> Remaining {
+    #[cfg(test)]
+    fn remaining(&self, color: Color) -> Remaining {
         self.remaining[color.index()]
     }
 
@@ -335,55 +377,82 @@ impl Clock {
                 state.seconds = (state.seconds - used).max(0.0);
             }
             TimeControl::Canadian { period, stones, .. } => {
-                if state.in_overtime {
-                    spend_canadian(state, used, period, stones);
-                } else if used <= state.seconds {
-                    state.seconds -= used;
-                } else {
-                    // The move ran past main time: it is the first stone of
-                    // the first period.
-                    let overflow = used - state.seconds;
-                    *state = Remaining {
-                        seconds: period,
-                        count: stones,
-                        in_overtime: true,
-                    };
-                    spend_canadian(state, overflow, period, stones);
-                }
+                spend_main_then(state, used, period, stones, |state, used| {
+                    spend_canadian(state, used, period, stones)
+                })
             }
             TimeControl::Byoyomi {
                 period, periods, ..
-            } => {
-                if state.in_overtime {
-                    spend_japanese(state, used, period);
-                } else if used <= state.seconds {
-                    state.seconds -= used;
-                } else {
-                    let overflow = used - state.seconds;
-                    *state = Remaining {
-                        seconds: period,
-                        count: periods,
-                        in_overtime: true,
-                    };
-                    spend_japanese(state, overflow, period);
-                }
-            }
+            } => spend_main_then(state, used, period, periods, |state, used| {
+                spend_japanese(state, used, period)
+            }),
         }
         if state.in_overtime && state.count == 0 && self.control != TimeControl::Unlimited {
             log::warn!("{color} has lost on time by our reckoning");
         }
     }
 
-    /// How long `color` may think about its next move; `None` when no time
-    /// limit is set (the caller uses its default). `moves_played` counts the
-    /// moves of the game so far, `empty_points` the empty points now.
+    /// How long `color` may think about its next move, from now.
+    /// `moves_played` counts the moves of the game so far, `empty_points`
+    /// the empty points now. Under a time limit the search aims for the
+    /// clock's target; with fixed playouts it stops at them or at the
+    /// clock's hard limit, whichever comes first, and with no time limit it
+    /// has no deadline (so a seeded one-thread search repeats). Without
+    /// either, the command line's seconds per move.
     pub fn budget(
         &self,
         color: Color,
         board_size: usize,
         moves_played: usize,
         empty_points: usize,
-    ) -> Option<Budget> {
+    ) -> Budget {
+        let allowance = self.allowance(color, board_size, moves_played, empty_points);
+        self.budget_within(allowance, board_size)
+    }
+
+    /// A move's worth of thinking by the command line's settings alone,
+    /// whatever the time control: for GoGui's gfx views, which are not moves
+    /// of the game.
+    pub fn untimed_budget(&self, board_size: usize) -> Budget {
+        self.budget_within(None, board_size)
+    }
+
+    /// The budget of a search starting now, within `allowance` when the
+    /// time control gives one.
+    fn budget_within(&self, allowance: Option<Allowance>, board_size: usize) -> Budget {
+        let start = Instant::now();
+        let deadline = match (self.playouts, allowance) {
+            // A fixed playout count with no clock is deterministic: no deadline.
+            (Some(_), None) => None,
+            // A fixed count under a clock stops at the clock's hard limit.
+            (Some(_), Some(a)) => Some(start + a.hard_limit),
+            (None, Some(a)) => Some(start + a.target),
+            (None, None) => Some(start + self.default_move_time(board_size)),
+        };
+        Budget {
+            deadline,
+            playouts: self.playouts.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The time per move when no time limit is set: the command line's, else
+    /// about a second on 9x9, a little more on larger boards.
+    fn default_move_time(&self, board_size: usize) -> Duration {
+        let per_move = self
+            .seconds_per_move
+            .unwrap_or_else(|| (board_size as f64 / 9.0).max(0.5));
+        Duration::from_secs_f64(seconds(per_move).max(MIN_SECONDS_PER_MOVE))
+    }
+
+    /// What the time control allows `color`'s next move; `None` when no
+    /// time limit is set.
+    fn allowance(
+        &self,
+        color: Color,
+        board_size: usize,
+        moves_played: usize,
+        empty_points: usize,
+    ) -> Option<Allowance> {
         let i = color.index();
         let state = self.remaining[i];
         let moves = moves_left(board_size, empty_points);
@@ -412,7 +481,7 @@ impl Clock {
                     japanese_main(state.seconds, period, moves, opening)
                 } else if state.count == 0 {
                     // Lost on time by our reckoning: play at once.
-                    Budget::new(0.0, 0.0)
+                    Allowance::new(0.0, 0.0)
                 } else {
                     japanese_period(state.seconds)
                 }
@@ -463,6 +532,32 @@ fn main_or_period(left: f64, stones: u64, period: f64, full_count: u64) -> Remai
             in_overtime: false,
         }
     }
+}
+
+/// A move under a system with byo-yomi: spent from main time while it
+/// lasts; a move that runs past main time is the first move of the first
+/// period (`count` stones or periods), charged with what it overran.
+fn spend_main_then(
+    state: &mut Remaining,
+    used: f64,
+    period: f64,
+    count: u64,
+    spend_overtime: impl FnOnce(&mut Remaining, f64),
+) {
+    let mut used = used;
+    if !state.in_overtime {
+        if used <= state.seconds {
+            state.seconds -= used;
+            return;
+        }
+        used -= state.seconds;
+        *state = Remaining {
+            seconds: period,
+            count,
+            in_overtime: true,
+        };
+    }
+    spend_overtime(state, used);
 }
 
 /// One stone played in a Canadian period; a finished period starts anew.
@@ -529,10 +624,10 @@ fn opening_factor(board_size: usize, moves_played: usize) -> f64 {
 }
 
 /// Main time only: spread it over the moves to come.
-fn absolute(left: f64, moves: f64, opening: f64) -> Budget {
+fn absolute(left: f64, moves: f64, opening: f64) -> Allowance {
     let spendable = usable(left);
     let share = spendable / moves;
-    Budget::new(share * opening, spendable.min(MAIN_HARD_STRETCH * share))
+    Allowance::new(share * opening, spendable.min(MAIN_HARD_STRETCH * share))
 }
 
 /// The time for one stone of a Canadian period with `left` seconds for
@@ -547,437 +642,42 @@ fn stone_hard_limit(left: f64, stones: u64) -> f64 {
     usable(left).min(STONE_HARD_STRETCH * stone_share(left, stones))
 }
 
-fn canadian_period(left: f64, stones: u64) -> Budget {
-    Budget::new(stone_share(left, stones), stone_hard_limit(left, stones))
+fn canadian_period(left: f64, stones: u64) -> Allowance {
+    Allowance::new(stone_share(left, stones), stone_hard_limit(left, stones))
 }
 
 /// Canadian main time: its even share plus what a byo-yomi stone would get,
 /// since main time running out only leads to that byo-yomi. The move may run
 /// into the first period as far as its first stone may take (so the budget
 /// with main time nearly gone meets the one in byo-yomi).
-fn canadian_main(main: f64, period: f64, stones: u64, moves: f64, opening: f64) -> Budget {
+fn canadian_main(main: f64, period: f64, stones: u64, moves: f64, opening: f64) -> Allowance {
     let spendable = usable(main);
     let share = spendable / moves;
     let stone_hard = stone_hard_limit(period, stones);
-    Budget::new(
+    Allowance::new(
         share * opening + stone_share(period, stones),
         spendable.min(MAIN_HARD_STRETCH * share) + stone_hard,
     )
 }
 
 /// One Japanese period: most of it, never counting on losing it.
-fn japanese_period(left: f64) -> Budget {
+fn japanese_period(left: f64) -> Allowance {
     let spendable = usable(left);
-    Budget::new(PERIOD_TARGET_SHARE * spendable, spendable)
+    Allowance::new(PERIOD_TARGET_SHARE * spendable, spendable)
 }
 
 /// Japanese main time: its even share plus most of a period, since every
 /// move in byo-yomi gets a whole period. A move that runs into the first
 /// period but ends within it loses nothing.
-fn japanese_main(main: f64, period: f64, moves: f64, opening: f64) -> Budget {
+fn japanese_main(main: f64, period: f64, moves: f64, opening: f64) -> Allowance {
     let spendable = usable(main);
     let share = spendable / moves;
     let in_period = usable(period);
-    Budget::new(
+    Allowance::new(
         share * opening + PERIOD_TARGET_SHARE * in_period,
         spendable.min(MAIN_HARD_STRETCH * share) + in_period,
     )
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const B: Color = Color::Black;
-    const W: Color = Color::White;
-
-    fn secs(d: Duration) -> f64 {
-        d.as_secs_f64()
-    }
-
-    /// A budget for Black on an empty 19x19 board in the middle game.
-    fn budget19(clock: &Clock) -> Budget {
-        clock.budget(B, 19, 100, 200).expect("a time limit is set")
-    }
-
-    /// The invariants every budget keeps: at least MIN_THINK, target within
-    /// the hard limit, and the hard limit within `bound` (the time that may be
-    /// spent on this move after the margin) unless that is below MIN_THINK.
-    fn check(budget: Budget, bound: f64) {
-        let target = secs(budget.target);
-        let hard = secs(budget.hard_limit);
-        assert!(target >= MIN_THINK - 1e-9, "{budget:?}");
-        assert!(target <= hard, "{budget:?}");
-        assert!(hard <= bound.max(MIN_THINK) + 1e-6, "{budget:?} > {bound}");
-    }
-
-    #[test]
-    fn gtp_time_settings_follow_the_spec() {
-        assert_eq!(TimeControl::gtp(0.0, 1.0, 0), TimeControl::Unlimited);
-        assert_eq!(
-            TimeControl::gtp(600.0, 0.0, 0),
-            TimeControl::Absolute { main: 600.0 }
-        );
-        assert_eq!(
-            TimeControl::gtp(600.0, 0.0, 25),
-            TimeControl::Absolute { main: 600.0 }
-        );
-        assert_eq!(
-            TimeControl::gtp(0.0, 300.0, 25),
-            TimeControl::Canadian {
-                main: 0.0,
-                period: 300.0,
-                stones: 25
-            }
-        );
-        assert_eq!(
-            TimeControl::gtp(0.0, 0.0, 0),
-            TimeControl::Absolute { main: 0.0 }
-        );
-        // Nonsense from outside is made harmless.
-        assert_eq!(
-            TimeControl::gtp(-5.0, f64::NAN, 3),
-            TimeControl::Absolute { main: 0.0 }
-        );
-        assert_eq!(
-            TimeControl::gtp(1e300, 0.0, 0),
-            TimeControl::Absolute { main: MAX_SECONDS }
-        );
-    }
-
-    #[test]
-    fn kgs_time_settings_map_onto_the_systems() {
-        assert_eq!(TimeControl::kgs_none(), TimeControl::Unlimited);
-        assert_eq!(
-            TimeControl::kgs_absolute(300.0),
-            TimeControl::Absolute { main: 300.0 }
-        );
-        assert_eq!(
-            TimeControl::kgs_byoyomi(600.0, 30.0, 5),
-            TimeControl::Byoyomi {
-                main: 600.0,
-                period: 30.0,
-                periods: 5
-            }
-        );
-        assert_eq!(
-            TimeControl::kgs_byoyomi(600.0, 30.0, 0),
-            TimeControl::Absolute { main: 600.0 }
-        );
-        assert_eq!(
-            TimeControl::kgs_byoyomi(600.0, 0.0, 5),
-            TimeControl::Absolute { main: 600.0 }
-        );
-        assert_eq!(
-            TimeControl::kgs_canadian(600.0, 300.0, 25),
-            TimeControl::Canadian {
-                main: 600.0,
-                period: 300.0,
-                stones: 25
-            }
-        );
-        assert_eq!(
-            TimeControl::kgs_canadian(600.0, 300.0, 0),
-            TimeControl::Absolute { main: 600.0 }
-        );
-    }
-
-    #[test]
-    fn no_limit_gives_no_budget() {
-        let mut clock = Clock::new(TimeControl::Unlimited);
-        assert_eq!(clock.budget(B, 19, 0, 361), None);
-        clock.record_move(B, Duration::from_secs(1000));
-        assert_eq!(clock.budget(B, 19, 1, 360), None);
-        // A report of nothing is no information.
-        clock.time_left(B, 0.0, 0);
-        assert_eq!(clock.budget(B, 19, 1, 360), None);
-    }
-
-    #[test]
-    fn a_real_time_left_is_honoured_even_without_limits() {
-        let mut clock = Clock::new(TimeControl::Unlimited);
-        clock.time_left(B, 30.0, 0);
-        let budget = budget19(&clock);
-        check(budget, usable(30.0));
-        assert_eq!(clock.budget(W, 19, 100, 200), None);
-        clock.time_left(W, 10.0, 2);
-        let white = clock.budget(W, 19, 100, 200).expect("reported");
-        check(white, usable(10.0));
-        // After the two stones the unknown period restarts: no more limit.
-        clock.record_move(W, Duration::from_secs(1));
-        assert!(clock.budget(W, 19, 101, 199).is_some());
-        clock.record_move(W, Duration::from_secs(1));
-        assert_eq!(clock.budget(W, 19, 102, 198), None);
-    }
-
-    #[test]
-    fn absolute_spreads_main_time_over_the_moves_to_come() {
-        let mut clock = Clock::new(TimeControl::kgs_absolute(600.0));
-        let budget = budget19(&clock);
-        check(budget, usable(600.0));
-        // 570 usable seconds over 80 own moves (200 empty * 0.4).
-        assert!(
-            (secs(budget.target) - 570.0 / 80.0).abs() < 1e-3,
-            "{budget:?}"
-        );
-        assert!((secs(budget.hard_limit) - 3.0 * 570.0 / 80.0).abs() < 1e-3);
-        // The opening takes less, the late game (fewer empty points) more.
-        let opening = clock.budget(B, 19, 0, 361).expect("limited");
-        let late = clock.budget(B, 19, 250, 60).expect("limited");
-        assert!(opening.target < budget.target);
-        assert!(late.target > budget.target);
-        // Never spread over fewer than MIN_MOVES_LEFT moves (19x19: 18).
-        let end = clock.budget(B, 19, 300, 0).expect("limited");
-        assert!((secs(end.target) - 570.0 / 18.05).abs() < 1e-3, "{end:?}");
-        let small = clock.budget(B, 9, 60, 0).expect("limited");
-        assert!((secs(small.target) - 570.0 / MIN_MOVES_LEFT).abs() < 1e-3);
-
-        clock.record_move(B, Duration::from_secs(100));
-        assert_eq!(clock.remaining(B).seconds, 500.0);
-        assert_eq!(clock.remaining(W).seconds, 600.0);
-        assert!(budget19(&clock).target < budget.target);
-    }
-
-    #[test]
-    fn no_time_left_gives_a_tiny_budget_not_zero() {
-        let mut clock = Clock::new(TimeControl::kgs_absolute(10.0));
-        clock.record_move(B, Duration::from_secs(20));
-        assert_eq!(clock.remaining(B).seconds, 0.0);
-        let budget = budget19(&clock);
-        assert_eq!(secs(budget.target), MIN_THINK);
-        assert_eq!(secs(budget.hard_limit), MIN_THINK);
-        clock.time_left(B, 0.3, 0);
-        assert_eq!(secs(budget19(&clock).target), MIN_THINK);
-        // Negative or NaN reports count as nothing left.
-        clock.time_left(B, -4.0, 0);
-        assert_eq!(clock.remaining(B).seconds, 0.0);
-        clock.time_left(B, f64::NAN, 0);
-        assert_eq!(clock.remaining(B).seconds, 0.0);
-        assert_eq!(secs(budget19(&clock).hard_limit), MIN_THINK);
-    }
-
-    #[test]
-    fn time_left_overrides_our_reckoning() {
-        let mut clock = Clock::new(TimeControl::gtp(600.0, 0.0, 0));
-        clock.record_move(B, Duration::from_secs(10));
-        assert_eq!(clock.remaining(B).seconds, 590.0);
-        clock.time_left(B, 42.0, 0);
-        assert_eq!(clock.remaining(B).seconds, 42.0);
-        check(budget19(&clock), usable(42.0));
-        clock.time_left(B, 5000.0, 0);
-        assert_eq!(clock.remaining(B).seconds, 5000.0);
-        // A new game restores the settings.
-        clock.new_game();
-        assert_eq!(clock.remaining(B).seconds, 600.0);
-    }
-
-    #[test]
-    fn canadian_main_time_adds_a_stone_share() {
-        let clock = Clock::new(TimeControl::gtp(600.0, 300.0, 25));
-        let budget = budget19(&clock);
-        let stone = (285.0 - 24.0 * PER_MOVE_LAG) / 25.0;
-        let expected = 570.0 / 80.0 + stone;
-        assert!((secs(budget.target) - expected).abs() < 1e-3, "{budget:?}");
-        let hard = 3.0 * 570.0 / 80.0 + 1.5 * stone;
-        assert!((secs(budget.hard_limit) - hard).abs() < 1e-3, "{budget:?}");
-        check(budget, usable(600.0) + stone);
-    }
-
-    #[test]
-    fn canadian_byo_yomi_divides_the_period_by_the_stones() {
-        let mut clock = Clock::new(TimeControl::gtp(0.0, 300.0, 25));
-        // Byo-yomi from the start: main time 0 gives just a stone's share.
-        let first = budget19(&clock);
-        let stone = (285.0 - 24.0 * PER_MOVE_LAG) / 25.0;
-        assert!((secs(first.target) - stone).abs() < 1e-3, "{first:?}");
-        clock.record_move(B, Duration::from_secs(10));
-        let state = clock.remaining(B);
-        assert!(state.in_overtime);
-        assert_eq!(state.count, 24);
-        assert_eq!(state.seconds, 290.0);
-
-        clock.time_left(B, 60.0, 10);
-        let budget = budget19(&clock);
-        let share = (57.0 - 9.0 * PER_MOVE_LAG) / 10.0;
-        assert!((secs(budget.target) - share).abs() < 1e-3, "{budget:?}");
-        check(budget, usable(60.0));
-
-        // One stone left: nearly the whole rest of the period.
-        clock.time_left(B, 20.0, 1);
-        let last = budget19(&clock);
-        assert!((secs(last.target) - usable(20.0)).abs() < 1e-6, "{last:?}");
-        assert!((secs(last.hard_limit) - usable(20.0)).abs() < 1e-6);
-        // Playing it starts a fresh period.
-        clock.record_move(B, Duration::from_secs(15));
-        let state = clock.remaining(B);
-        assert_eq!((state.seconds, state.count), (300.0, 25));
-    }
-
-    #[test]
-    fn canadian_main_time_running_out_starts_a_period_with_that_stone() {
-        let mut clock = Clock::new(TimeControl::gtp(60.0, 100.0, 5));
-        clock.record_move(B, Duration::from_secs(50));
-        assert!(!clock.remaining(B).in_overtime);
-        clock.record_move(B, Duration::from_secs(15));
-        let state = clock.remaining(B);
-        assert!(state.in_overtime);
-        assert_eq!(state.count, 4);
-        assert!((state.seconds - 95.0).abs() < 1e-9);
-        // The server's "0 0" at the end of main time: a whole period.
-        clock.time_left(W, 0.0, 0);
-        let white = clock.remaining(W);
-        assert!(white.in_overtime);
-        assert_eq!((white.seconds, white.count), (100.0, 5));
-    }
-
-    #[test]
-    fn japanese_byo_yomi_uses_most_of_one_period() {
-        let mut clock = Clock::new(TimeControl::kgs_byoyomi(60.0, 30.0, 5));
-        let main = budget19(&clock);
-        let expected = 57.0 / 80.0 + PERIOD_TARGET_SHARE * 28.5;
-        assert!((secs(main.target) - expected).abs() < 1e-3, "{main:?}");
-        check(main, usable(90.0));
-
-        // KGS in byo-yomi: time in the current period, periods left.
-        clock.time_left(B, 30.0, 5);
-        let five = budget19(&clock);
-        assert!((secs(five.target) - PERIOD_TARGET_SHARE * 28.5).abs() < 1e-6);
-        assert!((secs(five.hard_limit) - 28.5).abs() < 1e-6);
-        // The last period is treated like any other: never counting on
-        // losing one, we spend the same.
-        clock.time_left(B, 30.0, 1);
-        assert_eq!(budget19(&clock), five);
-        check(five, usable(30.0));
-    }
-
-    #[test]
-    fn japanese_periods_reset_and_are_lost_by_our_reckoning() {
-        let mut clock = Clock::new(TimeControl::kgs_byoyomi(60.0, 30.0, 3));
-        // Running 20 s past main time stays within the first period.
-        clock.record_move(B, Duration::from_secs(80));
-        let state = clock.remaining(B);
-        assert!(state.in_overtime);
-        assert_eq!((state.seconds, state.count), (30.0, 3));
-        // A move within the period leaves it whole.
-        clock.record_move(B, Duration::from_secs(29));
-        assert_eq!(clock.remaining(B).count, 3);
-        assert_eq!(clock.remaining(B).seconds, 30.0);
-        // 45 s uses up one period.
-        clock.record_move(B, Duration::from_secs(45));
-        assert_eq!(clock.remaining(B).count, 2);
-        // 65 s uses up two.
-        clock.record_move(B, Duration::from_secs(65));
-        assert_eq!(clock.remaining(B).count, 0);
-        assert_eq!(secs(budget19(&clock).target), MIN_THINK);
-        // A huge overrun never panics.
-        clock.record_move(B, Duration::from_secs(u64::MAX));
-        assert_eq!(clock.remaining(B).count, 0);
-    }
-
-    #[test]
-    fn huge_times_do_not_overflow() {
-        for control in [
-            TimeControl::gtp(f64::MAX, 0.0, 0),
-            TimeControl::gtp(1e18, 1e18, 1),
-            TimeControl::kgs_byoyomi(1e300, 1e300, u64::MAX),
-            TimeControl::gtp(0.0, 1e300, u64::MAX),
-        ] {
-            let mut clock = Clock::new(control);
-            check(budget19(&clock), usable(2.0 * MAX_SECONDS));
-            clock.record_move(B, Duration::from_secs(u64::MAX));
-            clock.time_left(B, f64::MAX, u64::MAX);
-            check(budget19(&clock), usable(2.0 * MAX_SECONDS));
-            check(
-                clock
-                    .budget(B, usize::MAX, usize::MAX, usize::MAX)
-                    .expect("limited"),
-                usable(2.0 * MAX_SECONDS),
-            );
-            check(
-                clock.budget(B, 0, 0, 0).expect("limited"),
-                usable(2.0 * MAX_SECONDS),
-            );
-        }
-    }
-
-    /// Time lefts from nothing to a lot, finely spaced where it matters.
-    fn sweep() -> Vec<f64> {
-        let mut times = vec![0.0];
-        let mut t = 0.01;
-        while t < 1e7 {
-            times.push(t);
-            t *= 1.17;
-        }
-        times
-    }
-
-    /// Each system and each way of being in it, with the time beyond a
-    /// `time_left` of `t` seconds that the move may run into (the first
-    /// period, from main time): the move may spend `usable(t + extra)`.
-    fn cases() -> Vec<(TimeControl, u64, f64)> {
-        let canadian = TimeControl::gtp(600.0, 300.0, 25);
-        let japanese = TimeControl::kgs_byoyomi(600.0, 30.0, 5);
-        vec![
-            (TimeControl::kgs_absolute(600.0), 0, 0.0),
-            (canadian, 0, 300.0),
-            (canadian, 25, 0.0),
-            (canadian, 3, 0.0),
-            (canadian, 1, 0.0),
-            (japanese, 0, 30.0),
-            (japanese, 5, 0.0),
-            (japanese, 1, 0.0),
-            (TimeControl::Unlimited, 0, 0.0),
-            (TimeControl::Unlimited, 4, 0.0),
-        ]
-    }
-
-    #[test]
-    fn budgets_stay_within_the_time_left_minus_margin() {
-        for (control, stones, extra) in cases() {
-            for t in sweep() {
-                let mut clock = Clock::new(control);
-                clock.time_left(B, t, stones);
-                for (size, played, empty) in [(19, 0, 361), (19, 150, 180), (9, 70, 5), (2, 0, 4)] {
-                    if let Some(budget) = clock.budget(B, size, played, empty) {
-                        check(budget, usable(t + extra));
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn more_time_left_never_gives_a_smaller_budget() {
-        for (control, stones, _) in cases() {
-            let mut previous: Option<Budget> = None;
-            for t in sweep() {
-                let mut clock = Clock::new(control);
-                clock.time_left(B, t, stones);
-                let Some(budget) = clock.budget(B, 19, 120, 150) else {
-                    continue;
-                };
-                if let Some(before) = previous {
-                    assert!(
-                        budget.target >= before.target && budget.hard_limit >= before.hard_limit,
-                        "{control:?} stones {stones} at {t}: {budget:?} < {before:?}"
-                    );
-                }
-                previous = Some(budget);
-            }
-        }
-    }
-
-    #[test]
-    fn the_colours_keep_separate_clocks() {
-        let mut clock = Clock::new(TimeControl::gtp(100.0, 0.0, 0));
-        clock.record_move(W, Duration::from_secs(90));
-        assert_eq!(clock.remaining(B).seconds, 100.0);
-        assert!(
-            clock.budget(W, 19, 10, 300).expect("limited").target
-                < clock.budget(B, 19, 10, 300).expect("limited").target
-        );
-        clock.set_control(TimeControl::kgs_byoyomi(10.0, 5.0, 2));
-        assert_eq!(clock.remaining(W).seconds, 10.0);
-        assert_eq!(clock.remaining(W).count, 2);
-    }
-}
+mod tests;

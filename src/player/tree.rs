@@ -65,6 +65,9 @@ pub struct Candidate {
     pub prior_wins: f32,
 }
 
+/// The search tree of one thread: owns every node in one arena (`Vec`,
+/// children side by side, addressed by `NodeId`), never more than
+/// `max_nodes` of them. Node 0 is the root.
 pub struct Tree {
     nodes: Vec<Node>,
     max_nodes: usize,
@@ -94,10 +97,6 @@ impl Tree {
 
     pub fn len(&self) -> usize {
         self.nodes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.nodes.len() <= 1
     }
 
     pub fn children(&self, id: NodeId) -> std::ops::Range<NodeId> {
@@ -143,6 +142,7 @@ impl Tree {
     }
 
     /// The memory the nodes take, room reserved for more included.
+    #[cfg(test)]
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
     }

@@ -35,6 +35,52 @@ pub fn started_with(args: &[&str], commands: &[&str]) -> Gtp {
     gtp
 }
 
+/// hane started with `args`, in the game in progress after its capture.
+pub fn game_in_progress(args: &[&str]) -> Gtp {
+    started_with(args, &GAME_IN_PROGRESS)
+}
+
+/// hane started with `args`, in the game in progress before its capture.
+pub fn game_before_capture(args: &[&str]) -> Gtp {
+    started_with(args, &GAME_IN_PROGRESS[..8])
+}
+
+/// Everything a client can observe of the game: the stones, the captures,
+/// the board with the side to move, the count, the record with komi and
+/// handicap, and the legal moves of both colours.
+pub fn snapshot(gtp: &mut Gtp) -> Vec<String> {
+    [
+        "list_stones black",
+        "list_stones white",
+        "captures black",
+        "captures white",
+        "showboard",
+        "final_score",
+        "printsgf",
+        "all_legal b",
+        "all_legal w",
+    ]
+    .iter()
+    .map(|command| gtp.ok(command))
+    .collect()
+}
+
+/// Sends raw bytes (the line ending included) and checks the one response
+/// and that the game is as it was.
+pub fn assert_raw_fails_unchanged(gtp: &mut Gtp, line: &[u8], expected: &str) {
+    let before = snapshot(gtp);
+    gtp.write_raw(line);
+    let shown = String::from_utf8_lossy(&line[..line.len().min(60)]).into_owned();
+    assert_eq!(gtp.read_response(), expected, "response to {shown:?}");
+    assert_eq!(snapshot(gtp), before, "state after {shown:?}");
+}
+
+/// Sends `command`, checks that the response is `expected` and that the
+/// game is as it was.
+pub fn assert_fails_unchanged(gtp: &mut Gtp, command: &str, expected: &str) {
+    assert_raw_fails_unchanged(gtp, format!("{command}\n").as_bytes(), expected);
+}
+
 pub struct Gtp {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -138,6 +184,20 @@ impl Gtp {
             let _ = err.read_to_string(&mut stderr);
         }
         (status, stderr)
+    }
+
+    /// The CPU time the process has used so far, all threads together, in
+    /// seconds (Linux: from /proc, in the kernel's 1/100 s ticks).
+    pub fn cpu_seconds(&self) -> f64 {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).expect("proc stat");
+        // The fields after the command name, which is in parentheses and
+        // may hold spaces: utime and stime are the 12th and 13th.
+        let after_name = &stat[stat.rfind(')').expect("command name") + 1..];
+        let fields: Vec<&str> = after_name.split_whitespace().collect();
+        let ticks: u64 =
+            fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime");
+        ticks as f64 / 100.0
     }
 
     /// Any line on stdout not yet read (there must be none between responses).

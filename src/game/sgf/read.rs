@@ -3,8 +3,9 @@
 use std::borrow::Cow;
 
 use super::syntax::{walk_main_line, Property};
-use super::{quote, SgfAction, SgfError, SgfGame, MAX_MAIN_LINE_ACTIONS, MAX_SETUP_POINTS};
-use crate::game::{Color, Move, Vertex, MAX_SIZE, MIN_SIZE};
+use super::types::{quote, SgfAction, SgfError, SgfGame, MAX_MAIN_LINE_ACTIONS, MAX_SETUP_POINTS};
+use crate::game::color::Color;
+use crate::game::vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// Reads the first game tree of an SGF collection: game information from the
 /// root (and from later main-line nodes for KM, HA, RU, RE) and the actions

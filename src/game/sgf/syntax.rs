@@ -21,7 +21,7 @@ use nom::multi::{many0, many1};
 use nom::sequence::{pair, preceded};
 use nom::IResult;
 
-use super::SgfError;
+use super::types::SgfError;
 
 type Res<'a, T> = IResult<&'a [u8], T>;
 

@@ -4,6 +4,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use super::*;
+use crate::game::color::Color;
+use crate::game::vertex::{Move, Vertex};
 
 /// A vertex from GTP text, for readable expectations.
 fn v(gtp: &str) -> Vertex {

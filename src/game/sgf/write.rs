@@ -2,15 +2,16 @@
 
 use std::fmt::Write;
 
-use super::{SgfAction, SgfGame};
-use crate::game::{Color, Move, Vertex};
+use super::types::{SgfAction, SgfGame};
+use crate::game::color::Color;
+use crate::game::vertex::{Move, Vertex};
 
 /// Moves per line of output, to keep files readable in a text editor.
 const MOVES_PER_LINE: usize = 10;
 
-/// Writes the game as one FF[4] game tree: the root holds the game
+/// Writes the game as one `FF[4]` game tree: the root holds the game
 /// information and the setup (and PL) that comes before anything else, then
-/// one node per move, or per later setup. What [`super::parse`] returns is
+/// one node per move, or per later setup. What [`super::read::parse`] returns is
 /// written so that it parses back equal.
 pub fn write(game: &SgfGame) -> String {
     let mut out = String::new();

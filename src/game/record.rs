@@ -1,0 +1,115 @@
+//! The game record beside SGF's description of it ([`SgfGame`]): a game
+//! replayed from a file's main line, a game written out for `printsgf`, and
+//! the result as both SGF and GTP write it.
+
+use std::fmt;
+
+use super::color::Color;
+use super::history::{Action, Game, SetupError};
+use super::sgf::{SgfAction, SgfGame};
+use super::vertex::{Move, MAX_SIZE, MIN_SIZE};
+
+/// Why an SGF main line does not replay as a game. `Display` is the text
+/// `loadsgf` reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ReplayError {
+    UnsupportedSize(usize),
+    Setup(SetupError),
+    /// The move numbered `number` (from 1) is not legal.
+    IllegalMove {
+        color: Color,
+        mv: Move,
+        number: u64,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::UnsupportedSize(size) => write!(f, "unsupported board size {size}"),
+            ReplayError::Setup(error) => error.fmt(f),
+            ReplayError::IllegalMove { color, mv, number } => {
+                write!(f, "illegal move {} {mv} at move {number}", color.letter())
+            }
+        }
+    }
+}
+
+impl Game {
+    /// Replays an SGF main line into a new game, up to (not including) move
+    /// `move_number` when given. Komi comes from the file, else is `komi`.
+    /// After handicap stones (HA of 2 or more) White moves first.
+    pub fn from_sgf(
+        record: &SgfGame,
+        move_number: Option<u64>,
+        komi: f64,
+    ) -> Result<Game, ReplayError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&record.size) {
+            return Err(ReplayError::UnsupportedSize(record.size));
+        }
+        let mut game = Game::new(record.size, record.komi.unwrap_or(komi));
+        let mut moves_played = 0u64;
+        for action in &record.actions {
+            match action {
+                SgfAction::Setup(stones) => {
+                    game.setup(stones).map_err(ReplayError::Setup)?;
+                    if record.handicap.is_some_and(|h| h > 1) && game.moves().next().is_none() {
+                        game.set_to_move(Color::White);
+                    }
+                }
+                SgfAction::ToMove(color) => game.set_to_move(*color),
+                SgfAction::Play(color, mv) => {
+                    if move_number.is_some_and(|n| moves_played + 1 >= n) {
+                        break;
+                    }
+                    game.play(*color, *mv)
+                        .map_err(|_| ReplayError::IllegalMove {
+                            color: *color,
+                            mv: *mv,
+                            number: moves_played + 1,
+                        })?;
+                    moves_played += 1;
+                }
+            }
+        }
+        Ok(game)
+    }
+
+    /// The game as SGF describes it, under the Tromp-Taylor rules, with its
+    /// result once two passes ended it. `handicap` is the number of
+    /// handicap stones (HA); their setup is followed by White to move.
+    pub fn to_sgf(&self, handicap: Option<u32>) -> SgfGame {
+        let mut actions = Vec::new();
+        for action in self.actions() {
+            match action {
+                Action::Setup(stones) => {
+                    actions.push(SgfAction::Setup(stones.clone()));
+                    if handicap.is_some() {
+                        actions.push(SgfAction::ToMove(Color::White));
+                    }
+                }
+                Action::Move(color, mv) => actions.push(SgfAction::Play(*color, *mv)),
+            }
+        }
+        SgfGame {
+            size: self.size(),
+            komi: Some(self.komi()),
+            handicap,
+            rules: Some("Tromp-Taylor".into()),
+            result: self.is_over().then(|| result_text(self.score())),
+            actions,
+        }
+    }
+}
+
+/// `B+3.5`, `W+7` or `0`, from Black's margin: a result as SGF's `RE` and
+/// GTP's `final_score` write it.
+pub fn result_text(black_margin: f64) -> String {
+    if black_margin > 0.0 {
+        format!("B+{black_margin}")
+    } else if black_margin < 0.0 {
+        format!("W+{}", -black_margin)
+    } else {
+        "0".into()
+    }
+}

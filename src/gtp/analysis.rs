@@ -1,0 +1,308 @@
+//! The analysis commands: Leela Zero's `lz-analyze` and KataGo's
+//! `kata-analyze`, whose `info` lines Sabaki reads while the search runs,
+//! and GoGui's gfx views (INFLUENCE, LABEL, VAR, TEXT). The player hands
+//! over numbers (a `SearchReport`); this file writes them as text.
+//!
+//! Win rates and score leads are from the point of view of the side to
+//! move, as both analysis dialects define them; ownership is Black-positive
+//! for GoGui and side-to-move-positive for KataGo's `ownership` field.
+
+use std::fmt::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use log::info;
+
+use super::command::{AnalyzeArgs, Dialect, GfxView};
+use super::response::{Reply, ResponseStream};
+use super::signals::Signals;
+use crate::game::{Color, Game, Move, Vertex};
+use crate::player::{Budget, Player, RootMove, SearchReport, Watch};
+
+/// Info lines every second when the client gives no interval.
+const DEFAULT_INTERVAL_CS: u64 = 100;
+/// Shortest interval between info lines: 10 ms.
+const MIN_INTERVAL_CS: u64 = 1;
+/// GoGui labels moves with at least this share of the visits (and the best).
+const MIN_LABEL_SHARE: f32 = 0.01;
+/// GoGui labels at most this many moves, to keep the board readable.
+const MAX_LABELS: usize = 12;
+
+/// `lz-analyze` / `kata-analyze`: info lines every interval until the next
+/// input line, which then runs as the next command. The game is not
+/// touched; the tree is kept for the next search.
+pub(super) fn analyze(
+    player: &mut Player,
+    game: &Game,
+    dialect: Dialect,
+    args: &AnalyzeArgs,
+    signals: &Signals,
+    stream: &mut dyn ResponseStream,
+) -> Reply {
+    let color = args.color.unwrap_or(game.to_move());
+    let _until_input = signals.stop_on_next_line();
+    if !stream.open() {
+        return Ok(String::new());
+    }
+    let mut send = |report: &SearchReport| send_info_line(&mut *stream, report, dialect, args);
+    let watch = Watch {
+        interval: interval(args),
+        on_report: &mut send,
+    };
+    let report = player.analyze(game, color, &signals.stop, Some(watch));
+    info!("analysis for {color}: {} playouts", report.playouts);
+    Ok(String::new())
+}
+
+/// The time between info lines the client asked for.
+pub(super) fn interval(args: &AnalyzeArgs) -> Duration {
+    let centiseconds = args
+        .interval
+        .unwrap_or(DEFAULT_INTERVAL_CS)
+        .clamp(MIN_INTERVAL_CS, 24 * 3600 * 100);
+    Duration::from_millis(centiseconds * 10)
+}
+
+/// Writes the search's candidates as one info line; false once the output
+/// is gone, which ends the search.
+pub(super) fn send_info_line(
+    stream: &mut dyn ResponseStream,
+    report: &SearchReport,
+    dialect: Dialect,
+    args: &AnalyzeArgs,
+) -> bool {
+    let max_moves = args.max_moves.map(|n| n.min(usize::MAX as u64) as usize);
+    match info_line(report, dialect, max_moves, args.ownership) {
+        Some(line) => stream.line(&line),
+        None => true,
+    }
+}
+
+/// A GoGui gfx command: a search for `color` (the side to move by default)
+/// within a genmove-sized `budget`, shown one way.
+pub(super) fn gfx(
+    player: &mut Player,
+    game: &Game,
+    view: GfxView,
+    color: Option<Color>,
+    budget: Budget,
+    stop: &AtomicBool,
+) -> String {
+    let color = color.unwrap_or(game.to_move());
+    let report = player.search(game, color, budget, stop);
+    gfx_text(&report, view)
+}
+
+/// One `info` line holding every candidate, `info move D4 visits ...
+/// pv D4 Q16 info move ...`, with `pv` last in each block; for KataGo with
+/// `ownership` true, the owners of every point after the last block. Only
+/// moves on the board appear, because Sabaki's parser drops (older
+/// versions choke on) a `move pass` block; pass still shows inside the
+/// PVs. None when no move on the board has been played out yet.
+fn info_line(
+    report: &SearchReport,
+    dialect: Dialect,
+    max_moves: Option<usize>,
+    ownership: bool,
+) -> Option<String> {
+    let candidates = report
+        .played_out()
+        .filter(|m| m.mv != Move::Pass)
+        .take(max_moves.unwrap_or(usize::MAX));
+    let mut line = String::new();
+    for (order, m) in candidates.enumerate() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        let _ = write!(line, "info move {} visits {} ", m.mv, m.visits);
+        let win_rate = m.win_rate.clamp(0.0, 1.0);
+        match dialect {
+            Dialect::LeelaZero => {
+                let _ = write!(
+                    line,
+                    "winrate {} prior {} lcb {}",
+                    ten_thousandths(win_rate),
+                    ten_thousandths(m.prior),
+                    ten_thousandths(m.lcb())
+                );
+            }
+            Dialect::KataGo => {
+                let lead = report.score_lead(m);
+                let _ = write!(
+                    line,
+                    "winrate {win_rate:.6} scoreMean {lead:.3} scoreLead {lead:.3} prior {:.6} lcb {:.6}",
+                    m.prior,
+                    m.lcb()
+                );
+            }
+        }
+        let _ = write!(line, " order {order} pv {}", pv_text(&m.pv));
+    }
+    if line.is_empty() {
+        return None;
+    }
+    if ownership && dialect == Dialect::KataGo {
+        line.push_str(" ownership");
+        let sign = report.to_move.sign();
+        let size = report.size;
+        for row in (0..size).rev() {
+            for col in 0..size {
+                let owner = report.ownership.get(row * size + col).copied();
+                let _ = write!(line, " {:.4}", sign * owner.unwrap_or(0.0));
+            }
+        }
+    }
+    Some(line)
+}
+
+/// The search shown as one of GoGui's gfx views.
+fn gfx_text(report: &SearchReport, view: GfxView) -> String {
+    match view {
+        GfxView::Ownership => gfx_ownership(report),
+        GfxView::Candidates => gfx_candidates(report),
+        GfxView::Variation => gfx_pv(report),
+        GfxView::Score => format!("TEXT {}", summary(report)),
+    }
+}
+
+/// Who owns each point at the end of the playouts.
+fn gfx_ownership(report: &SearchReport) -> String {
+    let mut influence = String::from("INFLUENCE");
+    for (i, v) in Vertex::all(report.size).enumerate() {
+        let owner = report.ownership.get(i).copied().unwrap_or(0.0);
+        let _ = write!(influence, " {v} {:.2}", owner.clamp(-1.0, 1.0));
+    }
+    format!("{influence}\nTEXT {}", summary(report))
+}
+
+/// The candidate moves labelled `win rate:share of visits`, both in
+/// percent, the win rate for the side to move.
+fn gfx_candidates(report: &SearchReport) -> String {
+    let candidates: Vec<&RootMove> = report.played_out().collect();
+    let total: u32 = candidates.iter().map(|m| m.visits).sum();
+    let mut labels = String::new();
+    for (i, m) in candidates.iter().enumerate().take(MAX_LABELS) {
+        let share = m.visits as f32 / total.max(1) as f32;
+        let Move::Play(v) = m.mv else { continue };
+        if i > 0 && share < MIN_LABEL_SHARE {
+            break;
+        }
+        let _ = write!(
+            labels,
+            " {v} {:.0}:{:.0}",
+            m.win_rate.clamp(0.0, 1.0) * 100.0,
+            share * 100.0
+        );
+    }
+    let mut gfx = String::new();
+    if !labels.is_empty() {
+        let _ = writeln!(gfx, "LABEL{labels}");
+    }
+    let _ = write!(
+        gfx,
+        "TEXT labels: {} win rate % : share of visits %; {}",
+        report.to_move,
+        summary(report)
+    );
+    gfx
+}
+
+/// The principal variation of the best move.
+fn gfx_pv(report: &SearchReport) -> String {
+    let Some(best) = report.played_out().next() else {
+        return format!("TEXT {}", summary(report));
+    };
+    let mut var = String::from("VAR");
+    let mut color = report.to_move;
+    for mv in &best.pv {
+        let _ = write!(var, " {} {mv}", color.letter().to_ascii_lowercase());
+        color = color.opponent();
+    }
+    format!("{var}\nTEXT {}", summary(report))
+}
+
+/// `Black leads by 3.5; win rate 61% for White to move (1234 playouts)`.
+fn summary(report: &SearchReport) -> String {
+    let margin = (report.black_margin * 2.0).round() / 2.0;
+    let lead = if margin > 0.0 {
+        format!("Black leads by {margin}")
+    } else if margin < 0.0 {
+        format!("White leads by {}", -margin)
+    } else {
+        "even game".to_string()
+    };
+    match report.played_out().next() {
+        Some(best) => format!(
+            "{lead}; win rate {:.0}% for {} to move ({} playouts)",
+            best.win_rate.clamp(0.0, 1.0) * 100.0,
+            report.to_move,
+            report.playouts
+        ),
+        None => format!("{lead} ({} playouts)", report.playouts),
+    }
+}
+
+/// Leela Zero's integers: a share of 1 in units of 1/10000.
+fn ten_thousandths(value: f32) -> u32 {
+    (value.clamp(0.0, 1.0) * 10000.0).round() as u32
+}
+
+/// The PV as GTP vertices with `pass` in lower case, which is how Sabaki
+/// recognises (and cuts the display at) a pass.
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::sample_report;
+
+    #[test]
+    fn leela_zero_info_line() {
+        assert_eq!(
+            info_line(&sample_report(), Dialect::LeelaZero, None, false).as_deref(),
+            Some("info move B2 visits 300 winrate 6000 prior 2000 lcb 5446 order 0 pv B2 C2 pass")
+        );
+    }
+
+    #[test]
+    fn katago_info_line_with_ownership_from_the_top_row() {
+        let line = info_line(&sample_report(), Dialect::KataGo, Some(1), true).expect("a line");
+        assert!(line.starts_with(
+            "info move B2 visits 300 winrate 0.600000 scoreMean 2.500 scoreLead 2.500 prior 0.200000 lcb 0.544"
+        ));
+        // C3 (top right, White's) comes third, seen by White as +1.
+        assert!(line.ends_with(
+            "order 0 pv B2 C2 pass ownership -0.5000 -0.5000 1.0000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000"
+        ));
+    }
+
+    #[test]
+    fn no_info_line_without_a_played_out_board_move() {
+        let mut report = sample_report();
+        report.moves.remove(0);
+        report.to_move = Color::Black;
+        assert_eq!(info_line(&report, Dialect::KataGo, None, false), None);
+    }
+
+    #[test]
+    fn gogui_directives() {
+        let report = SearchReport {
+            to_move: Color::Black,
+            ..sample_report()
+        };
+        let ownership = gfx_text(&report, GfxView::Ownership);
+        assert!(ownership.starts_with("INFLUENCE A1 0.50 B1 0.50 C1 0.50 A2 0.50"));
+        assert!(ownership.contains("C3 -1.00\nTEXT White leads by 1"));
+        let labels = gfx_text(&report, GfxView::Candidates);
+        assert!(labels.starts_with("LABEL B2 60:86\nTEXT labels: black win rate"));
+        assert_eq!(
+            gfx_text(&report, GfxView::Variation).lines().next(),
+            Some("VAR b B2 w C2 b pass")
+        );
+        assert!(
+            gfx_text(&report, GfxView::Score).starts_with("TEXT White leads by 1; win rate 60%")
+        );
+    }
+}

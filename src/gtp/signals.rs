@@ -1,0 +1,56 @@
+//! The stop signals shared by the input reader and the running command.
+//!
+//! The reader raises `stop` (GoGui's `# interrupt`, any line while a
+//! streaming command runs, the end of input); a command that runs until the
+//! client speaks asks for that with `stop_on_next_line`; the search only
+//! reads `stop`. A module of its own, so that the reader loop and the engine
+//! depend on it and not on each other.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Flags shared between the reader and the running command.
+#[derive(Default)]
+pub struct Signals {
+    /// Raised to make the running command finish now with what it has.
+    pub stop: AtomicBool,
+    /// Set while a command runs that any new input line should end
+    /// (streaming analysis), as opposed to genmove, which only GoGui's
+    /// `# interrupt` stops.
+    pub stop_on_any_line: AtomicBool,
+    /// Input lines (and the end of input) read but not yet taken by the
+    /// engine loop: a line that came before `stop_on_any_line` was raised
+    /// must end a stream as well as one that comes after.
+    pub pending_lines: AtomicUsize,
+}
+
+impl Signals {
+    /// Makes the next input line, or one already waiting, stop the running
+    /// command, until the returned guard is dropped. For commands that run
+    /// until the client says something: streaming analysis and pondering.
+    pub fn stop_on_next_line(&self) -> StopOnNextLine<'_> {
+        self.stop.store(false, Ordering::SeqCst);
+        self.stop_on_any_line.store(true, Ordering::SeqCst);
+        // The reader counts a line before it looks at the flag, and here the
+        // flag is raised before the count is read: one side sees the other.
+        if self.pending_lines.load(Ordering::SeqCst) > 0 {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        StopOnNextLine { signals: self }
+    }
+
+    /// Whether input is waiting for the engine.
+    pub fn has_pending_input(&self) -> bool {
+        self.pending_lines.load(Ordering::SeqCst) > 0
+    }
+}
+
+/// While alive, any input line stops the running command.
+pub struct StopOnNextLine<'a> {
+    signals: &'a Signals,
+}
+
+impl Drop for StopOnNextLine<'_> {
+    fn drop(&mut self) {
+        self.signals.stop_on_any_line.store(false, Ordering::SeqCst);
+    }
+}

@@ -1,0 +1,411 @@
+//! From a search's statistics to the move genmove answers: the pass, resign
+//! and dead-stone rules.
+//!
+//! The player passes only once the board is scored out: when the
+//! Tromp-Taylor count of the board as it stands is what the playouts expect
+//! from continued play (every point's owner now is its owner at the end of
+//! the playouts), or when the opponent has just passed and the count as it
+//! stands already wins; and then only after taking off the board any dead
+//! opponent string it can capture at no cost.
+
+use log::info;
+
+use super::report::SearchReport;
+use crate::game::{Color, Game, Move, Vertex};
+
+/// What the player answers to `genmove`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Play(Vertex),
+    Pass,
+    Resign,
+}
+
+impl Decision {
+    pub fn as_move(self) -> Option<Move> {
+        match self {
+            Decision::Play(v) => Some(Move::Play(v)),
+            Decision::Pass => Some(Move::Pass),
+            Decision::Resign => None,
+        }
+    }
+}
+
+impl From<Move> for Decision {
+    fn from(mv: Move) -> Decision {
+        match mv {
+            Move::Pass => Decision::Pass,
+            Move::Play(v) => Decision::Play(v),
+        }
+    }
+}
+
+/// The resign rule: resign when the best winning chance is below
+/// `threshold` on two of our moves running, past the opening.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Resign {
+    /// 0 never resigns.
+    pub threshold: f32,
+    /// The best winning chance at our previous genmove.
+    pub last_win_rate: Option<f32>,
+}
+
+/// From the search's statistics to a move, with the pass, resign and
+/// dead-stone rules.
+pub(super) fn decide(game: &Game, color: Color, report: &SearchReport, resign: Resign) -> Decision {
+    let Some(best) = report.moves.first() else {
+        return Decision::Pass;
+    };
+    // The opponent passed and the count as it stands wins: end the game,
+    // unless a dead opponent string still stands on the board. Capturing
+    // it inside our own area costs nothing under area scoring, and
+    // leaving it makes the count differ from the one any referee who
+    // removes dead stones would give.
+    if game.consecutive_passes() >= 1 && wins_as_it_stands(game, color) {
+        return match capture_of_dead_string(game, color, report) {
+            Some(vertex) => {
+                info!("opponent passed, the count wins for {color}; capturing dead stones first");
+                Decision::Play(vertex)
+            }
+            None => {
+                info!("opponent passed and the count wins for {color}: passing");
+                Decision::Pass
+            }
+        };
+    }
+    if should_resign(resign, game, best.win_rate) {
+        return Decision::Resign;
+    }
+    let best_play = report
+        .moves
+        .iter()
+        .find(|m| m.mv != Move::Pass && game.is_legal(color, m.mv));
+    let scored_out = is_scored_out(game, &report.ownership);
+    let pass = report.moves.iter().find(|m| m.mv == Move::Pass);
+    info!("scored out: {scored_out}; best {best:?}; pass {pass:?}");
+    if log::log_enabled!(log::Level::Debug) {
+        let size = game.size();
+        for row in (0..size).rev() {
+            let line: Vec<String> = (0..size)
+                .map(|col| format!("{:+.2}", report.ownership[row * size + col]))
+                .collect();
+            log::debug!("ownership row {}: {}", row + 1, line.join(" "));
+        }
+    }
+    // Scored out: the count as it stands is what play would give, so
+    // passing gives it too; unless the count loses and the search has
+    // found a move that wins, which means the count was misread.
+    if scored_out && (wins_as_it_stands(game, color) || best.win_rate < 0.5) {
+        return Decision::Pass;
+    }
+    match (best.mv, best_play) {
+        (Move::Play(_), Some(play)) => play.mv.into(),
+        (Move::Play(_), None) => Decision::Pass,
+        (Move::Pass, _) if scored_out => Decision::Pass,
+        // Not scored out: a move that does no worse than passing keeps
+        // the game going until the board can be counted as it stands.
+        (Move::Pass, Some(play)) if play.win_rate >= best.win_rate - NO_WORSE => play.mv.into(),
+        (Move::Pass, _) => Decision::Pass,
+    }
+}
+
+/// Whether to resign with `win_rate` the best winning chance now.
+fn should_resign(resign: Resign, game: &Game, win_rate: f32) -> bool {
+    let threshold = resign.threshold;
+    if threshold <= 0.0 {
+        return false;
+    }
+    // Early in a game on a large board low values are noise.
+    let size = game.size();
+    let early = game.moves().count() < size * size / 4;
+    !early && win_rate < threshold && resign.last_win_rate.is_some_and(|w| w < threshold)
+}
+
+/// Whether `color` wins by the Tromp-Taylor count of the board as it stands.
+fn wins_as_it_stands(game: &Game, color: Color) -> bool {
+    let score = game.score();
+    match color {
+        Color::Black => score > 0.0,
+        Color::White => score < 0.0,
+    }
+}
+
+/// Where `color` should play to take off the board an opponent string the
+/// playouts say is dead (its points end as `color`'s in nearly all of
+/// them): the liberty of such a string that the search rates highest, as
+/// long as the search rates it no worse than passing. None when there is no
+/// dead opponent string or no such liberty.
+fn capture_of_dead_string(game: &Game, color: Color, report: &SearchReport) -> Option<Vertex> {
+    let board = game.board();
+    let ours = |i: usize| report.ownership.get(i).copied().unwrap_or(0.0) * color.sign();
+    let liberties_of_dead: Vec<Vertex> = Vertex::all(game.size())
+        .enumerate()
+        .filter(|&(i, v)| board.get(v) == Some(color.opponent()) && ours(i) > SURE_OWNER)
+        .flat_map(|(_, v)| board.neighbours(v).filter(|&n| board.get(n).is_none()))
+        .collect();
+    if liberties_of_dead.is_empty() {
+        return None;
+    }
+    let pass_rate = report
+        .moves
+        .iter()
+        .find(|m| m.mv == Move::Pass)
+        .map_or(0.0, |m| m.win_rate);
+    report.moves.iter().find_map(|m| match m.mv {
+        Move::Play(v)
+            if liberties_of_dead.contains(&v)
+                && m.win_rate >= pass_rate - NO_WORSE
+                && game.is_legal(color, m.mv) =>
+        {
+            Some(v)
+        }
+        _ => None,
+    })
+}
+
+/// A move whose win rate is within this of passing's is taken as no worse
+/// than passing: the two are within the search's noise.
+const NO_WORSE: f32 = 0.05;
+
+/// How sure the playouts must be of a point's owner for the board to count
+/// as scored out, or for a stone to count as dead.
+const SURE_OWNER: f32 = 0.8;
+
+/// Whether the count of the board as it stands is what play would give:
+/// every point a colour owns now (its stone, or an empty point reaching only
+/// that colour) is owned by that colour at the end of nearly all playouts,
+/// and every point nobody owns now is dame, an empty point between stones of
+/// both colours. An open area (an empty point with no stone beside it, say
+/// on the empty board) is never scored out, however the playouts split it.
+fn is_scored_out(game: &Game, ownership: &[f32]) -> bool {
+    let board = game.board();
+    Vertex::all(game.size()).enumerate().all(|(i, v)| {
+        let expected = ownership.get(i).copied().unwrap_or(0.0);
+        match board.owner(v) {
+            Some(Color::Black) => expected > SURE_OWNER,
+            Some(Color::White) => expected < -SURE_OWNER,
+            None => {
+                let beside: Vec<Color> = board.neighbours(v).filter_map(|n| board.get(n)).collect();
+                beside.contains(&Color::Black) && beside.contains(&Color::White)
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::report::RootMove;
+    use std::time::Duration;
+    use Color::{Black as B, White as W};
+
+    fn v(text: &str) -> Vertex {
+        Vertex::parse_gtp(text).expect("vertex")
+    }
+
+    fn game_with(size: usize, stones: &[(&str, Color)]) -> Game {
+        let mut game = Game::new(size, 0.5);
+        for &(text, color) in stones {
+            game.play(color, Move::Play(v(text))).expect("legal");
+        }
+        game
+    }
+
+    fn mv(text: &str) -> Move {
+        match text {
+            "pass" => Move::Pass,
+            _ => Move::Play(v(text)),
+        }
+    }
+
+    /// A report for `to_move` whose moves come most visited first, each
+    /// with its win rate.
+    fn report(
+        game: &Game,
+        to_move: Color,
+        moves: &[(&str, f32)],
+        ownership: Vec<f32>,
+    ) -> SearchReport {
+        let count = moves.len() as u32;
+        SearchReport {
+            size: game.size(),
+            to_move,
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(i, &(text, win_rate))| RootMove {
+                    mv: mv(text),
+                    visits: 100 * (count - i as u32),
+                    win_rate,
+                    prior: 0.1,
+                    black_margin: None,
+                    pv: vec![mv(text)],
+                })
+                .collect(),
+            ownership,
+            black_margin: 0.0,
+            playouts: 1000,
+            elapsed: Duration::from_millis(1),
+        }
+    }
+
+    const NO_RESIGN: Resign = Resign {
+        threshold: 0.0,
+        last_win_rate: None,
+    };
+
+    /// 3x3: Black column A, White column C, dame column B. The count is
+    /// 3 to 3, so at komi 0.5 White wins as it stands.
+    fn walls() -> (Game, Vec<f32>) {
+        let game = game_with(
+            3,
+            &[
+                ("A1", B),
+                ("C1", W),
+                ("A2", B),
+                ("C2", W),
+                ("A3", B),
+                ("C3", W),
+            ],
+        );
+        let mut ownership = vec![0.0f32; 9];
+        for row in 0..3 {
+            ownership[row * 3] = 1.0;
+            ownership[row * 3 + 2] = -1.0;
+        }
+        (game, ownership)
+    }
+
+    /// 5x5: a black ring around C3 and a lone white stone on A5 that the
+    /// playouts say Black takes. Black's area is 9, White's 1.
+    fn dead_white_stone() -> (Game, Vec<f32>) {
+        let mut stones: Vec<(&str, Color)> = ["B2", "C2", "D2", "B3", "D3", "B4", "C4", "D4"]
+            .iter()
+            .map(|&s| (s, B))
+            .collect();
+        stones.push(("A5", W));
+        let mut game = game_with(5, &stones);
+        game.play(W, Move::Pass).expect("pass");
+        (game, vec![1.0; 25])
+    }
+
+    #[test]
+    fn an_open_board_is_never_scored_out() {
+        let game = Game::new(9, 7.5);
+        assert!(!is_scored_out(&game, &[0.0; 81]));
+        assert!(!is_scored_out(&game, &[-1.0; 81]));
+    }
+
+    #[test]
+    fn settled_walls_with_dame_are_scored_out() {
+        let (game, mut ownership) = walls();
+        assert!(is_scored_out(&game, &ownership));
+        // A stone the playouts say dies is not scored out.
+        ownership[0] = -0.5;
+        assert!(!is_scored_out(&game, &ownership));
+    }
+
+    #[test]
+    fn after_the_opponent_passes_a_winning_count_is_passed() {
+        // Black's one stone owns the whole 3x3 board; White has passed.
+        let mut game = game_with(3, &[("B2", B)]);
+        game.play(W, Move::Pass).expect("pass");
+        let report = report(&game, B, &[("A1", 0.99), ("pass", 0.9)], vec![0.0; 9]);
+        assert_eq!(decide(&game, B, &report, NO_RESIGN), Decision::Pass);
+        // The same count does not end the game for White, who loses by it.
+        let report = self::report(&game, W, &[("A1", 0.2), ("pass", 0.1)], vec![0.0; 9]);
+        assert_eq!(
+            decide(&game, W, &report, NO_RESIGN),
+            Decision::Play(v("A1"))
+        );
+    }
+
+    #[test]
+    fn after_the_opponent_passes_a_dead_string_is_captured_first() {
+        let (game, ownership) = dead_white_stone();
+        assert!(game.score() > 0.0);
+        // A liberty of the dead stone rated no worse than passing is played,
+        // whatever the move order; a poorer liberty is not.
+        let moves = [("pass", 0.9), ("B5", 0.8), ("A4", 0.88), ("E1", 0.95)];
+        let report = report(&game, B, &moves, ownership.clone());
+        assert_eq!(
+            decide(&game, B, &report, NO_RESIGN),
+            Decision::Play(v("A4"))
+        );
+        let moves = [("pass", 0.9), ("B5", 0.8), ("A4", 0.84), ("E1", 0.95)];
+        let report = self::report(&game, B, &moves, ownership.clone());
+        assert_eq!(decide(&game, B, &report, NO_RESIGN), Decision::Pass);
+        // A stone the playouts do not call dead is left standing.
+        let mut unsure = ownership;
+        unsure[20] = 0.5;
+        let moves = [("pass", 0.9), ("A4", 0.9)];
+        let report = self::report(&game, B, &moves, unsure);
+        assert_eq!(decide(&game, B, &report, NO_RESIGN), Decision::Pass);
+    }
+
+    #[test]
+    fn resigning_takes_two_low_moves_running_past_the_opening() {
+        let game = game_with(3, &[("B2", B), ("A1", W)]);
+        let report = report(&game, W, &[("C3", 0.01), ("pass", 0.0)], vec![0.0; 9]);
+        let resign = Resign {
+            threshold: 0.05,
+            last_win_rate: Some(0.02),
+        };
+        assert_eq!(decide(&game, W, &report, resign), Decision::Resign);
+        // Not on the first low move, not with resigning off.
+        let first = Resign {
+            last_win_rate: Some(0.3),
+            ..resign
+        };
+        assert_eq!(decide(&game, W, &report, first), Decision::Play(v("C3")));
+        let off = Resign {
+            threshold: 0.0,
+            ..resign
+        };
+        assert_eq!(decide(&game, W, &report, off), Decision::Play(v("C3")));
+        // Not in the opening: fewer moves than a quarter of the points.
+        let opening = game_with(9, &[("E5", B), ("C3", W)]);
+        let report = self::report(&opening, W, &[("G7", 0.01)], vec![0.0; 81]);
+        assert_eq!(
+            decide(&opening, W, &report, resign),
+            Decision::Play(v("G7"))
+        );
+    }
+
+    #[test]
+    fn a_scored_out_board_is_passed_unless_the_search_found_a_win_against_the_count() {
+        let (game, ownership) = walls();
+        // White wins by the count: pass, whatever the search prefers.
+        let report = report(&game, W, &[("B2", 0.9), ("pass", 0.8)], ownership.clone());
+        assert_eq!(decide(&game, W, &report, NO_RESIGN), Decision::Pass);
+        // Black loses by the count: a move the search rates as winning is
+        // played (the count was misread), a losing one is not.
+        let report = self::report(&game, B, &[("B2", 0.6), ("pass", 0.1)], ownership.clone());
+        assert_eq!(
+            decide(&game, B, &report, NO_RESIGN),
+            Decision::Play(v("B2"))
+        );
+        let report = self::report(&game, B, &[("B2", 0.4), ("pass", 0.1)], ownership);
+        assert_eq!(decide(&game, B, &report, NO_RESIGN), Decision::Pass);
+    }
+
+    #[test]
+    fn on_an_open_board_a_move_no_worse_than_passing_is_played() {
+        let game = game_with(5, &[("C3", B), ("C4", W)]);
+        let open = vec![0.0; 25];
+        let report = report(&game, B, &[("pass", 0.6), ("D3", 0.56)], open.clone());
+        assert_eq!(
+            decide(&game, B, &report, NO_RESIGN),
+            Decision::Play(v("D3"))
+        );
+        let report = self::report(&game, B, &[("pass", 0.6), ("D3", 0.5)], open.clone());
+        assert_eq!(decide(&game, B, &report, NO_RESIGN), Decision::Pass);
+        // The best board move is played when it leads; an illegal one is
+        // skipped for the next.
+        let report = self::report(&game, B, &[("C4", 0.7), ("D3", 0.6), ("pass", 0.5)], open);
+        assert_eq!(
+            decide(&game, B, &report, NO_RESIGN),
+            Decision::Play(v("D3"))
+        );
+    }
+}

@@ -1,0 +1,265 @@
+//! What a search reports, summed over the threads: per root move its
+//! visits, win rate, prior, mean margin and principal variation, and for
+//! the board its ownership and expected score. Numbers only: the protocol
+//! layer turns them into text.
+
+use std::time::Duration;
+
+use super::playout_board::Point;
+use super::search::Search;
+use super::tree::PASS;
+use crate::game::{Color, Game, Move, Vertex};
+
+/// Longest principal variation reported.
+const MAX_PV_MOVES: usize = 20;
+
+/// The z value of the lower confidence bound (95%, one-sided 97.5%).
+const LCB_Z: f32 = 1.96;
+
+/// The statistics of one root move after a search, summed over threads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove {
+    pub mv: Move,
+    pub visits: u32,
+    /// Winning chance for the side to move.
+    pub win_rate: f32,
+    /// The tree's prior for the move, a share of 1 over the root's moves.
+    pub prior: f32,
+    /// Black's mean final margin over this search's playouts through the
+    /// move; None before any.
+    pub black_margin: Option<f32>,
+    /// The principal variation, starting with this move.
+    pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    /// The lower bound of the win rate's 95% confidence interval, under a
+    /// normal approximation of the binomial; 0 with no visits.
+    pub fn lcb(&self) -> f32 {
+        if self.visits == 0 {
+            return 0.0;
+        }
+        let p = self.win_rate.clamp(0.0, 1.0);
+        let spread = LCB_Z * (p * (1.0 - p) / self.visits as f32).sqrt();
+        (p - spread).clamp(0.0, 1.0)
+    }
+}
+
+/// What a finished (or watched) search knows, for genmove and analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport {
+    pub size: usize,
+    /// The side the search chose a move for.
+    pub to_move: Color,
+    /// Most visited first.
+    pub moves: Vec<RootMove>,
+    /// Per vertex of the board, row-major from A1: +1 Black owns it, -1 White.
+    pub ownership: Vec<f32>,
+    /// Black's mean final margin over the playouts (komi included).
+    pub black_margin: f32,
+    pub playouts: u64,
+    pub elapsed: Duration,
+}
+
+impl SearchReport {
+    /// The moves the search has played out, most visited first.
+    pub fn played_out(&self) -> impl Iterator<Item = &RootMove> {
+        self.moves.iter().filter(|m| m.visits > 0)
+    }
+
+    /// Points the side to move leads by after `m`, as the playouts through
+    /// it ended (the position's estimate when there were none).
+    pub fn score_lead(&self, m: &RootMove) -> f32 {
+        self.to_move.sign() * m.black_margin.unwrap_or(self.black_margin)
+    }
+}
+
+/// One root move's statistics summed over the threads.
+struct MoveTotals {
+    point: Point,
+    visits: u32,
+    wins: f32,
+    margin_sum: f64,
+    margin_count: u32,
+    /// The thread whose tree explored the move most, for its PV.
+    best_thread: usize,
+    best_thread_visits: u32,
+}
+
+/// Adds up the root statistics of every thread's search for `to_move` at
+/// the game's position.
+pub(super) fn summarise(
+    searches: &[Search],
+    game: &Game,
+    to_move: Color,
+    elapsed: Duration,
+) -> SearchReport {
+    let size = game.size();
+    let mut totals: Vec<MoveTotals> = Vec::new();
+    let mut ownership = vec![0.0f64; size * size];
+    let mut samples = 0u64;
+    let mut margin_sum = 0.0f64;
+    let mut playouts = 0;
+    for (thread, search) in searches.iter().enumerate() {
+        playouts += search.playouts();
+        for (point, visits, rate) in search.root_children() {
+            let index = match totals.iter().position(|t| t.point == point) {
+                Some(index) => index,
+                None => {
+                    totals.push(MoveTotals {
+                        point,
+                        visits: 0,
+                        wins: 0.0,
+                        margin_sum: 0.0,
+                        margin_count: 0,
+                        best_thread: thread,
+                        best_thread_visits: 0,
+                    });
+                    totals.len() - 1
+                }
+            };
+            let t = &mut totals[index];
+            t.visits += visits;
+            t.wins += rate * visits as f32;
+            if visits > t.best_thread_visits {
+                t.best_thread = thread;
+                t.best_thread_visits = visits;
+            }
+        }
+        for (point, sum, count) in search.root_scores() {
+            if let Some(t) = totals.iter_mut().find(|t| t.point == point) {
+                t.margin_sum += sum;
+                t.margin_count += count;
+            }
+        }
+        let own = search.ownership();
+        let n = search.ownership_samples();
+        for (i, v) in Vertex::all(size).enumerate() {
+            ownership[i] += own[search.board().point(v) as usize] as f64 * n as f64;
+        }
+        samples += n;
+        margin_sum += search.score_sum();
+    }
+    let ownership = ownership
+        .iter()
+        .map(|o| (o / samples.max(1) as f64) as f32)
+        .collect();
+    let priors = searches
+        .first()
+        .map(Search::root_priors)
+        .unwrap_or_default();
+    let mut moves: Vec<RootMove> = totals
+        .iter()
+        .map(|t| root_move(t, searches, &priors))
+        .collect();
+    moves.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.win_rate.total_cmp(&a.win_rate))
+    });
+    let black_margin = if samples > 0 {
+        (margin_sum / samples as f64) as f32
+    } else {
+        // No playout yet: the count of the board as it stands.
+        game.score() as f32
+    };
+    SearchReport {
+        size,
+        to_move,
+        moves,
+        ownership,
+        black_margin,
+        playouts,
+        elapsed,
+    }
+}
+
+/// One move of the report from its summed statistics.
+fn root_move(t: &MoveTotals, searches: &[Search], priors: &[(Point, f32)]) -> RootMove {
+    let search = &searches[t.best_thread];
+    let to_move = |p: Point| {
+        if p == PASS {
+            Move::Pass
+        } else {
+            Move::Play(search.board().vertex(p))
+        }
+    };
+    RootMove {
+        mv: to_move(t.point),
+        visits: t.visits,
+        win_rate: if t.visits > 0 {
+            t.wins / t.visits as f32
+        } else {
+            0.5
+        },
+        prior: priors
+            .iter()
+            .find(|(p, _)| *p == t.point)
+            .map_or(0.0, |&(_, prior)| prior),
+        black_margin: (t.margin_count > 0).then(|| (t.margin_sum / t.margin_count as f64) as f32),
+        pv: search
+            .principal_variation(t.point, MAX_PV_MOVES)
+            .into_iter()
+            .map(to_move)
+            .collect(),
+    }
+}
+
+/// A report on a 3x3 board for White to move, for the tests of what reads
+/// it: a played-out move B2, pass, and an unvisited A1.
+#[cfg(test)]
+pub(crate) fn sample_report() -> SearchReport {
+    let vertex = |text: &str| Move::Play(Vertex::parse_gtp(text).expect("vertex"));
+    let mut ownership = vec![0.5f32; 9];
+    ownership[8] = -1.0; // C3
+    SearchReport {
+        size: 3,
+        to_move: Color::White,
+        moves: vec![
+            RootMove {
+                mv: vertex("B2"),
+                visits: 300,
+                win_rate: 0.6,
+                prior: 0.2,
+                black_margin: Some(-2.5),
+                pv: vec![vertex("B2"), vertex("C2"), Move::Pass],
+            },
+            RootMove {
+                mv: Move::Pass,
+                visits: 50,
+                win_rate: 0.3,
+                prior: 0.1,
+                black_margin: None,
+                pv: vec![Move::Pass],
+            },
+            RootMove {
+                mv: vertex("A1"),
+                visits: 0,
+                win_rate: 0.5,
+                prior: 0.05,
+                black_margin: None,
+                pv: vec![vertex("A1")],
+            },
+        ],
+        ownership,
+        black_margin: -1.0,
+        playouts: 350,
+        elapsed: Duration::from_millis(10),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_from_the_side_to_move() {
+        let report = sample_report();
+        let played: Vec<&RootMove> = report.played_out().collect();
+        assert_eq!(played.len(), 2, "unvisited moves are left out");
+        assert_eq!(report.score_lead(played[0]), 2.5);
+        // Pass has no margin of its own: the position's, seen by White.
+        assert_eq!(report.score_lead(played[1]), 1.0);
+        assert!(played[0].lcb() < 0.6 && played[0].lcb() > 0.5);
+    }
+}
