@@ -78,7 +78,7 @@ impl SearchReport {
 struct MoveTotals {
     point: Point,
     visits: u32,
-    wins: f32,
+    wins: f64,
     margin_sum: f64,
     margin_count: u32,
     /// The thread whose tree explored the move most, for its PV.
@@ -119,8 +119,8 @@ pub(super) fn summarise(
                 }
             };
             let t = &mut totals[index];
-            t.visits += visits;
-            t.wins += rate * visits as f32;
+            t.visits = t.visits.saturating_add(visits);
+            t.wins += rate as f64 * visits as f64;
             if visits > t.best_thread_visits {
                 t.best_thread = thread;
                 t.best_thread_visits = visits;
@@ -188,7 +188,7 @@ fn root_move(t: &MoveTotals, searches: &[Search], priors: &[(Point, f32)]) -> Ro
         mv: to_move(t.point),
         visits: t.visits,
         win_rate: if t.visits > 0 {
-            t.wins / t.visits as f32
+            (t.wins / t.visits as f64) as f32
         } else {
             0.5
         },

@@ -31,7 +31,7 @@ use super::reply::Replies;
 use super::rng::FastRng;
 use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
 use super::time::Budget;
-use super::tree::{Candidate, NodeId, Tree, PASS};
+use super::tree::{Candidate, HalfWins, Node, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Vertex};
 
 /// Tuning of the search. The defaults are what the matches were played with.
@@ -82,7 +82,7 @@ impl Default for SearchParams {
             prior_self_atari: 10,
             prior_suicide: 40,
             heavy_playouts: true,
-            last_good_reply: false,
+            last_good_reply: true,
             policy: Policy::default(),
             allow_suicide: true,
             max_nodes: 4_000_000,
@@ -435,12 +435,12 @@ impl Search {
         let score = board.score(self.komi);
         self.record_ownership(&board);
         self.record_score(&path, score);
-        let black_result = if score > 0.0 {
-            1.0
+        let black_result: HalfWins = if score > 0.0 {
+            2
         } else if score < 0.0 {
-            0.0
+            0
         } else {
-            0.5
+            1
         };
         self.back_up(&path, black_result, &amaf);
         if self.params.last_good_reply && score != 0.0 {
@@ -465,7 +465,7 @@ impl Search {
             if c.illegal {
                 continue;
             }
-            let value = self.value(c.visits, c.wins, c.amaf_visits, c.amaf_wins);
+            let value = self.value(c);
             if value > best_value {
                 best_value = value;
                 best = Some(child);
@@ -474,15 +474,18 @@ impl Search {
         best
     }
 
-    fn value(&self, visits: u32, wins: f32, amaf_visits: u32, amaf_wins: f32) -> f32 {
-        let n = visits as f32;
-        let q = if visits > 0 { wins / n } else { 0.5 };
+    /// The RAVE blend of a child's own win rate and its all-moves-as-first
+    /// rate, the latter weighing less as real visits grow (Michi's form).
+    fn value(&self, child: &Node) -> f32 {
+        let n = child.visits() as f32;
+        let q = child.win_rate();
+        let (amaf_visits, amaf_rate) = child.amaf();
         if amaf_visits == 0 {
             return q;
         }
         let rn = amaf_visits as f32;
         let beta = rn / (rn + n + n * rn / self.params.rave_equiv);
-        (1.0 - beta) * q + beta * (amaf_wins / rn)
+        (1.0 - beta) * q + beta * amaf_rate
     }
 
     fn record_ownership(&mut self, board: &PlayoutBoard) {
@@ -515,26 +518,23 @@ impl Search {
     /// Adds one result to every node of the path, and to the RAVE
     /// statistics of the siblings whose move was played first by the same
     /// colour later in the iteration.
-    fn back_up(&mut self, path: &[NodeId], black_result: f32, amaf: &[u8]) {
+    fn back_up(&mut self, path: &[NodeId], black_result: HalfWins, amaf: &[u8]) {
         let mut mover = self.root_to_move.opponent();
         for &id in path {
             let result = if mover == Color::Black {
                 black_result
             } else {
-                1.0 - black_result
+                2 - black_result
             };
-            let node = self.tree.node_mut(id);
-            node.visits += 1;
-            node.wins += result;
+            self.tree.node_mut(id).add_result(result);
             // Children of this node are moves of the opponent of `mover`.
             let child_mover = mover.opponent();
-            let child_result = 1.0 - result;
+            let child_result = 2 - result;
             let code = first_code(child_mover);
             for child in self.tree.children(id) {
                 let c = self.tree.node_mut(child);
                 if c.mv != PASS && amaf[c.mv as usize] == code {
-                    c.amaf_visits += 1;
-                    c.amaf_wins += child_result;
+                    c.add_amaf_result(child_result);
                 }
             }
             mover = mover.opponent();

@@ -8,19 +8,26 @@ use super::playout_board::Point;
 pub const PASS: Point = 0;
 
 /// A node's statistics are from the point of view of the player who made
-/// its move: `wins / visits` is that player's winning rate.
+/// its move: `win_rate` is that player's winning rate.
+///
+/// Wins are counted in halves (a playout scored exactly even is half a
+/// win) as integers: exact up to 2^31 playouts through a node, where an f32
+/// stops counting at 2^24 (17 million, reached by long analyses and
+/// pondering). Once a counter is full the node stops counting, so its rate
+/// stays what it was.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Node {
     pub mv: Point,
     /// Playouts through this node plus the virtual ones of its prior.
-    pub visits: u32,
+    visits: u32,
     /// The virtual playouts of the prior, included in `visits`.
-    pub prior_visits: u32,
-    pub wins: f32,
+    prior_visits: u32,
+    /// Twice the wins, prior included.
+    half_wins: u32,
     /// All-moves-as-first statistics: playouts through the parent in which
     /// this move's player played this point first.
-    pub amaf_visits: u32,
-    pub amaf_wins: f32,
+    amaf_visits: u32,
+    amaf_half_wins: u32,
     first_child: u32,
     child_count: u16,
     expanded: bool,
@@ -28,13 +35,16 @@ pub struct Node {
     pub illegal: bool,
 }
 
+/// A playout's result for one player, in half wins: 0 lost, 1 even, 2 won.
+pub type HalfWins = u32;
+
 impl Node {
     fn new(mv: Point, prior_visits: u32, prior_wins: f32) -> Node {
         Node {
             mv,
             visits: prior_visits,
             prior_visits,
-            wins: prior_wins,
+            half_wins: (2.0 * prior_wins).round().clamp(0.0, 2.0 * prior_visits as f32) as u32,
             ..Node::default()
         }
     }
@@ -43,17 +53,49 @@ impl Node {
         self.expanded
     }
 
+    /// Playouts through this node plus the prior's virtual ones.
+    pub fn visits(&self) -> u32 {
+        self.visits
+    }
+
     /// Real playouts through this node, the prior left out.
     pub fn playouts(&self) -> u32 {
         self.visits - self.prior_visits
     }
 
+    /// The winning rate, prior included.
     pub fn win_rate(&self) -> f32 {
-        if self.visits == 0 {
-            0.5
-        } else {
-            self.wins / self.visits as f32
+        rate(self.half_wins, self.visits)
+    }
+
+    /// All-moves-as-first playouts and their winning rate.
+    pub fn amaf(&self) -> (u32, f32) {
+        (self.amaf_visits, rate(self.amaf_half_wins, self.amaf_visits))
+    }
+
+    /// Counts one playout through this node.
+    pub fn add_result(&mut self, result: HalfWins) {
+        if self.visits < u32::MAX / 2 {
+            self.visits += 1;
+            self.half_wins += result;
         }
+    }
+
+    /// Counts one playout in which this move's player played its point
+    /// first.
+    pub fn add_amaf_result(&mut self, result: HalfWins) {
+        if self.amaf_visits < u32::MAX / 2 {
+            self.amaf_visits += 1;
+            self.amaf_half_wins += result;
+        }
+    }
+}
+
+fn rate(half_wins: u32, visits: u32) -> f32 {
+    if visits == 0 {
+        0.5
+    } else {
+        (half_wins as f64 / (2.0 * visits as f64)) as f32
     }
 }
 
@@ -221,21 +263,52 @@ mod tests {
     }
 
     #[test]
+    fn win_rates_stay_exact_past_two_to_the_twenty_four_playouts() {
+        // An f32 count of wins stops growing at 2^24: a node winning every
+        // playout would drift below 100%.
+        let mut node = Node::new(10, 0, 0.0);
+        for _ in 0..(1u32 << 24) + 1000 {
+            node.add_result(2);
+        }
+        assert_eq!(node.win_rate(), 1.0);
+        for _ in 0..1000 {
+            node.add_result(0);
+        }
+        let expected = ((1u64 << 24) + 1000) as f64 / ((1u64 << 24) + 2000) as f64;
+        assert!((node.win_rate() as f64 - expected).abs() < 1e-7, "{}", node.win_rate());
+    }
+
+    #[test]
+    fn a_full_counter_stops_counting_and_keeps_its_rate() {
+        let mut node = Node::new(10, 0, 0.0);
+        node.visits = u32::MAX / 2;
+        node.half_wins = u32::MAX / 2;
+        let before = node.win_rate();
+        node.add_result(2);
+        node.add_result(2);
+        assert_eq!(node.visits(), u32::MAX / 2);
+        assert_eq!(node.win_rate(), before);
+    }
+
+    #[test]
     fn subtree_keeps_statistics_and_shape() {
         let mut tree = Tree::new(100);
         tree.expand(Tree::ROOT, &candidates(&[10, 11]));
         let child = tree.child_with_move(Tree::ROOT, 11).unwrap();
-        tree.node_mut(child).visits = 7;
+        for _ in 0..6 {
+            tree.node_mut(child).add_result(2);
+        }
         tree.expand(child, &candidates(&[20, 21, 22]));
         let grandchild = tree.child_with_move(child, 21).unwrap();
-        tree.node_mut(grandchild).wins = 3.0;
+        tree.node_mut(grandchild).add_result(2);
         tree.expand(grandchild, &candidates(&[30]));
 
         let sub = tree.subtree(child);
         assert_eq!(sub.len(), 5);
-        assert_eq!(sub.node(Tree::ROOT).visits, 7);
+        assert_eq!(sub.node(Tree::ROOT).visits(), 7);
         let g = sub.child_with_move(Tree::ROOT, 21).unwrap();
-        assert_eq!(sub.node(g).wins, 3.0);
+        assert_eq!(sub.node(g).visits(), 2);
+        assert_eq!(sub.node(g).win_rate(), 0.75);
         assert_eq!(sub.children(g).len(), 1);
         assert_eq!(sub.node(sub.children(g).start).mv, 30);
     }
