@@ -14,20 +14,20 @@ struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
     /// Search threads (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one)]
     threads: Option<usize>,
     /// Playouts per move and thread; with no clock set the search is then
     /// deterministic for one thread and a given --seed.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one_u64)]
     playouts: Option<u64>,
     /// Seconds per move when the client sets no time control.
-    #[arg(long)]
+    #[arg(long, value_parser = seconds)]
     time: Option<f64>,
     /// Seed for the random number generator (default: from the system).
     #[arg(long)]
     seed: Option<u64>,
     /// Resign below this winning chance on two moves running (0: never).
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = probability)]
     resign: f64,
     /// Bound on the search tree, in nodes.
     #[arg(long, default_value_t = 4_000_000)]
@@ -155,5 +155,36 @@ fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, seed: u64) {
                 search.tree_nodes
             );
         }
+    }
+}
+
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a whole number of at least 1".to_string()),
+    }
+}
+
+fn at_least_one_u64(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a whole number of at least 1".to_string()),
+    }
+}
+
+/// A time per move: refused when negative; 0, NaN and infinity are taken
+/// as "not set" later, which the tests pin.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t < 0.0 => Err("expected a number of seconds, not negative".to_string()),
+        Ok(t) => Ok(t),
+        Err(_) => Err("expected a number of seconds".to_string()),
+    }
+}
+
+fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err("expected a number from 0 to 1".to_string()),
     }
 }

@@ -156,8 +156,20 @@ fn numbers_out_of_range() {
     ] {
         assert_fails_unchanged(&mut gtp, command, expected);
     }
-    // Huge but finite values are numbers like any other.
-    assert_eq!(gtp.send("komi 1e300"), "= ");
+    // A komi past anything the count can mean is refused: analysis would
+    // print it as an infinite score lead.
+    assert_fails_unchanged(
+        &mut gtp,
+        "komi 1e300",
+        "? syntax error (expected a komi between -1251 and 1251)",
+    );
+    assert_fails_unchanged(
+        &mut gtp,
+        "komi -1251.5",
+        "? syntax error (expected a komi between -1251 and 1251)",
+    );
+    assert_eq!(gtp.send("komi 1251"), "= ");
+    // Huge but finite times are numbers like any other.
     assert_eq!(gtp.send("time_left b 1e300 1"), "= ");
 }
 
@@ -641,4 +653,29 @@ fn input_read_ahead_during_a_search_is_bounded() {
     let status = wait_bounded(&mut child, Duration::from_secs(10));
     assert!(status.success());
     assert!(peak < 100 << 20, "peak resident set {} MiB", peak >> 20);
+}
+
+#[test]
+fn senseless_command_line_values_are_refused_at_start_up() {
+    // Each of these used to start an engine that passed every move
+    // (--playouts 0) or ignored the value silently.
+    for (args, words) in [
+        (&["--threads", "0"][..], "--threads"),
+        (&["--playouts", "0"][..], "--playouts"),
+        (&["--resign", "1.5"][..], "--resign"),
+        (&["--resign=-0.1"][..], "--resign"),
+        (&["--time=-1"][..], "--time"),
+        (&["--param", "rave_equiv"][..], "NAME=VALUE"),
+        (&["--param", "no_such=1"][..], "unknown parameter"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run hane");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?} was accepted");
+        assert!(output.stdout.is_empty(), "{args:?} wrote to stdout");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+    }
 }

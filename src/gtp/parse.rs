@@ -103,7 +103,7 @@ const COMMANDS: &[(&str, ReadArguments)] = &[
     ("quit", |args| no_arguments(args, Command::Quit)),
     ("boardsize", |args| one_integer(args).map(Command::Boardsize)),
     ("clear_board", |args| no_arguments(args, Command::ClearBoard)),
-    ("komi", |args| one_float(args).map(Command::Komi)),
+    ("komi", |args| one_komi(args).map(Command::Komi)),
     ("play", |args| color_and_move(args).map(|(color, mv)| Command::Play(color, mv))),
     ("genmove", |args| one_color(args).map(Command::Genmove)),
     ("reg_genmove", |args| one_color(args).map(Command::RegGenmove)),
@@ -160,6 +160,7 @@ const EXPECTED_VERTEX: &str = "expected a vertex";
 const EXPECTED_MOVE: &str = "expected a vertex or pass";
 const EXPECTED_INTEGER: &str = "expected an integer";
 const EXPECTED_NUMBER: &str = "expected a number";
+const EXPECTED_KOMI: &str = "expected a komi between -1251 and 1251";
 const EXPECTED_TIME: &str = "expected a non-negative number";
 const EXPECTED_STATUS: &str = "expected alive, dead or seki";
 const EXPECTED_FILE: &str = "expected a file name";
@@ -251,6 +252,11 @@ fn float(input: Input) -> Parsed<f64> {
         number.is_finite().then_some(number)
     })(input)
 }
+
+/// The largest komi that still means something: the count of a 25x25
+/// board lies within ±625, so a komi past twice that plus one decides every
+/// game alone, and a larger one only overflows what analysis prints.
+const MAX_KOMI: f64 = 1251.0;
 
 /// A time in seconds: a finite number that is not negative (`-0` is 0).
 fn time(input: Input) -> Parsed<f64> {
@@ -388,6 +394,14 @@ fn one_integer(mut args: Arguments) -> Result<u64, ParseError> {
 fn one_float(mut args: Arguments) -> Result<f64, ParseError> {
     let number = args.next(float, EXPECTED_NUMBER)?;
     args.finish().map(|()| number)
+}
+
+fn one_komi(args: Arguments) -> Result<f64, ParseError> {
+    let komi = one_float(args)?;
+    if komi.abs() > MAX_KOMI {
+        return Err(ParseError::Syntax(EXPECTED_KOMI.to_string()));
+    }
+    Ok(komi)
 }
 
 fn one_color(mut args: Arguments) -> Result<Color, ParseError> {

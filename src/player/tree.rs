@@ -44,7 +44,9 @@ impl Node {
             mv,
             visits: prior_visits,
             prior_visits,
-            half_wins: (2.0 * prior_wins).round().clamp(0.0, 2.0 * prior_visits as f32) as u32,
+            half_wins: (2.0 * prior_wins)
+                .round()
+                .clamp(0.0, 2.0 * prior_visits as f32) as u32,
             ..Node::default()
         }
     }
@@ -70,7 +72,10 @@ impl Node {
 
     /// All-moves-as-first playouts and their winning rate.
     pub fn amaf(&self) -> (u32, f32) {
-        (self.amaf_visits, rate(self.amaf_half_wins, self.amaf_visits))
+        (
+            self.amaf_visits,
+            rate(self.amaf_half_wins, self.amaf_visits),
+        )
     }
 
     /// Counts one playout through this node.
@@ -275,7 +280,11 @@ mod tests {
             node.add_result(0);
         }
         let expected = ((1u64 << 24) + 1000) as f64 / ((1u64 << 24) + 2000) as f64;
-        assert!((node.win_rate() as f64 - expected).abs() < 1e-7, "{}", node.win_rate());
+        assert!(
+            (node.win_rate() as f64 - expected).abs() < 1e-7,
+            "{}",
+            node.win_rate()
+        );
     }
 
     #[test]
