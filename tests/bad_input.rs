@@ -480,17 +480,18 @@ fn spawn_hane(args: &[&str]) -> std::process::Child {
 
 #[test]
 fn end_of_input_during_genmove_answers_then_exits() {
-    // Thirty seconds a move; end of input stops the search at once.
-    let mut child = spawn_hane(&["--time", "30", "--threads", "1"]);
+    // End of input lets the genmove already read run its whole budget (two
+    // seconds), as a script expects, and then the engine exits. It once
+    // stopped the search at once and answered the pass of an empty search.
+    let mut child = spawn_hane(&["--time", "2", "--threads", "1"]);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin
         .write_all(b"boardsize 19\n7 genmove b\n")
         .expect("write");
-    // Time for the search to start: end of input stops the command that is
-    // running, while commands already read before it run in full.
-    std::thread::sleep(Duration::from_secs(1));
+    let started = Instant::now();
     drop(stdin);
-    let status = wait_bounded(&mut child, Duration::from_secs(10));
+    let status = wait_bounded(&mut child, Duration::from_secs(20));
+    let elapsed = started.elapsed();
     let mut stdout = String::new();
     child
         .stdout
@@ -505,6 +506,41 @@ fn end_of_input_during_genmove_answers_then_exits() {
     assert_eq!(responses.len(), 2, "stdout: {stdout:?}");
     assert_eq!(responses[0], "= ");
     assert!(responses[1].starts_with("=7 "), "stdout: {stdout:?}");
+    assert_ne!(responses[1], "=7 pass", "an empty search's pass");
+    assert!(
+        elapsed >= Duration::from_millis(1500),
+        "searched only {elapsed:?}"
+    );
+}
+
+#[test]
+fn an_interrupt_written_with_the_genmove_stops_it_with_a_real_move() {
+    // GoGui's interrupt in the same write as the genmove applies to it: the
+    // answer comes at once (not after thirty seconds), and is a move the
+    // search chose, not the pass of an empty search.
+    for _ in 0..5 {
+        let mut child = spawn_hane(&["--time", "30", "--threads", "1"]);
+        let mut stdin = child.stdin.take().expect("stdin");
+        let started = Instant::now();
+        stdin
+            .write_all(b"boardsize 9\n7 genmove b\n# interrupt\n")
+            .expect("write");
+        drop(stdin);
+        let status = wait_bounded(&mut child, Duration::from_secs(15));
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(status.success(), "exit status {status}");
+        let mut stdout = String::new();
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_to_string(&mut stdout)
+            .expect("read stdout");
+        let responses: Vec<&str> = stdout.split_terminator("\n\n").collect();
+        assert_eq!(responses.len(), 2, "stdout: {stdout:?}");
+        assert!(responses[1].starts_with("=7 "), "stdout: {stdout:?}");
+        assert_ne!(responses[1], "=7 pass", "an empty search's pass");
+    }
 }
 
 #[test]
@@ -521,6 +557,9 @@ fn any_time_per_move_on_the_command_line_is_safe() {
             )
             .expect("write");
         std::thread::sleep(Duration::from_millis(500));
+        // End of input lets a genmove run its whole time: GoGui's interrupt
+        // ends the 1e300-second one.
+        stdin.write_all(b"# interrupt\n").expect("write");
         drop(stdin);
         let status = wait_bounded(&mut child, Duration::from_secs(10));
         let mut stdout = String::new();

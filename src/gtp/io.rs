@@ -87,6 +87,9 @@ pub fn serve(engine: &mut Engine) {
     for input in lines {
         queued.remove(queue_cost(&input));
         signals.pending_lines.fetch_sub(1, Ordering::SeqCst);
+        if matches!(&input, Input::Line(line) if is_interrupt(line)) {
+            signals.pending_interrupts.fetch_sub(1, Ordering::SeqCst);
+        }
         let request = match input {
             Input::Line(line) => parse_line(&line),
             Input::TooLong(start) => too_long(&start),
@@ -95,7 +98,7 @@ pub fn serve(engine: &mut Engine) {
         let Some(request) = request else {
             continue;
         };
-        signals.stop.store(false, Ordering::SeqCst);
+        signals.arm_for_next_command();
         // This loop is the only writer of stdout: responses, streamed or
         // not, go through the one ResponseWriter of each command.
         let mut writer = ResponseWriter::new(io::stdout(), request.id);
@@ -135,13 +138,21 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
             match read_bounded_line(&mut stdin, &mut line) {
                 Ok(LineEnd::Eof) | Err(_) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
-                    signals.stop.store(true, Ordering::SeqCst);
+                    // The commands already read run in full, as in a
+                    // script; only a stream that runs until the client
+                    // speaks (analysis, pondering) must end here.
+                    if signals.stop_on_any_line.load(Ordering::SeqCst) {
+                        signals.stop.store(true, Ordering::SeqCst);
+                    }
                     queued.add(queue_cost(&Input::Eof));
                     let _ = sender.send(Input::Eof);
                     return;
                 }
                 Ok(end) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
+                    if is_interrupt(&line) {
+                        signals.pending_interrupts.fetch_add(1, Ordering::SeqCst);
+                    }
                     if is_interrupt(&line) || signals.stop_on_any_line.load(Ordering::SeqCst) {
                         signals.stop.store(true, Ordering::SeqCst);
                     }

@@ -21,6 +21,11 @@ pub struct Signals {
     /// engine loop: a line that came before `stop_on_any_line` was raised
     /// must end a stream as well as one that comes after.
     pub pending_lines: AtomicUsize,
+    /// GoGui's `# interrupt` lines read but not yet taken by the engine
+    /// loop. Lines are taken in order, so one still waiting when a command
+    /// starts was written after it and is meant for it, even when it
+    /// arrived before the command began.
+    pub pending_interrupts: AtomicUsize,
 }
 
 impl Signals {
@@ -36,6 +41,13 @@ impl Signals {
             self.stop.store(true, Ordering::SeqCst);
         }
         StopOnNextLine { signals: self }
+    }
+
+    /// Arms `stop` for a command about to run: raised when an interrupt
+    /// written after it is already waiting, lowered otherwise.
+    pub fn arm_for_next_command(&self) {
+        let interrupted = self.pending_interrupts.load(Ordering::SeqCst) > 0;
+        self.stop.store(interrupted, Ordering::SeqCst);
     }
 
     /// Whether input is waiting for the engine.

@@ -34,6 +34,9 @@ use super::time::Budget;
 use super::tree::{Candidate, HalfWins, Node, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Vertex};
 
+/// Playouts a search makes even when told to stop at once.
+const MIN_PLAYOUTS_ON_STOP: u64 = 64;
+
 /// Tuning of the search. The defaults are what the matches were played with.
 #[derive(Clone, Debug)]
 pub struct SearchParams {
@@ -251,16 +254,22 @@ impl Search {
     }
 
     /// Runs iterations until a limit is reached or `stop` is raised.
+    ///
+    /// A stop that comes at once (GoGui's interrupt written with the
+    /// command) still leaves `MIN_PLAYOUTS_ON_STOP` playouts, and a deadline
+    /// already past still leaves one: the root is then expanded and its
+    /// most visited child is the heuristics' choice, never a pass that
+    /// nothing chose.
     pub fn run(&mut self, limits: Budget, stop: &AtomicBool) {
         let mut done = 0u64;
         while done < limits.playouts {
-            if done.is_multiple_of(64) {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
+            // A playout takes tens of microseconds: looking at the clock
+            // and the flag before each costs nothing that shows.
+            if done >= MIN_PLAYOUTS_ON_STOP && stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if done >= 1 && limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
             }
             self.iterate();
             done += 1;
