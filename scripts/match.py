@@ -169,7 +169,16 @@ def play_game(engines, hane_colour, args, game_index):
             break
         to_move = "W" if to_move == "B" else "B"
     tt = engines["hane"].send("final_score") if not record["error"] else ""
-    gnu = engines["opponent"].send("final_score") if not record["error"] else ""
+    gnu = ""
+    if not record["error"]:
+        # The opponent's own count is for comparison only: an engine that
+        # declines to count (Pachi: "unclear groups") costs nothing.
+        try:
+            gnu = engines["opponent"].send("final_score")
+        except EngineError as e:
+            if e.kind != "error":
+                raise
+    
     if record["resigned"]:
         result = ("W" if record["resigned"] == "B" else "B") + "+R"
     elif record["error"]:

@@ -718,3 +718,30 @@ fn senseless_command_line_values_are_refused_at_start_up() {
         assert!(stderr.contains(words), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn printsgf_refuses_what_is_not_a_regular_file() {
+    // A FIFO with no reader once blocked the engine for good.
+    let dir = std::env::temp_dir().join(format!("hane-printsgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let mut gtp = game_in_progress();
+    if made.is_ok_and(|s| s.success()) {
+        let started = Instant::now();
+        let answer = gtp.send(&format!("printsgf {}", fifo.display()));
+        assert!(answer.starts_with("? cannot write file"), "{answer}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+    let answer = gtp.send(&format!("printsgf {}", dir.display()));
+    assert!(answer.starts_with("? cannot write file"), "{answer}");
+    // A regular file is still written, and a longer old one truncated.
+    let file = dir.join("game.sgf");
+    std::fs::write(&file, "x".repeat(100_000)).expect("write");
+    assert_eq!(gtp.send(&format!("printsgf {}", file.display())), "= ");
+    let written = std::fs::read_to_string(&file).expect("read back");
+    assert!(written.starts_with("(;") && written.trim_end().ends_with(')'));
+    assert!(written.len() < 100_000);
+    assert_eq!(gtp.send("name"), "= hane");
+    let _ = std::fs::remove_dir_all(&dir);
+}

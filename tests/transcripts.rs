@@ -188,3 +188,49 @@ fn quit_and_end_of_input_end_cleanly() {
     assert!(status.success());
     assert!(!stderr.contains("panicked"));
 }
+
+#[test]
+fn reg_genmove_leaves_no_trace_in_the_next_genmove() {
+    // With one thread, a seed and a playout count the search repeats
+    // itself: the genmove after a reg_genmove must be the genmove alone.
+    let args = ["--threads", "1", "--playouts", "400", "--seed", "11"];
+    let setup = [
+        "boardsize 9",
+        "clear_board",
+        "play b E5",
+        "play w D4",
+        "play b C3",
+    ];
+    let mut alone = Gtp::start_with(&args);
+    let mut after = Gtp::start_with(&args);
+    for command in setup {
+        alone.ok(command);
+        after.ok(command);
+    }
+    after.ok("reg_genmove w");
+    // A few moves of self-play: any difference in trees or random streams
+    // shows as a different game.
+    for color in ["w", "b", "w", "b", "w", "b"] {
+        let command = format!("genmove {color}");
+        assert_eq!(alone.ok(&command), after.ok(&command), "{command}");
+    }
+    assert_eq!(alone.ok("showboard"), after.ok("showboard"));
+}
+
+#[test]
+fn reg_genmove_does_not_count_towards_resigning() {
+    // Resigning takes two hopeless genmoves running; a reg_genmove before
+    // the first must not count as one of them.
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--playouts", "3000", "--seed", "5"]);
+    gtp.ok("boardsize 9");
+    gtp.ok("clear_board");
+    gtp.ok("komi 100");
+    for _ in 0..11 {
+        gtp.ok("play b pass");
+        gtp.ok("play w pass");
+    }
+    // Hopeless, but the first look never resigns.
+    assert_ne!(gtp.ok("reg_genmove b"), "resign");
+    assert_ne!(gtp.ok("genmove b"), "resign");
+    assert_eq!(gtp.ok("genmove b"), "resign");
+}

@@ -295,7 +295,9 @@ impl Engine {
         let budget = self
             .clock
             .budget(color, self.game.size(), moves_played, empty_points);
-        let decision = self.player.genmove(&self.game, color, budget, stop, watch);
+        let decision = self
+            .player
+            .genmove(&self.game, color, budget, stop, watch, commit);
         if !commit {
             return Ok(decision);
         }
@@ -460,7 +462,7 @@ impl Engine {
         let text = sgf::write(&self.game.to_sgf(self.handicap));
         match path {
             None => Ok(text),
-            Some(path) => std::fs::write(path, text)
+            Some(path) => write_sgf_file(path, &text)
                 .map(|()| String::new())
                 .map_err(|e| format!("cannot write file ({e})")),
         }
@@ -483,6 +485,28 @@ fn kgs_time_control(system: KgsTimeSystem) -> TimeControl {
             stones,
         } => TimeControl::kgs_canadian(main_time, period_time, stones),
     }
+}
+
+/// Writes a game record to `path`, refusing anything but a regular file:
+/// writing to a FIFO nobody reads would block the engine for good, and a
+/// device is no place for a record. The file is opened without blocking
+/// and checked before anything is truncated or written.
+fn write_sgf_file(path: &str, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Linux's O_NONBLOCK: opening a FIFO with no reader fails at once.
+        options.custom_flags(0o4000);
+    }
+    let mut file = options.open(path).map_err(|e| e.to_string())?;
+    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
+        return Err("not a regular file".into());
+    }
+    file.set_len(0).map_err(|e| e.to_string())?;
+    file.write_all(text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// Reads and parses an SGF file, refusing what is not a plain readable file

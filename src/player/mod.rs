@@ -88,6 +88,9 @@ pub struct Player {
     seed_counter: u64,
     /// The winning chance of our last genmove, for the resign rule.
     last_win_rate: Option<f32>,
+    /// While a search runs without a trace: the trees to read from, to be
+    /// put back afterwards.
+    reuse_from: Option<Vec<Option<Search>>>,
 }
 
 impl Player {
@@ -98,6 +101,7 @@ impl Player {
             searches: (0..threads).map(|_| None).collect(),
             seed_counter: config.seed.unwrap_or_else(rand::random),
             last_win_rate: None,
+            reuse_from: None,
         }
     }
 
@@ -122,12 +126,17 @@ impl Player {
         budget: Budget,
         stop: &AtomicBool,
         watch: Option<Watch>,
+        commit: bool,
     ) -> Decision {
         let legal: Vec<Vertex> = game.legal_vertices(color);
         if legal.is_empty() {
             return Decision::Pass;
         }
-        let report = self.run_search(game, color, budget, stop, watch);
+        let report = if commit {
+            self.run_search(game, color, budget, stop, watch)
+        } else {
+            self.without_trace(|player| player.run_search(game, color, budget, stop, watch))
+        };
         info!(
             "{} playouts in {:.2}s, best {:?}",
             report.playouts,
@@ -139,8 +148,26 @@ impl Player {
             last_win_rate: self.last_win_rate,
         };
         let decision = decide(game, color, &report, resign);
-        self.last_win_rate = report.moves.first().map(|m| m.win_rate);
+        if commit {
+            self.last_win_rate = report.moves.first().map(|m| m.win_rate);
+        }
         decision
+    }
+
+    /// Runs `f` and then puts back the trees and the seed stream as they
+    /// were, so that what `f` searched leaves no trace in the next search
+    /// (reg_genmove). The trees are not copied: each search starts from a
+    /// copy of the subtree it reuses, and the old ones are put back.
+    fn without_trace<T>(&mut self, f: impl FnOnce(&mut Player) -> T) -> T {
+        let kept: Vec<Option<Search>> = self.searches.iter_mut().map(Option::take).collect();
+        let seed_counter = self.seed_counter;
+        self.reuse_from = Some(kept);
+        let result = f(self);
+        if let Some(kept) = self.reuse_from.take() {
+            self.searches = kept;
+        }
+        self.seed_counter = seed_counter;
+        result
     }
 
     /// Runs the search for `color` at the game's position within `budget`
@@ -226,13 +253,19 @@ impl Player {
     /// where the game followed it.
     fn prepare_searches(&mut self, game: &Game, color: Color) -> Vec<Search> {
         let mut searches: Vec<Search> = Vec::with_capacity(self.searches.len());
-        for slot in self.searches.iter_mut() {
+        for (i, slot) in self.searches.iter_mut().enumerate() {
             self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let seed = self.seed_counter;
-            let search = match slot.take() {
+            // Without a trace, the kept trees are read, not taken.
+            let kept = match &self.reuse_from {
+                Some(kept) => kept.get(i).and_then(Option::as_ref),
+                None => slot.as_ref(),
+            };
+            let search = match kept {
                 Some(old) => old.advance(game, color, seed),
                 None => Search::new(game, color, self.config.search.clone(), seed),
             };
+            *slot = None;
             searches.push(search);
         }
         searches

@@ -205,7 +205,7 @@ impl Search {
     /// Moves the search to the game's new position, keeping the subtree of
     /// the moves played since, when the game followed this tree. Otherwise
     /// starts afresh.
-    pub fn advance(self, game: &Game, to_move: Color, seed: u64) -> Search {
+    pub fn advance(&self, game: &Game, to_move: Color, seed: u64) -> Search {
         let params = self.params.clone();
         let now = game.actions();
         let seen = self.actions_seen.len();
