@@ -630,7 +630,14 @@ fn the_game_record_is_bounded() {
     let mut gtp = game_in_progress();
     let path = dir.file("full.sgf", &full);
     assert_eq!(gtp.ok(&format!("loadsgf {}", path.display())), "black");
-    for command in ["play b D4", "play b pass", "genmove b"] {
+    for command in [
+        "play b D4",
+        "play b pass",
+        "genmove b",
+        "lz-genmove_analyze b 10",
+        "kata-genmove_analyze b 10",
+    ] {
+        // The analysing genmoves once answered success with no play line.
         assert_fails_unchanged(&mut gtp, command, "? game record full (10000 moves)");
     }
     // reg_genmove plays nothing, so it is still answered.
@@ -640,6 +647,29 @@ fn the_game_record_is_bounded() {
     assert_eq!(gtp.ok("undo"), "");
     assert_eq!(gtp.ok("play w D4"), "");
     assert_fails_unchanged(&mut gtp, "play b Q16", "? game record full (10000 moves)");
+}
+
+/// The handicap commands add a setup to the record: after ten thousand
+/// passes the board is empty, and they once went past the bound (after
+/// which hane could not reload its own printsgf).
+#[test]
+fn handicap_commands_respect_the_record_bound() {
+    let dir = TempDir::new("full-record-handicap");
+    let mut full = b"(;SZ[9]".to_vec();
+    for _ in 0..5000 {
+        full.extend_from_slice(b";B[];W[]");
+    }
+    full.push(b')');
+    let mut gtp = Gtp::start();
+    let path = dir.file("passes.sgf", &full);
+    gtp.ok(&format!("loadsgf {}", path.display()));
+    for command in [
+        "fixed_handicap 2",
+        "place_free_handicap 2",
+        "set_free_handicap C3 G7",
+    ] {
+        assert_fails_unchanged(&mut gtp, command, "? game record full (10000 moves)");
+    }
 }
 
 /// The largest resident set the process has had, from /proc (Linux).

@@ -234,3 +234,27 @@ fn reg_genmove_does_not_count_towards_resigning() {
     assert_ne!(gtp.ok("genmove b"), "resign");
     assert_eq!(gtp.ok("genmove b"), "resign");
 }
+
+#[test]
+fn loadsgf_up_to_move_n_answers_the_colour_of_move_n() {
+    // Black moved twice in a row: move 2 is Black's, and GNU Go answers
+    // black too. hane once answered white (the side after move 1).
+    let dir = std::env::temp_dir().join(format!("hane-loadsgf-n-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("twice.sgf");
+    std::fs::write(&path, "(;SZ[9];B[ee];B[dd];W[cc])").expect("write");
+    let mut gtp = Gtp::start();
+    for (n, colour, stones) in [(2, "black", 1), (3, "white", 2), (1, "black", 0)] {
+        let answer = gtp.ok(&format!("loadsgf {} {n}", path.display()));
+        assert_eq!(answer, colour, "move {n}");
+        let black = gtp.ok("list_stones black");
+        assert_eq!(
+            black.split_whitespace().count(),
+            stones,
+            "move {n}: {black}"
+        );
+    }
+    // Without N the whole game is loaded and the side to move follows it.
+    assert_eq!(gtp.ok(&format!("loadsgf {}", path.display())), "black");
+    let _ = std::fs::remove_dir_all(&dir);
+}

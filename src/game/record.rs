@@ -60,6 +60,10 @@ impl Game {
                 SgfAction::ToMove(color) => game.set_to_move(*color),
                 SgfAction::Play(color, mv) => {
                     if move_number.is_some_and(|n| moves_played + 1 >= n) {
+                        // Move N is the next to play, by its own colour
+                        // (GNU Go's answer too), even where one colour
+                        // moved twice in a row before it.
+                        game.set_to_move(*color);
                         break;
                     }
                     game.play(*color, *mv)

@@ -328,8 +328,12 @@ impl Engine {
         context: &mut Context,
     ) -> Reply {
         let color = args.color.unwrap_or(self.game.to_move());
+        // Refused before anything is written: once the response has begun
+        // it can no longer be an error.
+        self.check_record_room()?;
         let stream = &mut *context.stream;
-        stream.open();
+        // The response begins with the first info line, so that a failure
+        // before it is still answered as an error.
         let mut send =
             |report: &SearchReport| analysis::send_info_line(&mut *stream, report, dialect, args);
         let watch = Watch {
@@ -337,6 +341,9 @@ impl Engine {
             on_report: &mut send,
         };
         let decision = self.genmove(color, &context.signals.stop, true, Some(watch))?;
+        // The move on a line of its own, as Leela Zero answers, even when
+        // no info line came before it.
+        context.stream.open();
         Ok(format!("play {}", decision_text(decision)))
     }
 
@@ -386,7 +393,9 @@ impl Engine {
         {
             return Err("board not empty".into());
         }
-        Ok(())
+        // A setup is an action of the record like a move: the bound that
+        // lets hane reload its own printsgf applies to it too.
+        self.check_record_room()
     }
 
     fn fixed_handicap(&mut self, stones: u64) -> Reply {
