@@ -258,3 +258,28 @@ fn loadsgf_up_to_move_n_answers_the_colour_of_move_n() {
     assert_eq!(gtp.ok(&format!("loadsgf {}", path.display())), "black");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn printsgf_writes_the_side_to_move_where_the_moves_do_not_imply_it() {
+    let dir = std::env::temp_dir().join(format!("hane-pl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let setup = dir.join("setup.sgf");
+    std::fs::write(&setup, "(;SZ[9]AB[cc]PL[W])").expect("write");
+    let mut gtp = Gtp::start();
+    assert_eq!(gtp.ok(&format!("loadsgf {}", setup.display())), "white");
+    let printed = dir.join("printed.sgf");
+    gtp.ok(&format!("printsgf {}", printed.display()));
+    let text = std::fs::read_to_string(&printed).expect("read");
+    assert!(text.contains("PL[W]"), "{text}");
+    // Read back, it gives the same side to move (it once gave black).
+    assert_eq!(gtp.ok(&format!("loadsgf {}", printed.display())), "white");
+    // A handicap game implies White after the stones: no PL at all.
+    gtp.ok("boardsize 9");
+    gtp.ok("clear_board");
+    gtp.ok("fixed_handicap 2");
+    gtp.ok("play w E5");
+    gtp.ok("play b D4");
+    let text = gtp.ok("printsgf");
+    assert!(!text.contains("PL["), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -126,6 +126,11 @@ impl Game {
         &self.current().board
     }
 
+    /// The side to move right after `actions()[index]`.
+    pub fn to_move_after(&self, index: usize) -> Color {
+        self.positions[index + 1].to_move
+    }
+
     pub fn to_move(&self) -> Color {
         self.current().to_move
     }

@@ -84,15 +84,30 @@ impl Game {
     /// handicap stones (HA); their setup is followed by White to move.
     pub fn to_sgf(&self, handicap: Option<u32>) -> SgfGame {
         let mut actions = Vec::new();
-        for action in self.actions() {
+        // The side to move a reader infers (`from_sgf`'s rules): Black at
+        // the start, White after a handicap setup before any move, the
+        // opponent after a move. PL is written where the game differs, and
+        // only there, so that reading the record back gives the same side.
+        let mut implied = Color::Black;
+        let mut moved = false;
+        for (index, action) in self.actions().iter().enumerate() {
             match action {
                 Action::Setup(stones) => {
                     actions.push(SgfAction::Setup(stones.clone()));
-                    if handicap.is_some() {
-                        actions.push(SgfAction::ToMove(Color::White));
+                    if handicap.is_some_and(|h| h > 1) && !moved {
+                        implied = Color::White;
                     }
                 }
-                Action::Move(color, mv) => actions.push(SgfAction::Play(*color, *mv)),
+                Action::Move(color, mv) => {
+                    actions.push(SgfAction::Play(*color, *mv));
+                    implied = color.opponent();
+                    moved = true;
+                }
+            }
+            let actual = self.to_move_after(index);
+            if actual != implied {
+                actions.push(SgfAction::ToMove(actual));
+                implied = actual;
             }
         }
         SgfGame {
