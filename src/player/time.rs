@@ -41,8 +41,9 @@
 //! points, never fewer than [`MIN_MOVES_LEFT`]), so it decays geometrically and
 //! never runs out. A byo-yomi share is added on top while main time lasts,
 //! because every move made in byo-yomi gets that share anyway. Periods that
-//! could be lost in Japanese byo-yomi are never counted on. With (almost)
-//! nothing left the target is [`MIN_THINK`]: the search always returns some
+//! could be lost in Japanese byo-yomi are never counted on. With
+//! only the margin left the target is [`MIN_THINK`] or a fiftieth of what is left,
+//! whichever is less, down to an instant move: the search always returns some
 //! legal move quickly, and a fast move is our only chance then.
 
 use std::time::{Duration, Instant};
@@ -255,6 +256,27 @@ impl Allowance {
         Allowance {
             target: Duration::from_secs_f64(target),
             hard_limit: Duration::from_secs_f64(hard_limit),
+        }
+    }
+}
+
+/// At the floor, a move may take at most this share of what is left.
+const FLOOR_SHARE: f64 = 1.0 / 50.0;
+
+impl Allowance {
+    /// An allowance at the floor ([`MIN_THINK`], when nothing but the
+    /// margin is left) shrinks with what is left, so that however long the
+    /// game runs the moves at the floor never use up the clock: each takes
+    /// at most a fiftieth of it, and nothing left means an instant move.
+    fn floored(self, left: f64) -> Allowance {
+        let floor = Duration::from_secs_f64(MIN_THINK);
+        if self.hard_limit > floor {
+            return self;
+        }
+        let limit = floor.min(Duration::from_secs_f64(seconds(left) * FLOOR_SHARE));
+        Allowance {
+            target: limit,
+            hard_limit: limit,
         }
     }
 }
@@ -487,7 +509,7 @@ impl Clock {
                 }
             }
         };
-        Some(budget)
+        Some(budget.floored(state.seconds))
     }
 }
 

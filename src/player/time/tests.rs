@@ -14,13 +14,13 @@ fn budget19(clock: &Clock) -> Allowance {
         .expect("a time limit is set")
 }
 
-/// The invariants every budget keeps: at least MIN_THINK, target within
-/// the hard limit, and the hard limit within `bound` (the time that may be
-/// spent on this move after the margin) unless that is below MIN_THINK.
+/// The invariants every budget keeps: target within the hard limit, and
+/// the hard limit within `bound` (the time that may be spent on this move
+/// after the margin) unless that is below MIN_THINK. (Below the margin the
+/// floor shrinks with what is left: `floors_shrink_with_what_is_left`.)
 fn check(budget: Allowance, bound: f64) {
     let target = secs(budget.target);
     let hard = secs(budget.hard_limit);
-    assert!(target >= MIN_THINK - 1e-9, "{budget:?}");
     assert!(target <= hard, "{budget:?}");
     assert!(hard <= bound.max(MIN_THINK) + 1e-6, "{budget:?} > {bound}");
 }
@@ -153,21 +153,24 @@ fn absolute_spreads_main_time_over_the_moves_to_come() {
 }
 
 #[test]
-fn no_time_left_gives_a_tiny_budget_not_zero() {
+fn no_time_left_gives_an_instant_move_and_little_time_a_share_of_it() {
+    // The search still makes one playout past its deadline, so an instant
+    // budget still gives a real move.
     let mut clock = Clock::new(TimeControl::kgs_absolute(10.0));
     clock.record_move(B, Duration::from_secs(20));
     assert_eq!(clock.remaining(B).seconds, 0.0);
     let budget = budget19(&clock);
-    assert_eq!(secs(budget.target), MIN_THINK);
-    assert_eq!(secs(budget.hard_limit), MIN_THINK);
+    assert_eq!(budget.target, Duration::ZERO);
+    assert_eq!(budget.hard_limit, Duration::ZERO);
     clock.time_left(B, 0.3, 0);
-    assert_eq!(secs(budget19(&clock).target), MIN_THINK);
+    let target = secs(budget19(&clock).target);
+    assert!((target - 0.3 * FLOOR_SHARE).abs() < 1e-6, "{target}");
     // Negative or NaN reports count as nothing left.
     clock.time_left(B, -4.0, 0);
     assert_eq!(clock.remaining(B).seconds, 0.0);
     clock.time_left(B, f64::NAN, 0);
     assert_eq!(clock.remaining(B).seconds, 0.0);
-    assert_eq!(secs(budget19(&clock).hard_limit), MIN_THINK);
+    assert_eq!(budget19(&clock).hard_limit, Duration::ZERO);
 }
 
 #[test]
@@ -282,7 +285,7 @@ fn japanese_periods_reset_and_are_lost_by_our_reckoning() {
     // 65 s uses up two.
     clock.record_move(B, Duration::from_secs(65));
     assert_eq!(clock.remaining(B).count, 0);
-    assert_eq!(secs(budget19(&clock).target), MIN_THINK);
+    assert_eq!(budget19(&clock).target, Duration::ZERO);
     // A huge overrun never panics.
     clock.record_move(B, Duration::from_secs(u64::MAX));
     assert_eq!(clock.remaining(B).count, 0);
@@ -460,4 +463,25 @@ fn under_a_time_limit_budgets_follow_the_clock() {
     assert_eq!(fixed.budget(B, 19, 100, 200).deadline, None);
     // GoGui's views ignore the time control.
     deadline_after(clock.untimed_budget(9), start, Duration::from_secs(30));
+}
+
+#[test]
+fn floors_shrink_with_what_is_left() {
+    // 5 s sudden death, played out to 600 moves a side with no time_left:
+    // the floor once took MIN_THINK a move whatever was left, six seconds
+    // in all. Now it never adds up to the clock.
+    let mut clock = Clock::new(TimeControl::gtp(5.0, 0.0, 0));
+    let mut used = 0.0;
+    for move_number in 0..600 {
+        let budget = clock
+            .allowance(B, 19, 2 * move_number, 300)
+            .expect("a time limit is set");
+        let spent = secs(budget.hard_limit);
+        used += spent;
+        clock.record_move(B, budget.hard_limit);
+    }
+    assert!(used < 5.0, "used {used} s of 5");
+    // With nothing left, the move is instant.
+    let budget = Allowance::new(0.0, 0.0).floored(0.0);
+    assert_eq!(budget.hard_limit, Duration::ZERO);
 }
