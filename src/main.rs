@@ -111,7 +111,10 @@ fn main() {
         search,
     };
     let mut engine = Engine::new(&config);
-    hane::serve(&mut engine);
+    if let Err(e) = hane::serve(&mut engine) {
+        log::error!("cannot read standard input: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// Nodes per thread's tree: --max-nodes, lowered to fit --max-tree-mb when

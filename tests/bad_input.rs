@@ -775,3 +775,48 @@ fn printsgf_refuses_what_is_not_a_regular_file() {
     assert_eq!(gtp.send("name"), "= hane");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A parent may hand over a non-blocking stdin: "nothing yet" (EAGAIN) was
+/// taken for the end of input, and the engine quit at once, silently.
+#[test]
+fn a_non_blocking_stdin_is_waited_on() {
+    let python = "import os, subprocess, sys, time\n\
+r, w = os.pipe()\n\
+os.set_blocking(r, False)\n\
+p = subprocess.Popen([sys.argv[1]], stdin=r, stdout=subprocess.PIPE)\n\
+os.close(r)\n\
+time.sleep(0.5)\n\
+os.write(w, b'name\\n')\n\
+os.close(w)\n\
+out, _ = p.communicate(timeout=20)\n\
+sys.stdout.write(out.decode())\n\
+sys.exit(p.returncode)\n";
+    let output = match Command::new("python3")
+        .args(["-c", python, env!("CARGO_BIN_EXE_hane")])
+        .output()
+    {
+        Ok(output) => output,
+        Err(e) => {
+            eprintln!("python3 is needed to make a non-blocking pipe: {e}");
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{:?}: {stdout}", output.status);
+    assert_eq!(stdout, "= hane\n\n");
+}
+
+/// A real read error is not the end of input: it is logged and the exit
+/// status says so.
+#[test]
+fn a_read_error_on_stdin_exits_non_zero() {
+    let directory = std::fs::File::open("/").expect("open /");
+    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .stdin(Stdio::from(directory))
+        .output()
+        .expect("run hane");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot read standard input"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}

@@ -39,6 +39,7 @@ fn queue_cost(input: &Input) -> usize {
         + match input {
             Input::Line(bytes) | Input::TooLong(bytes) => bytes.len(),
             Input::Eof => 0,
+            Input::ReadError(message) => message.len(),
         }
 }
 
@@ -76,11 +77,14 @@ enum Input {
     /// A line longer than MAX_LINE_BYTES: its first MAX_LINE_BYTES bytes.
     TooLong(Vec<u8>),
     Eof,
+    /// Reading stdin failed (not for want of input): the engine stops.
+    ReadError(String),
 }
 
 /// Serves GTP on stdin and stdout until `quit`, end of input, or a closed
-/// stdout. Returns normally in every one of those cases.
-pub fn serve(engine: &mut Engine) {
+/// stdout, returning Ok in every one of those cases; an error reading stdin
+/// ends it with that error.
+pub fn serve(engine: &mut Engine) -> io::Result<()> {
     let signals = Arc::new(Signals::default());
     let queued = Arc::new(QueuedBytes::default());
     let lines = spawn_reader(Arc::clone(&signals), Arc::clone(&queued));
@@ -94,6 +98,7 @@ pub fn serve(engine: &mut Engine) {
             Input::Line(line) => parse_line(&line),
             Input::TooLong(start) => too_long(&start),
             Input::Eof => break,
+            Input::ReadError(message) => return Err(io::Error::other(message)),
         };
         let Some(request) = request else {
             continue;
@@ -115,15 +120,16 @@ pub fn serve(engine: &mut Engine) {
         };
         if !writer.finish(&reply) {
             warn!("stdout closed; stopping");
-            return;
+            return Ok(());
         }
         if engine.has_quit() {
-            return;
+            return Ok(());
         }
         if !signals.has_pending_input() {
             engine.ponder(&signals);
         }
     }
+    Ok(())
 }
 
 /// Reads stdin line by line as bytes (invalid UTF-8 must not end the
@@ -136,7 +142,15 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
         loop {
             let mut line = Vec::new();
             match read_bounded_line(&mut stdin, &mut line) {
-                Ok(LineEnd::Eof) | Err(_) => {
+                Err(e) => {
+                    signals.pending_lines.fetch_add(1, Ordering::SeqCst);
+                    signals.stop.store(true, Ordering::SeqCst);
+                    let input = Input::ReadError(e.to_string());
+                    queued.add(queue_cost(&input));
+                    let _ = sender.send(input);
+                    return;
+                }
+                Ok(LineEnd::Eof) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
                     // The commands already read run in full, as in a
                     // script; only a stream that runs until the client
@@ -192,6 +206,10 @@ enum LineEnd {
     Eof,
 }
 
+/// How long to wait before looking again at a non-blocking stdin that had
+/// nothing to read: short next to any human or GUI, long next to a read.
+const NO_INPUT_YET_WAIT: std::time::Duration = std::time::Duration::from_millis(5);
+
 /// Reads one line into `line`, keeping at most MAX_LINE_BYTES of it.
 fn read_bounded_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<LineEnd> {
     let mut read_any = false;
@@ -200,6 +218,12 @@ fn read_bounded_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result
         let buffer = match input.fill_buf() {
             Ok(buffer) => buffer,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            // A non-blocking stdin (a parent may hand one over) has nothing
+            // yet: wait for input rather than take it for the end.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                thread::sleep(NO_INPUT_YET_WAIT);
+                continue;
+            }
             Err(e) => return Err(e),
         };
         if buffer.is_empty() {
