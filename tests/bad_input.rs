@@ -820,3 +820,41 @@ fn a_read_error_on_stdin_exits_non_zero() {
     assert!(stderr.contains("cannot read standard input"), "{stderr}");
     assert!(output.stdout.is_empty());
 }
+
+/// A 16 MiB SGF file (within the cap) of millions of empty comments once
+/// took 870 MB while it was read; only the properties a game needs are
+/// kept now.
+#[test]
+fn a_large_sgf_file_is_read_in_bounded_memory() {
+    let dir = TempDir::new("comments");
+    let mut text = b"(;SZ[9]".to_vec();
+    while text.len() + 4 < 16 << 20 {
+        text.extend_from_slice(b"C[]");
+    }
+    text.push(b')');
+    let path = dir.file("comments.sgf", &text);
+    let mut child = spawn_hane(&["--threads", "1"]);
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "loadsgf {}", path.display()).expect("write");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut line).expect("read");
+    assert_eq!(line.trim(), "= black");
+    let peak = peak_resident_bytes(pid);
+    drop(stdin);
+    let status = wait_bounded(&mut child, Duration::from_secs(10));
+    assert!(status.success());
+    assert!(peak < 256 << 20, "peak resident set {} MiB", peak >> 20);
+
+    // A node of a hundred thousand moves is refused, not stored.
+    let mut text = b"(;SZ[9];".to_vec();
+    for _ in 0..100_000 {
+        text.extend_from_slice(b"B[]");
+    }
+    text.push(b')');
+    let path = dir.file("moves.sgf", &text);
+    let mut gtp = Gtp::start();
+    let answer = gtp.send(&format!("loadsgf {}", path.display()));
+    assert!(answer.starts_with("? cannot load file"), "{answer}");
+}

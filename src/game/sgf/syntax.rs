@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::combinator::cut;
 use nom::error::{Error, ErrorKind};
-use nom::multi::{many0, many1};
+use nom::multi::many1;
 use nom::sequence::{pair, preceded};
 use nom::IResult;
 
@@ -118,8 +118,37 @@ fn property(input: &[u8]) -> Res<'_, Property<'_>> {
     Ok((rest, Property { ident, values }))
 }
 
+/// The properties the reader uses; every other one (comments, markup,
+/// names) is parsed for syntax and dropped at once, so that a file of
+/// millions of `C[]` costs no memory.
+const USED_PROPERTIES: [&[u8]; 12] = [
+    b"SZ", b"GM", b"AB", b"AW", b"AE", b"PL", b"B", b"W", b"KM", b"HA", b"RU", b"RE",
+];
+
+/// The most used properties one node may hold: a game needs a handful; a
+/// node of millions of `B[]` is an attack on memory, not a record.
+const MAX_KEPT_PROPERTIES: usize = 10_000;
+
+/// `;` and the properties after it, keeping only those the reader uses.
 fn node(input: &[u8]) -> Res<'_, Vec<Property<'_>>> {
-    preceded(tag(b";"), many0(preceded(whitespace, property)))(input)
+    let (mut input, _) = tag(b";")(input)?;
+    let mut kept = Vec::new();
+    loop {
+        let (start, _) = whitespace(input)?;
+        match property(start) {
+            Ok((rest, found)) => {
+                if USED_PROPERTIES.contains(&&*found.ident) {
+                    if kept.len() == MAX_KEPT_PROPERTIES {
+                        return Err(nom::Err::Failure(Error::new(start, ErrorKind::TooLarge)));
+                    }
+                    kept.push(found);
+                }
+                input = rest;
+            }
+            Err(nom::Err::Error(_)) => return Ok((input, kept)),
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Where the walk of the tree stands, which decides what may come next.
