@@ -593,6 +593,25 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_in_a_search_thread_is_answered_with_its_own_message() {
+        // The thread scope once replaced it with "a scoped thread panicked".
+        let mut config = PlayerConfig {
+            playouts: Some(16),
+            threads: 2,
+            seed: Some(1),
+            ..PlayerConfig::default()
+        };
+        config.search.panic_in_search = true;
+        let mut engine = Engine::new(&config);
+        let before = shown(&mut engine);
+        assert_eq!(
+            engine.execute_detached(Command::Genmove(Color::Black)),
+            Err("internal error (a test's panic in a search thread)".to_string())
+        );
+        assert_eq!(shown(&mut engine), before);
+    }
+
+    #[test]
     fn a_panic_inside_a_command_is_an_error_and_the_game_is_as_it_was() {
         let mut engine = engine();
         assert_eq!(

@@ -220,8 +220,17 @@ impl Player {
                 deadline,
             };
             std::thread::scope(|scope| {
-                for search in searches.iter_mut() {
-                    scope.spawn(move || search.run(slice, stop));
+                let threads: Vec<_> = searches
+                    .iter_mut()
+                    .map(|search| scope.spawn(move || search.run(slice, stop)))
+                    .collect();
+                // Joined here so that a thread's panic reaches the caller
+                // with its own message (the scope would replace it with "a
+                // scoped thread panicked").
+                for thread in threads {
+                    if let Err(payload) = thread.join() {
+                        std::panic::resume_unwind(payload);
+                    }
                 }
             });
             // The limit is per thread: the thread that did least decides.

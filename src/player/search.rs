@@ -70,6 +70,9 @@ pub struct SearchParams {
     pub allow_suicide: bool,
     /// Bound on the number of tree nodes.
     pub max_nodes: usize,
+    /// Tests only: the search panics, to check what the client is told.
+    #[cfg(test)]
+    pub panic_in_search: bool,
 }
 
 impl Default for SearchParams {
@@ -89,6 +92,8 @@ impl Default for SearchParams {
             policy: Policy::default(),
             allow_suicide: true,
             max_nodes: 4_000_000,
+            #[cfg(test)]
+            panic_in_search: false,
         }
     }
 }
@@ -261,6 +266,10 @@ impl Search {
     /// most visited child is the heuristics' choice, never a pass that
     /// nothing chose.
     pub fn run(&mut self, limits: Budget, stop: &AtomicBool) {
+        #[cfg(test)]
+        if self.params.panic_in_search {
+            panic!("a test's panic in a search thread");
+        }
         let mut done = 0u64;
         while done < limits.playouts {
             // A playout takes tens of microseconds: looking at the clock
