@@ -8,7 +8,9 @@ use hane::{Engine, PlayerConfig, SearchParams};
 #[command(
     name = "hane",
     version,
-    about = "A Go engine: GTP v2, Tromp-Taylor rules, Monte Carlo tree search"
+    about = "A Go engine: GTP v2, Tromp-Taylor rules, Monte Carlo tree search",
+    after_help = "With no subcommand hane speaks GTP on stdin/stdout. Logs go to stderr: \
+set RUST_LOG=info (or debug) to see them."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -16,15 +18,17 @@ struct Cli {
     /// Search threads (default: every core).
     #[arg(long, value_parser = at_least_one)]
     threads: Option<usize>,
-    /// Playouts per move and thread; with no clock set the search is then
-    /// deterministic for one thread and a given --seed.
+    /// Playouts per move, shared out among the threads; with no clock set
+    /// the search is then deterministic for one thread and a given --seed.
     #[arg(long, value_parser = at_least_one_u64)]
     playouts: Option<u64>,
-    /// Seconds per move when the client sets no time control.
+    /// Seconds per move when the client sets no time control (default:
+    /// the board size / 9, at least 0.5: about 1 s on 9x9, 2.1 s on 19x19).
     #[arg(long, value_parser = seconds)]
     time: Option<f64>,
-    /// Seed for the random number generator (default: from the system).
-    #[arg(long)]
+    /// Seed for the random number generator (default: from the system;
+    /// 1 for bench). Accepted before or after `bench`.
+    #[arg(long, global = true)]
     seed: Option<u64>,
     /// Resign below this winning chance on two moves running (0: never).
     #[arg(long, default_value_t = 0.05, value_parser = probability)]
@@ -55,8 +59,8 @@ struct Cli {
 enum Tool {
     /// Measure light playouts and tree search on one thread (not GTP).
     Bench {
-        /// Board sizes to measure.
-        #[arg(long, value_delimiter = ',', default_values_t = [9, 19])]
+        /// Board sizes to measure, separated by commas: 9,13,19.
+        #[arg(long, value_delimiter = ',', default_values_t = [9, 19], value_name = "SIZE,...")]
         sizes: Vec<usize>,
         /// Light playouts per size.
         #[arg(long, default_value_t = 200_000)]
@@ -110,6 +114,23 @@ fn main() {
         ponder: cli.ponder,
         search,
     };
+    log::info!(
+        "hane {}: {} thread(s), {}, tree bound {} nodes a thread; rules Tromp-Taylor, \
+positional superko, suicide {}, komi 7.5 until the client sets one",
+        env!("CARGO_PKG_VERSION"),
+        config.threads,
+        match (config.playouts, config.seconds_per_move) {
+            (Some(n), _) => format!("{n} playouts a move"),
+            (None, Some(t)) => format!("{t} s a move"),
+            (None, None) => "about board size / 9 seconds a move".to_string(),
+        },
+        config.search.max_nodes,
+        if config.search.allow_suicide {
+            "of two or more stones allowed"
+        } else {
+            "never played (--no-suicide)"
+        }
+    );
     let mut engine = Engine::new(&config);
     if let Err(e) = hane::serve(&mut engine) {
         log::error!("cannot read standard input: {e}");

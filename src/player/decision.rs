@@ -10,7 +10,7 @@
 
 use log::info;
 
-use super::report::SearchReport;
+use super::report::{RootMove, SearchReport};
 use crate::game::{Color, Game, Move, Vertex};
 
 /// What the player answers to `genmove`.
@@ -82,7 +82,12 @@ pub(super) fn decide(game: &Game, color: Color, report: &SearchReport, resign: R
         .find(|m| m.mv != Move::Pass && game.is_legal(color, m.mv));
     let scored_out = is_scored_out(game, &report.ownership);
     let pass = report.moves.iter().find(|m| m.mv == Move::Pass);
-    info!("scored out: {scored_out}; best {best:?}; pass {pass:?}");
+    let describe = |m: Option<&RootMove>| m.map_or("none".to_string(), |m| m.describe(color));
+    info!(
+        "scored out: {scored_out}; best {}; pass {}",
+        describe(Some(best)),
+        describe(pass)
+    );
     if log::log_enabled!(log::Level::Debug) {
         let size = game.size();
         for row in (0..size).rev() {

@@ -43,8 +43,9 @@ pub(crate) use report::sample_report;
 pub struct PlayerConfig {
     /// Search threads.
     pub threads: usize,
-    /// Playouts per move; when set, the search stops after that many (per
-    /// thread) unless the clock says stop first. Read by the clock.
+    /// Playouts per move, shared out among the threads; when set, the search
+    /// stops after that many unless the clock says stop first. Read by the
+    /// clock.
     pub playouts: Option<u64>,
     /// Seconds per move when no time control is set. Read by the clock.
     pub seconds_per_move: Option<f64>,
@@ -138,10 +139,13 @@ impl Player {
             self.without_trace(|player| player.run_search(game, color, budget, stop, watch))
         };
         info!(
-            "{} playouts in {:.2}s, best {:?}",
+            "{} playouts in {:.2}s, best {}",
             report.playouts,
             report.elapsed.as_secs_f64(),
-            report.moves.first()
+            report
+                .moves
+                .first()
+                .map_or("none".to_string(), |m| m.describe(color))
         );
         let resign = Resign {
             threshold: self.config.resign_threshold as f32,
@@ -207,7 +211,12 @@ impl Player {
     ) -> SearchReport {
         let start = Instant::now();
         let mut searches = self.prepare_searches(game, color);
-        let mut playouts_left = budget.playouts;
+        // A playout count is per move (as Leela Zero's and KataGo's are),
+        // shared out among the threads.
+        let mut playouts_left = match budget.playouts {
+            u64::MAX => u64::MAX,
+            n => n.div_ceil(searches.len().max(1) as u64),
+        };
         loop {
             let slice_end = watch.as_ref().map(|w| Instant::now() + w.interval);
             let deadline = match (budget.deadline, slice_end) {
@@ -278,5 +287,30 @@ impl Player {
             searches.push(search);
         }
         searches
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_playout_count_is_per_move_whatever_the_threads() {
+        // It was per thread: two threads made twice the playouts asked for.
+        for threads in [1, 2, 3] {
+            let mut player = Player::new(&PlayerConfig {
+                threads,
+                seed: Some(4),
+                ..PlayerConfig::default()
+            });
+            let game = Game::new(9, 7.5);
+            let budget = Budget {
+                deadline: None,
+                playouts: 300,
+            };
+            let report = player.search(&game, Color::Black, budget, &AtomicBool::new(false));
+            let expected = 300u64.div_ceil(threads as u64) * threads as u64;
+            assert_eq!(report.playouts, expected, "{threads} threads");
+        }
     }
 }

@@ -33,6 +33,17 @@ pub struct RootMove {
 }
 
 impl RootMove {
+    /// For the log: `D4 (412 visits, 57.3% for black)`, the win rate being
+    /// that of `color`, the side the search was for.
+    pub fn describe(&self, color: Color) -> String {
+        format!(
+            "{} ({} visits, {:.1}% for {color})",
+            self.mv,
+            self.visits,
+            100.0 * self.win_rate
+        )
+    }
+
     /// The lower bound of the win rate's 95% confidence interval, under a
     /// normal approximation of the binomial; 0 with no visits.
     pub fn lcb(&self) -> f32 {
