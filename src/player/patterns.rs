@@ -9,6 +9,8 @@
 
 use std::sync::OnceLock;
 
+use super::playout_board;
+
 /// The patterns, centre = the move. `X`: a stone of one colour, `O`: the
 /// other colour, `x`: not X (empty, O or edge), `o`: not O, `.`: empty,
 /// `?`: anything, ` `: the edge. Both colourings are tried, so X is not
@@ -29,11 +31,11 @@ const PATTERNS: [[&str; 3]; 13] = [
     ["?OX", "X.O", "   "], // edge: cut
 ];
 
-/// Point colour codes, as the fast board stores them.
-const EMPTY: u16 = 0;
-const BLACK: u16 = 1;
-const WHITE: u16 = 2;
-const EDGE: u16 = 3;
+/// Point colour codes, the playout board's, widened for the 16-bit code.
+const EMPTY: u16 = playout_board::EMPTY as u16;
+const BLACK: u16 = playout_board::BLACK as u16;
+const WHITE: u16 = playout_board::WHITE as u16;
+const EDGE: u16 = playout_board::EDGE as u16;
 
 /// The eight cells around the centre in the order of the neighbourhood
 /// code: (row, column) of the 3x3 grid.

@@ -4,7 +4,7 @@
 //! or 3·N² moves, end it. Simple ko only (the tree and the real move apply
 //! positional superko); no suicide (see `board`).
 
-use super::playout_board::{PlayoutBoard, Point};
+use super::playout_board::{self, PlayoutBoard, Point};
 use super::reply::Replies;
 use super::rng::FastRng;
 use super::tactics::Reader;
@@ -17,16 +17,13 @@ pub struct PlayoutEnd {
     pub moves: u32,
 }
 
-/// The colour codes of the all-moves-as-first map: who played a point first.
-pub const FIRST_NONE: u8 = 0;
-pub const FIRST_BLACK: u8 = 1;
-pub const FIRST_WHITE: u8 = 2;
+/// The all-moves-as-first map records who played a point first in the
+/// board's own colour codes: `FIRST_NONE` (the empty code) where nobody did.
+pub const FIRST_NONE: u8 = playout_board::EMPTY;
 
+/// The code of `color` in the all-moves-as-first map.
 pub fn first_code(color: Color) -> u8 {
-    match color {
-        Color::Black => FIRST_BLACK,
-        Color::White => FIRST_WHITE,
-    }
+    playout_board::code(color)
 }
 
 /// Plays a light playout from `board` with `to_move` to play. When given,

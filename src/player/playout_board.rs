@@ -31,14 +31,16 @@ pub type Point = u16;
 pub const MAX_WIDTH: usize = MAX_SIZE + 2;
 pub const MAX_POINTS: usize = MAX_WIDTH * MAX_WIDTH;
 
-const EMPTY: u8 = 0;
-const BLACK: u8 = 1;
-const WHITE: u8 = 2;
-const EDGE: u8 = 3;
+/// The point-colour codes the board stores, one byte a point; the 3x3
+/// patterns and the all-moves-as-first map use the same codes.
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const BLACK: u8 = 1;
+pub(crate) const WHITE: u8 = 2;
+pub(crate) const EDGE: u8 = 3;
 
 /// The point-colour code of a colour.
 #[inline]
-fn code(color: Color) -> u8 {
+pub(crate) fn code(color: Color) -> u8 {
     match color {
         Color::Black => BLACK,
         Color::White => WHITE,

@@ -307,3 +307,94 @@ fn escapes_past(board: &PlayoutBoard, p: Point, l: Point) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Vertex;
+
+    /// A 9x9 board with the given stones, as GTP vertices.
+    fn board_with(black: &[&str], white: &[&str]) -> PlayoutBoard {
+        let mut board = PlayoutBoard::new(9);
+        for (stones, color) in [(black, Color::Black), (white, Color::White)] {
+            for s in stones {
+                let v = Vertex::parse_gtp(s).expect("test vertex");
+                board.set_stone(v, color);
+            }
+        }
+        board
+    }
+
+    fn at(board: &PlayoutBoard, s: &str) -> Point {
+        board.point(Vertex::parse_gtp(s).expect("test vertex"))
+    }
+
+    #[test]
+    fn a_ladder_to_the_corner_catches_the_string() {
+        // White C3 in atari by C4, its only liberty D3; the ladder runs
+        // to the lower right and nothing breaks it.
+        let board = board_with(&["B3", "C2", "D4", "C4"], &["C3"]);
+        let mut reader = Reader::new(DEEP_BUDGET);
+        assert!(reader.is_caught(&board, at(&board, "C3")));
+        let mut saves = Vec::new();
+        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        assert!(saves.is_empty(), "{saves:?}");
+    }
+
+    #[test]
+    fn a_ladder_breaker_saves_the_string() {
+        let board = board_with(&["B3", "C2", "D4", "C4"], &["C3", "E2"]);
+        let mut reader = Reader::new(DEEP_BUDGET);
+        assert!(!reader.is_caught(&board, at(&board, "C3")));
+        let mut saves = Vec::new();
+        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        assert_eq!(saves, vec![at(&board, "D3")]);
+    }
+
+    #[test]
+    fn capturing_the_atari_stone_saves_the_string() {
+        // White C3 in atari, but Black's C4 stone is itself in atari.
+        let board = board_with(&["B3", "C2", "D3", "C4"], &["C3", "B4", "D4", "C5"]);
+        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut saves = Vec::new();
+        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        assert!(
+            saves.is_empty() || saves == vec![at(&board, "C4")],
+            "{saves:?}"
+        );
+    }
+
+    #[test]
+    fn the_atari_that_starts_a_working_ladder_is_found() {
+        // White C3 with two liberties, C4 and D3: the atari at C4 drives
+        // it along the ladder to the lower right, the atari at D3 along
+        // one to the left edge; with a White stone at B5 that one fails.
+        let board = board_with(&["B3", "C2", "D4"], &["C3"]);
+        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut ataris = Vec::new();
+        reader.catching_ataris(&board, at(&board, "C3"), &mut ataris);
+        ataris.sort();
+        let mut both = vec![at(&board, "C4"), at(&board, "D3")];
+        both.sort();
+        assert_eq!(ataris, both);
+        assert!(reader.can_be_caught(&board, at(&board, "C3")));
+        let board = board_with(&["B3", "C2", "D4"], &["C3", "B5"]);
+        let mut ataris = Vec::new();
+        reader.catching_ataris(&board, at(&board, "C3"), &mut ataris);
+        assert_eq!(ataris, vec![at(&board, "C4")]);
+    }
+
+    #[test]
+    fn an_atari_that_drives_the_string_home_does_not_catch_it() {
+        // As above, but White E3-F3 stands beside D3: the atari at C4 drives
+        // White into them; only the atari at D3 still catches.
+        let board = board_with(&["B3", "C2", "D4"], &["C3", "E3", "F3"]);
+        let c3 = at(&board, "C3");
+        assert!(escapes_past(&board, c3, at(&board, "C4")));
+        assert!(!escapes_past(&board, c3, at(&board, "D3")));
+        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut ataris = Vec::new();
+        reader.catching_ataris(&board, c3, &mut ataris);
+        assert_eq!(ataris, vec![at(&board, "D3")]);
+    }
+}
