@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::playout::light_playout;
-use super::playout_board::PlayoutBoard;
+use super::playout_board::{winner, PlayoutBoard};
 use super::rng::FastRng;
 use super::search::{Search, SearchParams};
 use super::time::Budget;
@@ -40,12 +40,10 @@ pub fn light_playouts(size: usize, playouts: u64, seed: u64) -> PlayoutBench {
         let mut board = empty.clone();
         moves += light_playout(&mut board, Color::Black, &mut rng, None).moves as u64;
         let score = board.score(7.0);
-        black_wins += if score > 0.0 {
-            1.0
-        } else if score == 0.0 {
-            0.5
-        } else {
-            0.0
+        black_wins += match winner(score) {
+            Some(Color::Black) => 1.0,
+            Some(Color::White) => 0.0,
+            None => 0.5,
         };
     }
     let seconds = start.elapsed().as_secs_f64();

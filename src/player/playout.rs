@@ -382,6 +382,7 @@ fn choose_random_move(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::playout_board::winner;
 
     #[test]
     fn light_playouts_on_9x9_look_like_the_standard_ones() {
@@ -395,12 +396,10 @@ mod tests {
             let end = light_playout(&mut board, Color::Black, &mut rng, None);
             moves += end.moves as u64;
             let score = board.score(7.0);
-            black += if score > 0.0 {
-                1.0
-            } else if score == 0.0 {
-                0.5
-            } else {
-                0.0
+            black += match winner(score) {
+                Some(Color::Black) => 1.0,
+                Some(Color::White) => 0.0,
+                None => 0.5,
             };
             // A finished light playout leaves only eyes: every empty point
             // is owned by one colour or is a lone point between both.

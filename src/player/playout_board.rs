@@ -47,16 +47,28 @@ pub(crate) fn code(color: Color) -> u8 {
     }
 }
 
+/// Who a playout's count (Black's margin, komi included) makes the
+/// winner; None for a tie. The one place a score becomes a result.
+pub fn winner(black_margin: f32) -> Option<Color> {
+    if black_margin > 0.0 {
+        Some(Color::Black)
+    } else if black_margin < 0.0 {
+        Some(Color::White)
+    } else {
+        None
+    }
+}
+
 /// Neighbour counts are packed four bits per point colour: empty, black,
 /// white, edge. `unit(c)` adds one neighbour of colour code `c`.
 #[inline]
-fn unit(colour: u8) -> u16 {
-    1 << (4 * colour as u16)
+fn unit(color: u8) -> u16 {
+    1 << (4 * color as u16)
 }
 
 #[inline]
-fn count_of(neighbours: u16, colour: u8) -> u16 {
-    (neighbours >> (4 * colour as u16)) & 15
+fn count_of(neighbours: u16, color: u8) -> u16 {
+    (neighbours >> (4 * color as u16)) & 15
 }
 
 /// Zobrist keys by padded point for one board size, built once.
@@ -115,7 +127,7 @@ impl Iterator for StringStones<'_> {
 pub struct PlayoutBoard {
     size: usize,
     width: usize,
-    colour: [u8; MAX_POINTS],
+    color: [u8; MAX_POINTS],
     /// The representative stone of each stone's string.
     string: [Point; MAX_POINTS],
     /// Next stone of the same string (circular).
@@ -140,7 +152,7 @@ impl PlayoutBoard {
         let mut board = PlayoutBoard {
             size,
             width,
-            colour: [EDGE; MAX_POINTS],
+            color: [EDGE; MAX_POINTS],
             string: [0; MAX_POINTS],
             next: [0; MAX_POINTS],
             liberties: [0; MAX_POINTS],
@@ -155,17 +167,17 @@ impl PlayoutBoard {
         };
         for v in Vertex::all(size) {
             let p = board.point(v);
-            board.colour[p as usize] = EMPTY;
+            board.color[p as usize] = EMPTY;
             board.add_empty(p);
         }
         for p in 0..width * width {
-            if board.colour[p] == EDGE {
+            if board.color[p] == EDGE {
                 continue;
             }
             board.neighbours[p] = board
                 .adjacent(p as Point)
                 .iter()
-                .map(|&n| unit(board.colour[n as usize]))
+                .map(|&n| unit(board.color[n as usize]))
                 .sum();
         }
         board
@@ -185,7 +197,7 @@ impl PlayoutBoard {
             return;
         }
         let used = self.width * self.width;
-        self.colour[..used].copy_from_slice(&other.colour[..used]);
+        self.color[..used].copy_from_slice(&other.color[..used]);
         self.string[..used].copy_from_slice(&other.string[..used]);
         self.next[..used].copy_from_slice(&other.next[..used]);
         self.liberties[..used].copy_from_slice(&other.liberties[..used]);
@@ -228,7 +240,7 @@ impl PlayoutBoard {
 
     #[inline]
     pub fn color_at(&self, p: Point) -> Option<Color> {
-        match self.colour[p as usize] {
+        match self.color[p as usize] {
             BLACK => Some(Color::Black),
             WHITE => Some(Color::White),
             _ => None,
@@ -238,7 +250,7 @@ impl PlayoutBoard {
     /// Whether `p` is a point of the board (not the border).
     #[inline]
     pub fn is_on_board(&self, p: Point) -> bool {
-        (p as usize) < MAX_POINTS && self.colour[p as usize] != EDGE
+        (p as usize) < MAX_POINTS && self.color[p as usize] != EDGE
     }
 
     pub fn hash(&self) -> u64 {
@@ -266,7 +278,7 @@ impl PlayoutBoard {
         let mut s = start;
         loop {
             for n in self.adjacent(s) {
-                if self.colour[n as usize] == EMPTY && !seen[n as usize] {
+                if self.color[n as usize] == EMPTY && !seen[n as usize] {
                     seen[n as usize] = true;
                     count += 1;
                 }
@@ -301,7 +313,7 @@ impl PlayoutBoard {
         let mut count = 0;
         for s in self.stones_of(p) {
             for n in self.adjacent(s) {
-                if self.colour[n as usize] == EMPTY && !out[..count].contains(&n) {
+                if self.color[n as usize] == EMPTY && !out[..count].contains(&n) {
                     if count == out.len() {
                         return count;
                     }
@@ -328,7 +340,7 @@ impl PlayoutBoard {
         let mut code = 0u16;
         for (i, off) in offsets.iter().enumerate() {
             let q = (p as isize + off) as usize;
-            code |= (self.colour[q] as u16) << (2 * i);
+            code |= (self.color[q] as u16) << (2 * i);
         }
         code
     }
@@ -347,7 +359,7 @@ impl PlayoutBoard {
         let mut s = start;
         loop {
             for n in self.adjacent(s) {
-                if self.colour[n as usize] == EMPTY {
+                if self.color[n as usize] == EMPTY {
                     if first == 0 {
                         first = n;
                     } else if n != first {
@@ -380,7 +392,7 @@ impl PlayoutBoard {
             }
         };
         for q in self.adjacent(p) {
-            let cq = self.colour[q as usize];
+            let cq = self.color[q as usize];
             if cq == EMPTY {
                 note(q, &mut liberties, &mut liberty);
             } else if cq == c {
@@ -415,7 +427,7 @@ impl PlayoutBoard {
         let mut enemy = 0;
         let mut edge = 0;
         for q in self.diagonals(p) {
-            let cq = self.colour[q as usize];
+            let cq = self.color[q as usize];
             enemy += (cq == opponent) as u32;
             edge += (cq == EDGE) as u32;
         }
@@ -435,7 +447,7 @@ impl PlayoutBoard {
         let c = code(color);
         let adjacent = self.adjacent(p);
         for q in adjacent {
-            let cq = self.colour[q as usize];
+            let cq = self.color[q as usize];
             if cq == EDGE {
                 continue;
             }
@@ -453,7 +465,7 @@ impl PlayoutBoard {
             // that many pseudo-liberties when p is filled.
             let shared = adjacent
                 .iter()
-                .filter(|&&r| self.colour[r as usize] == cq && self.string[r as usize] == s)
+                .filter(|&&r| self.color[r as usize] == cq && self.string[r as usize] == s)
                 .count() as u16;
             if (cq == c && liberties > shared) || (cq != c && liberties == shared) {
                 return true;
@@ -466,7 +478,7 @@ impl PlayoutBoard {
     /// board from a legal position of the game.
     pub fn set_stone(&mut self, v: Vertex, color: Color) {
         let p = self.point(v);
-        debug_assert_eq!(self.colour[p as usize], EMPTY);
+        debug_assert_eq!(self.color[p as usize], EMPTY);
         self.place(p, code(color));
     }
 
@@ -479,7 +491,7 @@ impl PlayoutBoard {
         let mut result = PlayResult::default();
         let mut captured_at = 0;
         for q in self.adjacent(p) {
-            if self.colour[q as usize] == 3 - c {
+            if self.color[q as usize] == 3 - c {
                 let t = self.string[q as usize];
                 if self.liberties[t as usize] == 0 {
                     result.captured += self.stones[t as usize];
@@ -517,7 +529,7 @@ impl PlayoutBoard {
     #[inline]
     fn place(&mut self, p: Point, c: u8) -> Point {
         let pu = p as usize;
-        self.colour[pu] = c;
+        self.color[pu] = c;
         self.hash ^= self.keys.keys[(c - 1) as usize][pu];
         self.remove_empty(p);
         let adjacent = self.adjacent(p);
@@ -530,7 +542,7 @@ impl PlayoutBoard {
         self.stones[pu] = 1;
         self.liberties[pu] = count_of(self.neighbours[pu], EMPTY);
         for q in adjacent {
-            let cq = self.colour[q as usize];
+            let cq = self.color[q as usize];
             if cq == BLACK || cq == WHITE {
                 let t = self.string[q as usize];
                 self.liberties[t as usize] -= 1;
@@ -538,7 +550,7 @@ impl PlayoutBoard {
         }
         let mut s = p;
         for q in adjacent {
-            if self.colour[q as usize] == c {
+            if self.color[q as usize] == c {
                 let t = self.string[q as usize];
                 if t != s {
                     s = self.merge(s, t);
@@ -576,9 +588,9 @@ impl PlayoutBoard {
         let mut p = s;
         loop {
             let pu = p as usize;
-            let c = self.colour[pu];
+            let c = self.color[pu];
             self.hash ^= self.keys.keys[(c - 1) as usize][pu];
-            self.colour[pu] = EMPTY;
+            self.color[pu] = EMPTY;
             self.add_empty(p);
             let removed = unit(EMPTY).wrapping_sub(unit(c));
             for q in self.adjacent(p) {
@@ -591,7 +603,7 @@ impl PlayoutBoard {
         }
         loop {
             for q in self.adjacent(p) {
-                let cq = self.colour[q as usize];
+                let cq = self.color[q as usize];
                 if cq == BLACK || cq == WHITE {
                     let t = self.string[q as usize];
                     self.liberties[t as usize] += 1;
@@ -647,7 +659,7 @@ impl PlayoutBoard {
         let mut white = 0i32;
         for v in Vertex::all(self.size) {
             let p = self.point(v) as usize;
-            match self.colour[p] {
+            match self.color[p] {
                 BLACK => black += 1,
                 WHITE => white += 1,
                 _ => {}
@@ -691,7 +703,7 @@ impl PlayoutBoard {
             let q = stack[top];
             points += 1;
             for n in self.adjacent(q) {
-                match self.colour[n as usize] {
+                match self.color[n as usize] {
                     BLACK => black = true,
                     WHITE => white = true,
                     EMPTY if !seen[n as usize] => {
@@ -708,7 +720,7 @@ impl PlayoutBoard {
 
     /// The owner of a point under the Tromp-Taylor count.
     pub fn owner(&self, p: Point) -> Option<Color> {
-        match self.colour[p as usize] {
+        match self.color[p as usize] {
             BLACK => return Some(Color::Black),
             WHITE => return Some(Color::White),
             EDGE => return None,

@@ -26,7 +26,7 @@ use super::playout::{
     atari_answers, first_code, light_playout, policy_playout, two_liberty_answers, Policy,
     FIRST_NONE,
 };
-use super::playout_board::{PlayoutBoard, Point};
+use super::playout_board::{winner, PlayoutBoard, Point};
 use super::reply::Replies;
 use super::rng::FastRng;
 use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
@@ -453,20 +453,14 @@ impl Search {
         let score = board.score(self.komi);
         self.record_ownership(&board);
         self.record_score(&path, score);
-        let black_result: HalfWins = if score > 0.0 {
-            2
-        } else if score < 0.0 {
-            0
-        } else {
-            1
+        let winner = winner(score);
+        let black_result: HalfWins = match winner {
+            Some(Color::Black) => 2,
+            Some(Color::White) => 0,
+            None => 1,
         };
         self.back_up(&path, black_result, &amaf);
-        if self.params.last_good_reply && score != 0.0 {
-            let winner = if score > 0.0 {
-                Color::Black
-            } else {
-                Color::White
-            };
+        if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
             self.replies
                 .learn(&moves, self.root_to_move.opponent(), winner);
         }
