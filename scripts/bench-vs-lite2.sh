@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Light-playout speed of hane against the plain C reference lite2.c, both
-# measured in the same run, interleaved, on one thread. lite2.c is not part
-# of this repository: pass its path (in the development setup it is
-# ../shared/reference/lite2.c).
+# Light-playout speed of hane against the plain C reference lite2.c (in
+# scripts/reference/, written for this measurement, no engine's code), both
+# measured in the same run, interleaved, on one thread. Needs gcc.
 #
-#   scripts/bench-vs-lite2.sh ../shared/reference/lite2.c [ROUNDS]
+#   scripts/bench-vs-lite2.sh [LITE2_C] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-lite=${1:?path to lite2.c}
+lite=${1:-scripts/reference/lite2.c}
 rounds=${2:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
