@@ -19,37 +19,7 @@ import subprocess
 import sys
 import time
 
-
-class Engine:
-    def __init__(self, command):
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(self, line):
-        """Sends one command; returns (response text, seconds to answer)."""
-        started = time.monotonic()
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            out = self.process.stdout.readline()
-            if out == "":
-                raise RuntimeError(f"hane ended during {line!r}")
-            if out == "\n":
-                break
-            lines.append(out.rstrip("\n"))
-        elapsed = time.monotonic() - started
-        text = "\n".join(lines)
-        if not text.startswith("="):
-            raise RuntimeError(f"{line!r} failed: {text}")
-        return text[2:], elapsed
-
-    def close(self):
-        try:
-            self.send("quit")
-        finally:
-            self.process.wait(timeout=10)
+from gtp_client import Engine
 
 
 def busy_core():
@@ -73,7 +43,9 @@ def scenario(hane, name, settings, moves, per_move_limit):
         clock = clocks[colour]
         engine.send(f"time_left {colour} {clock['time']:.3f} {clock['stones']}")
         limit = per_move_limit(clock["time"], clock["stones"])
-        _, elapsed = engine.send(f"genmove {colour}")
+        started = time.monotonic()
+        engine.send(f"genmove {colour}", timeout=600)
+        elapsed = time.monotonic() - started
         total += elapsed
         margin = limit - elapsed
         if worst is None or margin < worst[1] - worst[0]:

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Plays hane against GNU Go (or any GTP engine) and reports the result.
 
-Uses gogui-twogtp when it is on PATH (unless --no-twogtp), otherwise drives
-both engines itself over GTP. Colours alternate; every game is written as SGF
-into --out, with a results table (results.tsv), a summary (summary.txt) and
-a plot of the win rate as games accumulate, with its 95% band (winrate.png).
+Uses gogui-twogtp when it is on PATH (unless --no-twogtp, --parallel or
+--sprt), otherwise drives both engines itself over GTP (gtp_client.py),
+--parallel games at a time, one line per finished game with the running
+score and its interval. Colours alternate; every game is written as SGF
+into --out, with a results table (results.tsv: one row a game from hane's
+side, won/lost and hane's margin, whichever route played it), a summary
+(summary.txt) and a plot (winrate.png: the win rate with its 95% band and
+the seconds a move; needs matplotlib, `pip install matplotlib`).
 
-The result of a game is the Tromp-Taylor count of the final board (hane's
-final_score, the rules the match is played under); GNU Go's own final_score
-(area counting after its dead-stone judgement) is recorded beside it, and the
-summary says how often the two agree on the winner.
+The opponent by default is GNU Go level 10 with --capture-all-dead, so that
+it plays on until dead stones are captured, as the Tromp-Taylor count needs.
 
 Example:
   scripts/match.py --games 100 --size 9 --komi 7.5 --hane-args "--threads 1 --time 1"
@@ -18,82 +20,17 @@ Example:
 import argparse
 import math
 import os
-import queue
+import re
 import shlex
 import shutil
 import subprocess
-import struct
 import sys
 import threading
 import time
-import zlib
+
+from gtp_client import Engine, EngineError
 
 GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules --capture-all-dead"
-
-
-class EngineError(Exception):
-    """An engine crashed, timed out or answered a command with an error."""
-
-    def __init__(self, kind, message):
-        super().__init__(message)
-        self.kind = kind
-
-
-class Engine:
-    """A GTP engine in a subprocess, with a timeout on every response."""
-
-    def __init__(self, command, name, stderr_path):
-        self.name = name
-        self.stderr = open(stderr_path, "ab")
-        self.proc = subprocess.Popen(
-            shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self.stderr, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, command, timeout=60.0):
-        try:
-            self.proc.stdin.write(command + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as e:
-            raise EngineError("crash", f"{self.name}: cannot write '{command}': {e}")
-        deadline = time.monotonic() + timeout
-        lines = []
-        while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self.lines.get(timeout=max(left, 0.001))
-            except queue.Empty:
-                raise EngineError("timeout", f"{self.name}: no answer to '{command}' in {timeout}s")
-            if line is None:
-                raise EngineError("crash", f"{self.name}: exited during '{command}'")
-            if line == "" and lines:
-                break
-            if line == "":
-                continue
-            lines.append(line)
-        text = "\n".join(lines)
-        if text.startswith("?"):
-            raise EngineError("error", f"{self.name}: '{command}' -> {text}")
-        if not text.startswith("="):
-            raise EngineError("protocol", f"{self.name}: stray output '{text}'")
-        return text[1:].strip()
-
-    def close(self):
-        try:
-            self.send("quit", timeout=5)
-        except EngineError:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.stderr.close()
 
 
 def wilson(wins, n, z=1.96):
@@ -283,13 +220,49 @@ def run_own_driver(args):
     return sorted(results, key=lambda x: x["game"])
 
 
+def flip(result):
+    """A result with the colours swapped: 'B+3.5' -> 'W+3.5'."""
+    result = result.strip()
+    if result[:1].upper() == "B":
+        return "W" + result[1:]
+    if result[:1].upper() == "W":
+        return "B" + result[1:]
+    return result
+
+
+def hane_view(r):
+    """The game from hane's side: (outcome, margin). `outcome` is won, lost,
+    tie or error; `margin` hane's lead in points, 'resign' or ''."""
+    if r["error"] and r["result"] in ("?", ""):
+        return "error", ""
+    result = r["result"].strip()
+    if r["tie"]:
+        return "tie", "0"
+    outcome = "won" if r["hane_won"] else "lost"
+    text = result[2:] if len(result) > 2 else ""
+    if text.upper() in ("R", "RESIGN"):
+        return outcome, "resign"
+    if text.upper() in ("F", "T"):
+        return outcome, "forfeit"
+    try:
+        points = float(text)
+    except ValueError:
+        return outcome, ""
+    return outcome, f"{points if r['hane_won'] else -points:+g}"
+
+
 def write_table(args, results):
-    keys = ["game", "hane", "result", "hane_won", "tt_score", "opponent_score", "scores_agree",
-            "moves", "ended_by_passes", "hane_secs_per_move", "opp_secs_per_move", "error"]
+    """results.tsv: one row a game, from hane's side whichever route played
+    it. `result` and the scores are in real colours (B is Black)."""
+    keys = ["game", "hane_colour", "hane_outcome", "hane_margin", "result", "tt_score",
+            "opponent_score", "scores_agree", "moves", "ended_by_passes", "hane_passed_first",
+            "hane_secs_per_move", "opp_secs_per_move", "error"]
     with open(os.path.join(args.out, "results.tsv"), "w") as f:
         f.write("\t".join(keys) + "\n")
         for r in results:
-            f.write("\t".join(str(r[k]) for k in keys) + "\n")
+            outcome, margin = hane_view(r)
+            row = dict(r, hane_colour=r["hane"], hane_outcome=outcome, hane_margin=margin)
+            f.write("\t".join(str(row.get(k, "")) for k in keys) + "\n")
 
 
 def sgf_name(args, game):
@@ -356,12 +329,18 @@ def results_from_twogtp(args):
             winner = score_winner(res_b)
             moves = int(length or 0)
             resigned = res_b.upper().endswith("+R")
+            hane = "W" if alt == "1" else "B"
+            # Back to real colours: twogtp wrote B for hane in every game.
+            real = (lambda text: flip(text)) if hane == "W" else (lambda text: text)
+            ended_by_passes = not resigned and err != "1"
             results.append({
-                "game": int(game), "hane": "W" if alt == "1" else "B", "result": res_b,
+                "game": int(game), "hane": hane, "result": real(res_b),
                 "hane_won": winner == "B", "tie": winner is None and res_b.strip() == "0",
-                "tt_score": res_b, "opponent_score": res_w,
+                "tt_score": real(res_b), "opponent_score": real(res_w),
                 "scores_agree": None if resigned else score_winner(res_b) == score_winner(res_w),
-                "moves": moves, "ended_by_passes": not resigned and err != "1",
+                "moves": moves, "ended_by_passes": ended_by_passes,
+                "hane_passed_first": ended_by_passes and first_passer(
+                    os.path.join(args.out, f"game-{game}.sgf")) == hane,
                 "hane_secs_per_move": time_b / max(moves / 2, 1),
                 "opp_secs_per_move": time_w / max(moves / 2, 1),
                 "error": err_msg if err == "1" else "",
@@ -369,58 +348,67 @@ def results_from_twogtp(args):
     return results
 
 
-def write_png(path, width, height, pixels):
-    """A truecolour PNG from rows of (r, g, b) tuples; no plotting library needed."""
-    raw = b"".join(b"\x00" + bytes(c for px in row for c in px) for row in pixels)
+def first_passer(sgf_path):
+    """The colour of the first of the two passes that end a game record, or
+    None when it does not end so (or cannot be read)."""
+    try:
+        with open(sgf_path) as f:
+            text = f.read()
+    except OSError:
+        return None
+    moves = re.findall(r";\s*([BW])\[([a-z]{0,2})\]", text)
+    if len(moves) < 2:
+        return None
+    (c1, v1), (_, v2) = moves[-2], moves[-1]
+    is_pass = lambda v: v in ("", "tt")
+    return c1 if is_pass(v1) and is_pass(v2) else None
 
-    def chunk(kind, data):
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-                + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
-
-
-def plot_win_rate(path, results, width=640, height=360):
-    """Win rate after each game (dark line) inside its 95% Wilson band
-    (shaded), with the 50% line (grey) and a grid every 10%."""
-    white, grey, band, line, grid = (255,) * 3, (150,) * 3, (190, 210, 240), (20, 60, 160), (230,) * 3
-    pixels = [[white] * width for _ in range(height)]
-    margin = 20
-    plot_w, plot_h = width - 2 * margin, height - 2 * margin
-    n = len(results)
-
-    def y_of(rate):
-        return margin + int(round((1.0 - rate) * (plot_h - 1)))
-
-    points = []
-    if n:
-        wins = 0.0
-        for i, r in enumerate(results):
-            wins += 1.0 if r["hane_won"] else 0.5 if r["tie"] else 0.0
-            low, high = wilson(wins, i + 1)
-            points.append((wins / (i + 1), low, high))
-        for x in range(plot_w):
-            rate, low, high = points[min(n - 1, x * n // plot_w)]
-            for y in range(y_of(high), y_of(low) + 1):
-                pixels[y][margin + x] = band
-    for tenth in range(11):
-        y = y_of(tenth / 10)
-        for x in range(margin, margin + plot_w):
-            if tenth == 5 or pixels[y][x] == white:
-                pixels[y][x] = grey if tenth == 5 else grid
-    if n:
-        previous = None
-        for x in range(plot_w):
-            y = y_of(points[min(n - 1, x * n // plot_w)][0])
-            top, bottom = (y, y) if previous is None else (min(y, previous), max(y, previous))
-            for yy in range(top, bottom + 1):
-                for dy in (0, 1):
-                    pixels[min(yy + dy, height - 1)][margin + x] = line
-            previous = y
-    write_png(path, width, height, pixels)
+def plot_win_rate(path, results, args):
+    """Two panels: hane's win rate after each game with its 95% Wilson band
+    and the 50% line; below, hane's and the opponent's seconds per move in
+    each game. Needs matplotlib (pip install matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("winrate.png needs matplotlib: pip install matplotlib", file=sys.stderr)
+        return False
+    games, rates, lows, highs = [], [], [], []
+    wins = 0.0
+    for i, r in enumerate(results):
+        wins += 1.0 if r["hane_won"] else 0.5 if r["tie"] else 0.0
+        low, high = wilson(wins, i + 1)
+        games.append(i + 1)
+        rates.append(100 * wins / (i + 1))
+        lows.append(100 * low)
+        highs.append(100 * high)
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(8, 6.5), sharex=True, gridspec_kw={"height_ratios": [3, 1.4]})
+    top.fill_between(games, lows, highs, color="#b8cde8", label="95% interval")
+    top.plot(games, rates, color="#1f3d99", linewidth=2, label="hane's win rate")
+    top.axhline(50, color="grey", linewidth=1, linestyle="--", label="50%")
+    top.set_ylim(0, 100)
+    top.set_ylabel("hane wins (%)")
+    top.grid(alpha=0.3)
+    top.legend(loc="lower right")
+    opponent = os.path.basename(shlex.split(args.opponent)[0]) if args.opponent else "?"
+    top.set_title(f"hane ({args.hane_args.strip() or 'defaults'}) against {opponent}\n"
+                  f"{args.size}x{args.size}, komi {args.komi:g}, colours alternating: "
+                  f"{wins:g} of {len(results)} won", fontsize=10)
+    bottom.plot(games, [r["hane_secs_per_move"] for r in results], "o-", markersize=3,
+                color="#1f3d99", label="hane")
+    bottom.plot(games, [r["opp_secs_per_move"] for r in results], "s-", markersize=3,
+                color="#c0504d", label=opponent)
+    bottom.set_xlabel("games played")
+    bottom.set_ylabel("seconds a move")
+    bottom.grid(alpha=0.3)
+    bottom.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
 
 
 def main():
@@ -453,8 +441,8 @@ def main():
     else:
         results = run_own_driver(args)
     summarise(args, results)
-    plot_win_rate(os.path.join(args.out, "winrate.png"), results)
-    print(f"plot: {os.path.join(args.out, 'winrate.png')}")
+    if plot_win_rate(os.path.join(args.out, "winrate.png"), results, args):
+        print(f"plot: {os.path.join(args.out, 'winrate.png')}")
 
 
 if __name__ == "__main__":
