@@ -6,11 +6,13 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_fails_unchanged, assert_raw_fails_unchanged, snapshot, Gtp};
+use common::{
+    assert_fails_unchanged, assert_raw_fails_unchanged, passes_sgf, snapshot, Gtp, TempDir,
+};
 
 /// The reader's bound on one line (src/gtp/io.rs).
 const MAX_LINE_BYTES: usize = 4 << 20;
@@ -256,29 +258,6 @@ fn megabyte_lines() {
 
 // --- loadsgf -----------------------------------------------------------
 
-/// A directory of its own for one test's files, removed at the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("hane-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-
-    fn file(&self, name: &str, contents: &[u8]) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).expect("write temp file");
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// `loadsgf` must fail with `expected` quickly and leave the game alone.
 fn assert_load_fails(gtp: &mut Gtp, path: &Path, expected: &str) {
     let command = format!("loadsgf {}", path.display());
@@ -306,13 +285,13 @@ fn files_that_are_not_games() {
     let mut gtp = game_in_progress();
     assert_load_fails(
         &mut gtp,
-        &dir.0.join("missing.sgf"),
+        &dir.path().join("missing.sgf"),
         "No such file or directory (os error 2)",
     );
-    assert_load_fails(&mut gtp, &dir.0, "not a file");
+    assert_load_fails(&mut gtp, dir.path(), "not a file");
     assert_load_fails(&mut gtp, Path::new("/dev/zero"), "not a file");
     // A FIFO would block a reader for ever; it is refused before opening.
-    let fifo = dir.0.join("fifo.sgf");
+    let fifo = dir.path().join("fifo.sgf");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if made.is_ok_and(|status| status.success()) {
         assert_load_fails(&mut gtp, &fifo, "not a file");
@@ -340,7 +319,7 @@ fn files_that_are_not_games() {
     );
 
     // 100 MB (a sparse file: quick to make) is refused by its size.
-    let big = dir.0.join("big.sgf");
+    let big = dir.path().join("big.sgf");
     let file = std::fs::File::create(&big).expect("create");
     file.set_len(100 << 20).expect("set_len");
     drop(file);
@@ -622,13 +601,8 @@ fn closed_stdout_ends_the_engine_cleanly() {
 #[test]
 fn the_game_record_is_bounded() {
     let dir = TempDir::new("full-record");
-    let mut full = b"(;SZ[19]".to_vec();
-    for _ in 0..5000 {
-        full.extend_from_slice(b";B[];W[]");
-    }
-    full.push(b')');
     let mut gtp = game_in_progress();
-    let path = dir.file("full.sgf", &full);
+    let path = dir.file("full.sgf", &passes_sgf(19, 10_000));
     assert_eq!(gtp.ok(&format!("loadsgf {}", path.display())), "black");
     for command in [
         "play b D4",
@@ -655,13 +629,8 @@ fn the_game_record_is_bounded() {
 #[test]
 fn handicap_commands_respect_the_record_bound() {
     let dir = TempDir::new("full-record-handicap");
-    let mut full = b"(;SZ[9]".to_vec();
-    for _ in 0..5000 {
-        full.extend_from_slice(b";B[];W[]");
-    }
-    full.push(b')');
     let mut gtp = Gtp::start();
-    let path = dir.file("passes.sgf", &full);
+    let path = dir.file("passes.sgf", &passes_sgf(9, 10_000));
     gtp.ok(&format!("loadsgf {}", path.display()));
     for command in [
         "fixed_handicap 2",
@@ -752,8 +721,8 @@ fn senseless_command_line_values_are_refused_at_start_up() {
 #[test]
 fn printsgf_refuses_what_is_not_a_regular_file() {
     // A FIFO with no reader once blocked the engine for good.
-    let dir = std::env::temp_dir().join(format!("hane-printsgf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let temp = TempDir::new("printsgf");
+    let dir = temp.path().to_path_buf();
     let fifo = dir.join("fifo");
     let made = Command::new("mkfifo").arg(&fifo).status();
     let mut gtp = game_in_progress();
@@ -773,7 +742,6 @@ fn printsgf_refuses_what_is_not_a_regular_file() {
     assert!(written.starts_with("(;") && written.trim_end().ends_with(')'));
     assert!(written.len() < 100_000);
     assert_eq!(gtp.send("name"), "= hane");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A parent may hand over a non-blocking stdin: "nothing yet" (EAGAIN) was

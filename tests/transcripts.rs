@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_fails_unchanged, snapshot, Gtp};
+use common::{assert_fails_unchanged, snapshot, Gtp, TempDir};
 use std::time::Duration;
 
 /// A game with a few stones and a capture, to check that failures leave it be.
@@ -239,10 +239,8 @@ fn reg_genmove_does_not_count_towards_resigning() {
 fn loadsgf_up_to_move_n_answers_the_colour_of_move_n() {
     // Black moved twice in a row: move 2 is Black's, and GNU Go answers
     // black too. hane once answered white (the side after move 1).
-    let dir = std::env::temp_dir().join(format!("hane-loadsgf-n-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("twice.sgf");
-    std::fs::write(&path, "(;SZ[9];B[ee];B[dd];W[cc])").expect("write");
+    let dir = TempDir::new("loadsgf-n");
+    let path = dir.file("twice.sgf", b"(;SZ[9];B[ee];B[dd];W[cc])");
     let mut gtp = Gtp::start();
     for (n, colour, stones) in [(2, "black", 1), (3, "white", 2), (1, "black", 0)] {
         let answer = gtp.ok(&format!("loadsgf {} {n}", path.display()));
@@ -256,18 +254,15 @@ fn loadsgf_up_to_move_n_answers_the_colour_of_move_n() {
     }
     // Without N the whole game is loaded and the side to move follows it.
     assert_eq!(gtp.ok(&format!("loadsgf {}", path.display())), "black");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn printsgf_writes_the_side_to_move_where_the_moves_do_not_imply_it() {
-    let dir = std::env::temp_dir().join(format!("hane-pl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let setup = dir.join("setup.sgf");
-    std::fs::write(&setup, "(;SZ[9]AB[cc]PL[W])").expect("write");
+    let dir = TempDir::new("pl");
+    let setup = dir.file("setup.sgf", b"(;SZ[9]AB[cc]PL[W])");
     let mut gtp = Gtp::start();
     assert_eq!(gtp.ok(&format!("loadsgf {}", setup.display())), "white");
-    let printed = dir.join("printed.sgf");
+    let printed = dir.path().join("printed.sgf");
     gtp.ok(&format!("printsgf {}", printed.display()));
     let text = std::fs::read_to_string(&printed).expect("read");
     assert!(text.contains("PL[W]"), "{text}");
@@ -281,5 +276,4 @@ fn printsgf_writes_the_side_to_move_where_the_moves_do_not_imply_it() {
     gtp.ok("play b D4");
     let text = gtp.ok("printsgf");
     assert!(!text.contains("PL["), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

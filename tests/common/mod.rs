@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
@@ -204,4 +205,42 @@ impl Gtp {
     pub fn stray_output(&mut self, wait: Duration) -> Option<String> {
         self.lines.recv_timeout(wait).ok()
     }
+}
+
+/// A directory of its own for one test's files, removed at the end.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("hane-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    pub fn file(&self, name: &str, contents: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("write temp file");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An SGF main line of `moves` passes, alternating from Black, on a
+/// `size` board: a record that fills up without a stone on the board.
+pub fn passes_sgf(size: usize, moves: usize) -> Vec<u8> {
+    let mut text = format!("(;SZ[{size}]").into_bytes();
+    for i in 0..moves {
+        text.extend_from_slice(if i % 2 == 0 { b";B[]" } else { b";W[]" });
+    }
+    text.push(b')');
+    text
 }
