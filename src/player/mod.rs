@@ -89,9 +89,6 @@ pub struct Player {
     seed_counter: u64,
     /// The winning chance of our last genmove, for the resign rule.
     last_win_rate: Option<f32>,
-    /// While a search runs without a trace: the trees to read from, to be
-    /// put back afterwards.
-    reuse_from: Option<Vec<Option<Search>>>,
 }
 
 impl Player {
@@ -102,7 +99,6 @@ impl Player {
             searches: (0..threads).map(|_| None).collect(),
             seed_counter: config.seed.unwrap_or_else(rand::random),
             last_win_rate: None,
-            reuse_from: None,
         }
     }
 
@@ -133,11 +129,13 @@ impl Player {
         if legal.is_empty() {
             return Decision::Pass;
         }
-        let report = if commit {
-            self.run_search(game, color, budget, stop, watch)
-        } else {
-            self.without_trace(|player| player.run_search(game, color, budget, stop, watch))
-        };
+        // Without a commit (reg_genmove) the search leaves no trace: the
+        // kept trees stay as they were and the seed stream is put back.
+        let seed_counter = self.seed_counter;
+        let report = self.run_search(game, color, budget, stop, watch, commit);
+        if !commit {
+            self.seed_counter = seed_counter;
+        }
         info!(
             "{} playouts in {:.2}s, best {}",
             report.playouts,
@@ -158,22 +156,6 @@ impl Player {
         decision
     }
 
-    /// Runs `f` and then puts back the trees and the seed stream as they
-    /// were, so that what `f` searched leaves no trace in the next search
-    /// (reg_genmove). The trees are not copied: each search starts from a
-    /// copy of the subtree it reuses, and the old ones are put back.
-    fn without_trace<T>(&mut self, f: impl FnOnce(&mut Player) -> T) -> T {
-        let kept: Vec<Option<Search>> = self.searches.iter_mut().map(Option::take).collect();
-        let seed_counter = self.seed_counter;
-        self.reuse_from = Some(kept);
-        let result = f(self);
-        if let Some(kept) = self.reuse_from.take() {
-            self.searches = kept;
-        }
-        self.seed_counter = seed_counter;
-        result
-    }
-
     /// Runs the search for `color` at the game's position within `budget`
     /// and reports, without choosing a move.
     pub fn search(
@@ -183,7 +165,7 @@ impl Player {
         budget: Budget,
         stop: &AtomicBool,
     ) -> SearchReport {
-        self.run_search(game, color, budget, stop, None)
+        self.run_search(game, color, budget, stop, None, true)
     }
 
     /// Searches for `color` until `stop` is raised, with no other bound: for
@@ -195,12 +177,14 @@ impl Player {
         stop: &AtomicBool,
         watch: Option<Watch>,
     ) -> SearchReport {
-        self.run_search(game, color, Budget::UNLIMITED, stop, watch)
+        self.run_search(game, color, Budget::UNLIMITED, stop, watch, true)
     }
 
     /// Runs the threads' searches in slices of one interval each (a single
     /// slice without one), reporting between slices; the trees carry on
     /// from slice to slice, so watching costs only the thread restarts.
+    /// With `keep`, the trees are kept for the next search; without, the
+    /// ones kept before stay as they were.
     fn run_search(
         &mut self,
         game: &Game,
@@ -208,9 +192,10 @@ impl Player {
         budget: Budget,
         stop: &AtomicBool,
         mut watch: Option<Watch>,
+        keep: bool,
     ) -> SearchReport {
         let start = Instant::now();
-        let mut searches = self.prepare_searches(game, color);
+        let mut searches = self.prepare_searches(game, color, keep);
         // A playout count is per move (as Leela Zero's and KataGo's are),
         // shared out among the threads.
         let mut playouts_left = match budget.playouts {
@@ -261,29 +246,30 @@ impl Player {
             }
         }
         let report = summarise(&searches, game, color, start.elapsed());
-        for (slot, search) in self.searches.iter_mut().zip(searches) {
-            *slot = Some(search);
+        if keep {
+            for (slot, search) in self.searches.iter_mut().zip(searches) {
+                *slot = Some(search);
+            }
         }
         report
     }
 
     /// Each thread's search moved to the game's position, reusing its tree
     /// where the game followed it.
-    fn prepare_searches(&mut self, game: &Game, color: Color) -> Vec<Search> {
+    fn prepare_searches(&mut self, game: &Game, color: Color, keep: bool) -> Vec<Search> {
         let mut searches: Vec<Search> = Vec::with_capacity(self.searches.len());
-        for (i, slot) in self.searches.iter_mut().enumerate() {
+        for slot in self.searches.iter_mut() {
             self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let seed = self.seed_counter;
-            // Without a trace, the kept trees are read, not taken.
-            let kept = match &self.reuse_from {
-                Some(kept) => kept.get(i).and_then(Option::as_ref),
-                None => slot.as_ref(),
-            };
-            let search = match kept {
+            // Each search starts from a copy of the subtree it reuses.
+            let search = match slot.as_ref() {
                 Some(old) => old.advance(game, color, seed),
                 None => Search::new(game, color, self.config.search.clone(), seed),
             };
-            *slot = None;
+            if keep {
+                // The new search replaces the old tree: free it now.
+                *slot = None;
+            }
             searches.push(search);
         }
         searches

@@ -23,8 +23,7 @@ use std::time::Instant;
 
 use super::patterns;
 use super::playout::{
-    atari_answers, first_code, light_playout, policy_playout, two_liberty_answers, Policy,
-    FIRST_NONE,
+    first_code, light_playout, policy_playout, two_liberty_answers, Policy, FIRST_NONE,
 };
 use super::playout_board::{winner, PlayoutBoard, Point};
 use super::reply::Replies;
@@ -415,6 +414,7 @@ impl Search {
                 if self.history.contains(&hash) || path_hashes.contains(&hash) {
                     // A repetition: this child can never be played here.
                     self.tree.node_mut(child).illegal = true;
+                    self.moves = moves;
                     return;
                 }
                 path_hashes.push(hash);
@@ -668,8 +668,8 @@ impl Tactics {
                 }
             }
         }
+        // The ataris around the last move are among those read above.
         if let Some(m) = last_move {
-            atari_answers(board, to_move, m, reader, &mut urgent);
             two_liberty_answers(board, to_move, m, reader, &mut urgent);
         }
         futile.retain(|f| !urgent.contains(f));
