@@ -16,11 +16,11 @@ struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
     /// Search threads (default: every core).
-    #[arg(long, value_parser = at_least_one)]
+    #[arg(long, value_parser = at_least_one::<usize>)]
     threads: Option<usize>,
     /// Playouts per move, shared out among the threads; with no clock set
     /// the search is then deterministic for one thread and a given --seed.
-    #[arg(long, value_parser = at_least_one_u64)]
+    #[arg(long, value_parser = at_least_one::<u64>)]
     playouts: Option<u64>,
     /// Seconds per move when the client sets no time control (default:
     /// the board size / 9, at least 0.5: about 1 s on 9x9, 2.1 s on 19x19).
@@ -182,16 +182,9 @@ fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, seed: u64) {
     }
 }
 
-fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err("expected a whole number of at least 1".to_string()),
-    }
-}
-
-fn at_least_one_u64(text: &str) -> Result<u64, String> {
-    match text.parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
+fn at_least_one<N: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<N, String> {
+    match text.parse::<N>() {
+        Ok(n) if n >= N::from(1) => Ok(n),
         _ => Err("expected a whole number of at least 1".to_string()),
     }
 }

@@ -328,12 +328,10 @@ impl Engine {
         context: &mut Context,
     ) -> Reply {
         let color = args.color.unwrap_or(self.game.to_move());
-        // Refused before anything is written: once the response has begun
-        // it can no longer be an error.
-        self.check_record_room()?;
         let stream = &mut *context.stream;
         // The response begins with the first info line, so that a failure
-        // before it is still answered as an error.
+        // before it (genmove's full record, say) is still answered as an
+        // error.
         let mut send =
             |report: &SearchReport| analysis::send_info_line(&mut *stream, report, dialect, args);
         let watch = Watch {

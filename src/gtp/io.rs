@@ -164,10 +164,11 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
                 }
                 Ok(end) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
-                    if is_interrupt(&line) {
+                    let interrupt = is_interrupt(&line);
+                    if interrupt {
                         signals.pending_interrupts.fetch_add(1, Ordering::SeqCst);
                     }
-                    if is_interrupt(&line) || signals.stop_on_any_line.load(Ordering::SeqCst) {
+                    if interrupt || signals.stop_on_any_line.load(Ordering::SeqCst) {
                         signals.stop.store(true, Ordering::SeqCst);
                     }
                     let input = match end {
