@@ -120,8 +120,7 @@ impl Reader {
         }
         self.budget = self.limit;
         let [a, b, _] = liberties;
-        self.atari_catches(board, p, owner.opponent(), a)
-            || self.atari_catches(board, p, owner.opponent(), b)
+        self.either_atari_catches(board, p, owner.opponent(), [a, b])
     }
 
     /// The moves that make safe the string at `p` (two liberties, its
@@ -195,14 +194,27 @@ impl Reader {
         let fails = match after.liberties_into(p, &mut liberties) {
             0 | 1 => true,
             2 => {
-                let attacker = owner.opponent();
-                self.atari_catches(&after, p, attacker, liberties[0])
-                    || self.atari_catches(&after, p, attacker, liberties[1])
+                let [a, b, _] = liberties;
+                self.either_atari_catches(&after, p, owner.opponent(), [a, b])
             }
             _ => false,
         };
         self.release(after);
         fails
+    }
+
+    /// Whether an atari on one of the two liberties of the string at `p`
+    /// catches it.
+    fn either_atari_catches(
+        &mut self,
+        board: &PlayoutBoard,
+        p: Point,
+        attacker: Color,
+        liberties: [Point; 2],
+    ) -> bool {
+        liberties
+            .into_iter()
+            .any(|l| self.atari_catches(board, p, attacker, l))
     }
 
     /// Whether the attacker's atari at `l` catches the string at `p`.
