@@ -10,16 +10,21 @@
 //!   report of numbers (candidates, visits, win rates, PV, ownership).
 //! - `game` (rules): board, game record, superko, scoring, SGF.
 //!
+//! `analyze` (`hane analyze`, a whole game reviewed into an SGF file) is a
+//! tool on top of `player` and `game`, beside the protocol, not part of it.
+//!
 //! Data flows one way: stdin -> reader thread -> parser -> `Command` ->
 //! `Engine` -> (the clock's budget -> `Player` -> search threads -> report ->
 //! decision) -> reply -> stdout. The modules are private; what follows the
 //! declarations is the whole public API, for `main.rs`, `tests/` and `fuzz/`.
 //! docs/architecture.md maps every module.
 
+mod analyze;
 mod game;
 mod gtp;
 mod player;
 
+pub use analyze::{analyze_file, AnalyzeError, AnalyzeOptions, Summary};
 pub use game::sgf;
 pub use game::zobrist::stone_key;
 pub use game::{Color, Game, Move, Vertex};

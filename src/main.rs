@@ -1,8 +1,10 @@
 //! `hane`: with no subcommand, a GTP engine on stdin/stdout.
 
+use std::path::PathBuf;
+
 use clap::Parser;
 
-use hane::{Engine, PlayerConfig, SearchParams};
+use hane::{AnalyzeOptions, Engine, PlayerConfig, SearchParams};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -27,7 +29,7 @@ struct Cli {
     #[arg(long, value_parser = seconds)]
     time: Option<f64>,
     /// Seed for the random number generator (default: from the system;
-    /// 1 for bench). Accepted before or after `bench`.
+    /// 1 for bench). Accepted before or after `bench` and `analyze`.
     #[arg(long, global = true)]
     seed: Option<u64>,
     /// Resign below this winning chance on two moves running (0: never).
@@ -69,46 +71,55 @@ enum Tool {
         #[arg(long, default_value_t = 100_000)]
         search_playouts: u64,
     },
+    /// Review a game: search every position of its main line and write the
+    /// game with Black's win rate on each node (Sabaki's SBKV), a comment on
+    /// each move and hane's variation where it prefers another move.
+    Analyze(AnalyzeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct AnalyzeArgs {
+    /// The game (SGF); it is read, never changed.
+    game: PathBuf,
+    /// Where to write the reviewed game; not the game's own file.
+    #[arg(short, long, value_name = "OUT.sgf")]
+    output: PathBuf,
+    /// Playouts per position, shared out among the threads; with one thread
+    /// and a --seed the review is the same on every run.
+    #[arg(long, value_parser = at_least_one::<u64>, conflicts_with = "time")]
+    playouts: Option<u64>,
+    /// Seconds per position (default: the board size / 9, at least 0.5).
+    #[arg(long, value_parser = seconds)]
+    time: Option<f64>,
+    /// Search threads (default: every core).
+    #[arg(long, value_parser = at_least_one::<usize>)]
+    threads: Option<usize>,
 }
 
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
-    if let Some(Tool::Bench {
-        sizes,
-        playouts,
-        search_playouts,
-    }) = cli.tool
-    {
-        bench(&sizes, playouts, search_playouts, cli.seed.unwrap_or(1));
-        return;
+    let mut cli = Cli::parse();
+    match cli.tool.take() {
+        Some(Tool::Bench {
+            sizes,
+            playouts,
+            search_playouts,
+        }) => bench(&sizes, playouts, search_playouts, cli.seed.unwrap_or(1)),
+        Some(Tool::Analyze(args)) => analyze(&cli, args),
+        None => play(&cli),
     }
-    let threads = cli.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let mut search = SearchParams {
-        allow_suicide: !cli.no_suicide,
-        max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb, threads.max(1)),
-        ..SearchParams::default()
-    };
-    for param in &cli.params {
-        let set = param
-            .split_once('=')
-            .ok_or_else(|| format!("--param {param}: expected NAME=VALUE"))
-            .and_then(|(name, value)| search.set(name, value));
-        if let Err(message) = set {
-            eprintln!("hane: {message}");
-            std::process::exit(2);
-        }
-    }
+}
+
+/// The GTP engine on stdin/stdout.
+fn play(cli: &Cli) {
+    let threads = threads_or_every_core(cli.threads);
+    let search = search_params(cli, threads);
     let config = PlayerConfig {
-        threads: threads.max(1),
+        threads,
         playouts: cli.playouts,
-        seconds_per_move: cli.time.filter(|t| t.is_finite() && *t > 0.0),
+        seconds_per_move: seconds_set(cli.time),
         seed: cli.seed,
         resign_threshold: cli.resign,
         ponder: cli.ponder,
@@ -136,6 +147,71 @@ positional superko, suicide {}, komi 7.5 until the client sets one",
         log::error!("cannot read standard input: {e}");
         std::process::exit(1);
     }
+}
+
+/// `hane analyze`: a tool, so its errors end the process with a message
+/// and status 1; its closing line goes to stderr beside the progress bar.
+fn analyze(cli: &Cli, args: AnalyzeArgs) {
+    let threads = threads_or_every_core(args.threads);
+    let options = AnalyzeOptions {
+        input: args.game,
+        output: args.output,
+        player: PlayerConfig {
+            threads,
+            playouts: args.playouts,
+            seconds_per_move: seconds_set(args.time),
+            seed: cli.seed,
+            search: search_params(cli, threads),
+            ..PlayerConfig::default()
+        },
+    };
+    match hane::analyze_file(&options) {
+        Ok(summary) => eprintln!(
+            "hane analyze: {} positions searched in {:.1} s; written to {}",
+            summary.positions,
+            summary.seconds,
+            options.output.display()
+        ),
+        Err(error) => {
+            eprintln!("hane analyze: {error}");
+            std::process::exit(1);
+        }
+    }
+}
+
+fn threads_or_every_core(threads: Option<usize>) -> usize {
+    threads
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1)
+}
+
+/// The search settings of the command line; a bad --param ends the process.
+fn search_params(cli: &Cli, threads: usize) -> SearchParams {
+    let mut search = SearchParams {
+        allow_suicide: !cli.no_suicide,
+        max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb, threads),
+        ..SearchParams::default()
+    };
+    for param in &cli.params {
+        let set = param
+            .split_once('=')
+            .ok_or_else(|| format!("--param {param}: expected NAME=VALUE"))
+            .and_then(|(name, value)| search.set(name, value));
+        if let Err(message) = set {
+            eprintln!("hane: {message}");
+            std::process::exit(2);
+        }
+    }
+    search
+}
+
+/// A time per move as the search takes it: 0, NaN and infinity mean "not set".
+fn seconds_set(time: Option<f64>) -> Option<f64> {
+    time.filter(|t| t.is_finite() && *t > 0.0)
 }
 
 /// Nodes per thread's tree: --max-nodes, lowered to fit --max-tree-mb when

@@ -44,39 +44,60 @@ impl Game {
         move_number: Option<u64>,
         komi: f64,
     ) -> Result<Game, ReplayError> {
+        let mut game = Game::for_sgf(record, komi)?;
+        let mut moves_played = 0u64;
+        for action in &record.actions {
+            if let SgfAction::Play(color, _) = action {
+                if move_number.is_some_and(|n| moves_played + 1 >= n) {
+                    // Move N is the next to play, by its own colour
+                    // (GNU Go's answer too), even where one colour
+                    // moved twice in a row before it.
+                    game.set_to_move(*color);
+                    break;
+                }
+            }
+            game.replay_sgf_action(action, record.handicap, &mut moves_played)?;
+        }
+        Ok(game)
+    }
+
+    /// The empty game an SGF record starts from: its size, and its komi or
+    /// else `komi`. For replaying a record action by action.
+    pub fn for_sgf(record: &SgfGame, komi: f64) -> Result<Game, ReplayError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&record.size) {
             return Err(ReplayError::UnsupportedSize(record.size));
         }
-        let mut game = Game::new(record.size, record.komi.unwrap_or(komi));
-        let mut moves_played = 0u64;
-        for action in &record.actions {
-            match action {
-                SgfAction::Setup(stones) => {
-                    game.setup(stones).map_err(ReplayError::Setup)?;
-                    if record.handicap.is_some_and(|h| h > 1) && game.moves().next().is_none() {
-                        game.set_to_move(Color::White);
-                    }
-                }
-                SgfAction::ToMove(color) => game.set_to_move(*color),
-                SgfAction::Play(color, mv) => {
-                    if move_number.is_some_and(|n| moves_played + 1 >= n) {
-                        // Move N is the next to play, by its own colour
-                        // (GNU Go's answer too), even where one colour
-                        // moved twice in a row before it.
-                        game.set_to_move(*color);
-                        break;
-                    }
-                    game.play(*color, *mv)
-                        .map_err(|_| ReplayError::IllegalMove {
-                            color: *color,
-                            mv: *mv,
-                            number: moves_played + 1,
-                        })?;
-                    moves_played += 1;
+        Ok(Game::new(record.size, record.komi.unwrap_or(komi)))
+    }
+
+    /// Applies one action of an SGF main line as `from_sgf` does, in a game
+    /// of `handicap` stones; `moves_played` counts the moves, for the
+    /// number an illegal one is reported with.
+    pub fn replay_sgf_action(
+        &mut self,
+        action: &SgfAction,
+        handicap: Option<u32>,
+        moves_played: &mut u64,
+    ) -> Result<(), ReplayError> {
+        match action {
+            SgfAction::Setup(stones) => {
+                self.setup(stones).map_err(ReplayError::Setup)?;
+                if handicap.is_some_and(|h| h > 1) && self.moves().next().is_none() {
+                    self.set_to_move(Color::White);
                 }
             }
+            SgfAction::ToMove(color) => self.set_to_move(*color),
+            SgfAction::Play(color, mv) => {
+                self.play(*color, *mv)
+                    .map_err(|_| ReplayError::IllegalMove {
+                        color: *color,
+                        mv: *mv,
+                        number: *moves_played + 1,
+                    })?;
+                *moves_played += 1;
+            }
         }
-        Ok(game)
+        Ok(())
     }
 
     /// The game as SGF describes it, under the Tromp-Taylor rules, with its

@@ -14,16 +14,28 @@ pub fn parse(text: &[u8]) -> Result<SgfGame, SgfError> {
     let mut game = SgfGame::default();
     let mut setup_points_left = MAX_SETUP_POINTS;
     walk_main_line(text, |properties, is_root| {
-        if is_root {
-            read_root_only(&mut game, properties)?;
-        }
-        read_node(&mut game, properties, &mut setup_points_left)?;
-        if game.actions.len() > MAX_MAIN_LINE_ACTIONS {
-            return Err(SgfError::MainLineTooLong);
-        }
-        Ok(())
+        read_main_line_node(&mut game, properties, is_root, &mut setup_points_left)
     })?;
     Ok(game)
+}
+
+/// Adds what one node of the main line says to `game`: the game
+/// information and the actions, within the bounds on setup points and on
+/// the main line.
+pub(super) fn read_main_line_node(
+    game: &mut SgfGame,
+    properties: &[Property<'_>],
+    is_root: bool,
+    setup_points_left: &mut usize,
+) -> Result<(), SgfError> {
+    if is_root {
+        read_root_only(game, properties)?;
+    }
+    read_node(game, properties, setup_points_left)?;
+    if game.actions.len() > MAX_MAIN_LINE_ACTIONS {
+        return Err(SgfError::MainLineTooLong);
+    }
+    Ok(())
 }
 
 /// SZ and GM, which only the root may hold. SZ is read first because the

@@ -118,26 +118,35 @@ fn property(input: &[u8]) -> Res<'_, Property<'_>> {
     Ok((rest, Property { ident, values }))
 }
 
-/// The properties the reader uses; every other one (comments, markup,
-/// names) is parsed for syntax and dropped at once, so that a file of
-/// millions of `C[]` costs no memory.
+/// The properties the reader uses; with [`Keep::Used`] every other one
+/// (comments, markup, names) is parsed for syntax and dropped at once, so
+/// that a file of millions of `C[]` costs no memory.
 const USED_PROPERTIES: [&[u8]; 12] = [
     b"SZ", b"GM", b"AB", b"AW", b"AE", b"PL", b"B", b"W", b"KM", b"HA", b"RU", b"RE",
 ];
 
-/// The most used properties one node may hold: a game needs a handful; a
-/// node of millions of `B[]` is an attack on memory, not a record.
+/// Which properties of a node the walk hands over.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Keep {
+    /// Those the reader of the main line uses.
+    Used,
+    /// Every one, for a tree that is written back with what it held.
+    All,
+}
+
+/// The most properties one node may keep: a game needs a handful; a node
+/// of millions of `B[]` is an attack on memory, not a record.
 const MAX_KEPT_PROPERTIES: usize = 10_000;
 
-/// `;` and the properties after it, keeping only those the reader uses.
-fn node(input: &[u8]) -> Res<'_, Vec<Property<'_>>> {
+/// `;` and the properties after it, keeping those `keep` asks for.
+fn node(input: &[u8], keep: Keep) -> Res<'_, Vec<Property<'_>>> {
     let (mut input, _) = tag(b";")(input)?;
     let mut kept = Vec::new();
     loop {
         let (start, _) = whitespace(input)?;
         match property(start) {
             Ok((rest, found)) => {
-                if USED_PROPERTIES.contains(&&*found.ident) {
+                if keep == Keep::All || USED_PROPERTIES.contains(&&*found.ident) {
                     if kept.len() == MAX_KEPT_PROPERTIES {
                         return Err(nom::Err::Failure(Error::new(start, ErrorKind::TooLarge)));
                     }
@@ -162,6 +171,16 @@ enum Expect {
     AfterVariation,
 }
 
+/// What the walk of a game tree meets, in the order of the file.
+pub(super) enum Event<'a> {
+    /// A node and the properties it keeps.
+    Node(Vec<Property<'a>>),
+    /// `(` opening a variation inside the game tree.
+    VariationStart,
+    /// The `)` that closes it.
+    VariationEnd,
+}
+
 /// Walks the first game tree of `text` and hands every node of its main line
 /// (the first variation at every branch) to `on_node`, with `true` for the
 /// root. Other variations are checked for syntax and skipped. Anything after
@@ -170,6 +189,30 @@ pub(super) fn walk_main_line<F>(text: &[u8], mut on_node: F) -> Result<(), SgfEr
 where
     F: FnMut(&[Property<'_>], bool) -> Result<(), SgfError>,
 {
+    // Cleared by the first `)`: that closes the deepest node of the main line.
+    let mut on_main_line = true;
+    let mut is_root = true;
+    walk_tree(text, Keep::Used, |event| {
+        match event {
+            Event::Node(properties) if on_main_line => {
+                on_node(&properties, is_root)?;
+                is_root = false;
+            }
+            Event::VariationEnd => on_main_line = false,
+            Event::Node(_) | Event::VariationStart => {}
+        }
+        Ok(())
+    })
+}
+
+/// Walks the first game tree of `text` and hands `on_event` its nodes and
+/// the starts and ends of the variations inside it (the parentheses of the
+/// game tree itself are not events). Anything after the first game tree is
+/// ignored, and so is anything before its `(`.
+pub(super) fn walk_tree<'a, F>(text: &'a [u8], keep: Keep, mut on_event: F) -> Result<(), SgfError>
+where
+    F: FnMut(Event<'a>) -> Result<(), SgfError>,
+{
     let start = text
         .iter()
         .position(|&c| c == b'(')
@@ -177,33 +220,28 @@ where
     let mut input = text.get(start + 1..).unwrap_or_default();
     let mut depth: usize = 1;
     let mut expect = Expect::FirstNode;
-    // Cleared by the first `)`: that closes the deepest node of the main line.
-    let mut on_main_line = true;
-    let mut is_root = true;
     loop {
         input = whitespace(input).map_or(input, |(rest, _)| rest);
         let syntax_error = |at: &[u8]| syntax_error(text, at);
         match (input.first(), expect) {
             (Some(b';'), Expect::FirstNode | Expect::InSequence) => {
-                let (rest, properties) = node(input).map_err(|e| nom_error(text, e))?;
-                if on_main_line {
-                    on_node(&properties, is_root)?;
-                    is_root = false;
-                }
+                let (rest, properties) = node(input, keep).map_err(|e| nom_error(text, e))?;
+                on_event(Event::Node(properties))?;
                 input = rest;
                 expect = Expect::InSequence;
             }
             (Some(b'('), Expect::InSequence | Expect::AfterVariation) => {
                 depth += 1;
+                on_event(Event::VariationStart)?;
                 input = &input[1..];
                 expect = Expect::FirstNode;
             }
             (Some(b')'), Expect::InSequence | Expect::AfterVariation) => {
                 depth -= 1;
-                on_main_line = false;
                 if depth == 0 {
                     return Ok(());
                 }
+                on_event(Event::VariationEnd)?;
                 input = &input[1..];
                 expect = Expect::AfterVariation;
             }

@@ -69,6 +69,8 @@ pub enum SgfError {
     TooManySetupPoints,
     /// A main line of more than [`MAX_MAIN_LINE_ACTIONS`] moves and setups.
     MainLineTooLong,
+    /// A game tree of more than [`super::tree::MAX_TREE_NODES`] nodes.
+    TreeTooLarge,
 }
 
 /// No real game comes near this many AB / AW / AE points (a full 25x25 board
@@ -121,6 +123,11 @@ impl fmt::Display for SgfError {
             SgfError::MainLineTooLong => write!(
                 f,
                 "main line longer than {MAX_MAIN_LINE_ACTIONS} moves and setups"
+            ),
+            SgfError::TreeTooLarge => write!(
+                f,
+                "game tree larger than {} nodes",
+                super::tree::MAX_TREE_NODES
             ),
         }
     }

@@ -93,7 +93,7 @@ fn setup_node<'a>(out: &mut String, size: usize, mut actions: &'a [SgfAction]) -
 }
 
 /// `aa` is the top-left corner.
-fn point(out: &mut String, size: usize, vertex: Vertex) {
+pub(super) fn point(out: &mut String, size: usize, vertex: Vertex) {
     let x = b'a'.saturating_add(vertex.col);
     let y = b'a'.saturating_add(size.saturating_sub(1 + vertex.row as usize) as u8);
     out.push(x as char);

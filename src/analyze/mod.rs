@@ -1,0 +1,325 @@
+//! `hane analyze`: a whole game reviewed by the search. Every position of
+//! the main line is searched; the file is written back with Black's
+//! winning chance on each node (Sabaki's `SBKV`, which draws its win-rate
+//! graph from it), a comment on each move with the move hane preferred, and
+//! hane's principal variation beside each move it would not have played.
+//!
+//! A tool on top of the two lower layers: it replays the game with `game/`
+//! and searches with `player/`; the protocol layer takes no part.
+
+mod notes;
+mod progress;
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::game::sgf::{MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
+use crate::game::{Color, Game, Move};
+use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport};
+use notes::{comment, Verdict};
+use progress::Progress;
+
+/// Files larger than this are refused, as `loadsgf` refuses them: no game
+/// record comes near it.
+const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The komi of a file that gives none, as the engine's default.
+const DEFAULT_KOMI: f64 = 7.5;
+
+/// What `hane analyze` is asked to do.
+#[derive(Clone, Debug)]
+pub struct AnalyzeOptions {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    /// Threads, seed and search settings; `playouts` or `seconds_per_move`
+    /// is the budget of each position.
+    pub player: PlayerConfig,
+}
+
+/// How an analysis went, for the closing line.
+#[derive(Clone, Copy, Debug)]
+pub struct Summary {
+    pub positions: usize,
+    pub seconds: f64,
+}
+
+/// Why no analysis was written. `Display` is the message the user sees.
+#[derive(Debug)]
+pub enum AnalyzeError {
+    SameFile,
+    Read(PathBuf, String),
+    Sgf(PathBuf, SgfError),
+    Replay(PathBuf, String),
+    Write(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for AnalyzeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalyzeError::SameFile => f.write_str(
+                "the output is the input file, which analyze never changes: choose another -o",
+            ),
+            AnalyzeError::Read(path, why) => write!(f, "cannot read {}: {why}", path.display()),
+            AnalyzeError::Sgf(path, error) => write!(f, "{}: {error}", path.display()),
+            AnalyzeError::Replay(path, why) => {
+                write!(
+                    f,
+                    "{}: the main line does not replay: {why}",
+                    path.display()
+                )
+            }
+            AnalyzeError::Write(path, error) => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for AnalyzeError {}
+
+/// Reads the game, searches every position of its main line and writes the
+/// annotated game to the output. Everything the input can get wrong is
+/// found before the first search, and the output is opened then too, so a
+/// long analysis never ends in an error.
+pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
+    let start = Instant::now();
+    if same_file(&options.input, &options.output) {
+        return Err(AnalyzeError::SameFile);
+    }
+    let text = read_bounded(&options.input)?;
+    let sgf_error = |e| AnalyzeError::Sgf(options.input.clone(), e);
+    let mut tree = SgfTree::parse(&text).map_err(sgf_error)?;
+    let main_line = tree.main_line().map_err(sgf_error)?;
+    let plan = plan(&main_line).map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+    let mut output = open_output(&options.output)?;
+    let searches = plan.iter().filter(|step| step.search_for.is_some()).count();
+    let mut review = Review {
+        player: Player::new(&options.player),
+        clock: Clock::with_settings(options.player.playouts, options.player.seconds_per_move),
+        progress: Progress::new(searches as u64),
+    };
+    review
+        .annotate(&mut tree, &main_line, &plan)
+        .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+    review.progress.finish();
+    write_output(&mut output, &tree.write())
+        .map_err(|e| AnalyzeError::Write(options.output.clone(), e))?;
+    Ok(Summary {
+        positions: searches,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Whether the two paths name one file (through links too). An output
+/// that does not exist yet is no input.
+fn same_file(input: &Path, output: &Path) -> bool {
+    let (Ok(a), Ok(b)) = (std::fs::metadata(input), std::fs::metadata(output)) else {
+        return false;
+    };
+    same_inode(&a, &b)
+        || matches!(
+            (input.canonicalize(), output.canonicalize()),
+            (Ok(a), Ok(b)) if a == b
+        )
+}
+
+/// A hard link has a path of its own: only the inode tells.
+#[cfg(unix)]
+fn same_inode(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// The file's bytes, refused when it is not a regular file or too large
+/// for a game record.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, AnalyzeError> {
+    let fail = |why: String| AnalyzeError::Read(path.to_path_buf(), why);
+    let file = File::open(path).map_err(|e| fail(e.to_string()))?;
+    let metadata = file.metadata().map_err(|e| fail(e.to_string()))?;
+    if !metadata.is_file() {
+        return Err(fail("not a regular file".into()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SGF_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_SGF_BYTES {
+        return Err(fail(format!("larger than {MAX_SGF_BYTES} bytes")));
+    }
+    Ok(bytes)
+}
+
+/// Opens the output for writing without emptying it yet: a file that
+/// cannot be written is reported before the analysis, not after it.
+fn open_output(path: &Path) -> Result<File, AnalyzeError> {
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| AnalyzeError::Write(path.to_path_buf(), e))
+}
+
+fn write_output(file: &mut File, text: &[u8]) -> std::io::Result<()> {
+    file.set_len(0)?;
+    file.write_all(text)?;
+    file.sync_all()
+}
+
+/// What to do at one node of the main line, found by replaying it once
+/// before any search.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    /// The side whose move the position after the node is searched for (the
+    /// colour of the next move of the game when the next node holds one);
+    /// None when two passes ended the game there.
+    search_for: Option<Color>,
+    /// The node's move when the node is one move and nothing else.
+    game_move: Option<(Color, Move)>,
+}
+
+/// Replays the main line and says per node what to search; the text of
+/// the first illegal move or setup otherwise.
+fn plan(main_line: &MainLine) -> Result<Vec<Step>, String> {
+    let record = &main_line.game;
+    let mut game = Game::for_sgf(record, DEFAULT_KOMI).map_err(|e| e.to_string())?;
+    let mut moves_played = 0;
+    let mut steps = Vec::with_capacity(main_line.nodes.len());
+    for (index, (_, actions)) in main_line.nodes.iter().enumerate() {
+        for action in &record.actions[actions.clone()] {
+            game.replay_sgf_action(action, record.handicap, &mut moves_played)
+                .map_err(|e| e.to_string())?;
+        }
+        let next_move = main_line
+            .nodes
+            .get(index + 1)
+            .and_then(|(_, next)| single_move(record, next.clone()));
+        steps.push(Step {
+            search_for: (!game.is_over())
+                .then(|| next_move.map_or(game.to_move(), |(color, _)| color)),
+            game_move: single_move(record, actions.clone()),
+        });
+    }
+    Ok(steps)
+}
+
+/// The node's move, when its actions are exactly one move.
+fn single_move(record: &SgfGame, actions: std::ops::Range<usize>) -> Option<(Color, Move)> {
+    match &record.actions[actions] {
+        [SgfAction::Play(color, a_move)] => Some((*color, *a_move)),
+        _ => None,
+    }
+}
+
+/// The search and its settings, going through the game.
+struct Review {
+    player: Player,
+    clock: Clock,
+    progress: Progress,
+}
+
+impl Review {
+    /// Replays the main line again, searching where the plan says, and
+    /// writes what each search found into the tree.
+    fn annotate(
+        &mut self,
+        tree: &mut SgfTree,
+        main_line: &MainLine,
+        plan: &[Step],
+    ) -> Result<(), String> {
+        let record = &main_line.game;
+        let mut game = Game::for_sgf(record, DEFAULT_KOMI).map_err(|e| e.to_string())?;
+        let mut moves_played = 0;
+        for (index, ((node, actions), step)) in main_line.nodes.iter().zip(plan).enumerate() {
+            for action in &record.actions[actions.clone()] {
+                game.replay_sgf_action(action, record.handicap, &mut moves_played)
+                    .map_err(|e| e.to_string())?;
+            }
+            let Some(color) = step.search_for else {
+                notes::write_value(tree, *node, &Verdict::over(&game));
+                continue;
+            };
+            let report = self.search(&game, color, moves_played);
+            let Some(best) = report.moves.first() else {
+                continue;
+            };
+            let verdict = Verdict::new(&report, best);
+            notes::write_value(tree, *node, &verdict);
+            let next = main_line.nodes.get(index + 1).zip(plan.get(index + 1));
+            if let Some((
+                (next_node, _),
+                Step {
+                    game_move: Some(played),
+                    ..
+                },
+            )) = next
+            {
+                review_move(tree, &mut game, (*node, *next_node), &report, *played);
+            }
+        }
+        Ok(())
+    }
+
+    /// One position's search within the budget the command line set.
+    fn search(&mut self, game: &Game, color: Color, moves_played: u64) -> SearchReport {
+        self.progress.searching(moves_played + 1);
+        let budget = self.clock.untimed_budget(game.size());
+        let report = self
+            .player
+            .search(game, color, budget, &AtomicBool::new(false));
+        self.progress.searched();
+        report
+    }
+}
+
+/// Comments on the game's move `played` at `nodes.1`, the child of
+/// `nodes.0`, from the search of the position before it; where hane
+/// prefers another move, adds its principal variation beside the game's.
+fn review_move(
+    tree: &mut SgfTree,
+    game: &mut Game,
+    (parent, node): (NodeId, NodeId),
+    report: &SearchReport,
+    played: (Color, Move),
+) {
+    let Some(best) = report.moves.first() else {
+        return;
+    };
+    if played.0 != report.to_move {
+        return;
+    }
+    tree.append_comment(node, &comment(report, best, played.1));
+    if best.mv != played.1 {
+        let variation = legal_prefix(game, report.to_move, best);
+        tree.add_variation(parent, &variation, game.size());
+    }
+}
+
+/// The principal variation as moves of alternate colours, cut at the first
+/// move the game would refuse (the tree's moves are checked by the search,
+/// but only the game's rules are exact). The game is left as it was.
+fn legal_prefix(game: &mut Game, to_move: Color, best: &RootMove) -> Vec<(Color, Move)> {
+    let mut moves = Vec::new();
+    let mut color = to_move;
+    for &a_move in &best.pv {
+        if game.play(color, a_move).is_err() {
+            break;
+        }
+        moves.push((color, a_move));
+        color = color.opponent();
+    }
+    for _ in &moves {
+        // Each was a move just played: undo takes it back.
+        let _ = game.undo();
+    }
+    moves
+}

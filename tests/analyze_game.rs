@@ -1,0 +1,209 @@
+//! `hane analyze GAME.sgf -o OUT.sgf`, driven as a user runs it: the
+//! reviewed game reads back with hane's own SGF reader and loadsgf, every
+//! move carries Sabaki's win rate and a comment naming a legal move, the
+//! game's own comments and variations stay, the input is untouched, and
+//! bad input ends in a message, not a panic.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{Gtp, TempDir};
+use hane::sgf::{self, SgfAction, SgfTree};
+use hane::{Color, Game, Move, Vertex};
+
+/// Handicap-style setup in the root, comments, a pass in the middle, two
+/// passes at the end, and a variation of the game's own.
+const GAME: &[u8] = b"(;FF[4]GM[1]CA[UTF-8]SZ[9]KM[7.5]PB[Ann]PW[Bob]\
+C[A short game to review.]AB[cc]AW[gg]PL[B]\n\
+;B[ee]C[Tengen.]\n\
+;W[ec]\n\
+(;B[ce];W[eg];B[];W[dg];B[];W[])\n\
+(;B[gc]C[A variation of the game's own.]))\n";
+
+const QUICK: [&str; 6] = ["--playouts", "50", "--threads", "1", "--seed", "1"];
+
+fn hane_analyze(input: &Path, output: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hane"))
+        .arg("analyze")
+        .arg(input)
+        .arg("-o")
+        .arg(output)
+        .args(QUICK)
+        .output()
+        .expect("run hane analyze")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The move a comment says hane prefers, and for which colour.
+fn preferred(comment: &str) -> (Move, Color) {
+    let words: Vec<&str> = comment
+        .split("hane prefers ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no preferred move in {comment:?}"))
+        .split_whitespace()
+        .take(3)
+        .collect();
+    let mv = match words[0] {
+        "pass" => Move::Pass,
+        vertex => Move::Play(Vertex::parse_gtp(vertex).expect("a vertex")),
+    };
+    let color = match words[2].trim_end_matches([',', ':']) {
+        "black" => Color::Black,
+        "white" => Color::White,
+        other => panic!("colour {other:?} in {comment:?}"),
+    };
+    (mv, color)
+}
+
+/// A move as SGF writes it: `aa` is the top-left corner, pass is empty.
+fn sgf_point(mv: Move, size: u8) -> String {
+    match mv {
+        Move::Pass => String::new(),
+        Move::Play(v) => [b'a' + v.col, b'a' + size - 1 - v.row]
+            .iter()
+            .map(|&c| c as char)
+            .collect(),
+    }
+}
+
+fn text(value: Option<&[u8]>) -> String {
+    String::from_utf8_lossy(value.unwrap_or_default()).into_owned()
+}
+
+#[test]
+fn every_move_gets_a_win_rate_a_comment_and_where_hane_differs_a_variation() {
+    let dir = TempDir::new("analyze-game");
+    let input = dir.file("game.sgf", GAME);
+    let output = dir.path().join("reviewed.sgf");
+    let run = hane_analyze(&input, &output);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(std::fs::read(&input).expect("input"), GAME, "input changed");
+
+    let written = std::fs::read(&output).expect("output written");
+    let record = sgf::parse(GAME).expect("input parses");
+    assert_eq!(sgf::parse(&written), Ok(record.clone()), "same main line");
+    let tree = SgfTree::parse(&written).expect("output parses as a tree");
+    let main_line = tree.main_line().expect("main line");
+    let root = tree.root();
+    assert_eq!(text(tree.property(root, "PB")), "Ann");
+    assert_eq!(text(tree.property(root, "C")), "A short game to review.");
+    assert!(String::from_utf8_lossy(&written).contains("C[A variation of the game's own.]"));
+
+    let mut moves_seen = 0;
+    let mut variations = 0;
+    for (index, (node, actions)) in main_line.nodes.iter().enumerate() {
+        let [SgfAction::Play(color, played)] = &record.actions[actions.clone()] else {
+            continue;
+        };
+        moves_seen += 1;
+        let win_rate: f64 = text(tree.property(*node, "SBKV"))
+            .parse()
+            .unwrap_or_else(|_| panic!("SBKV on move {moves_seen}"));
+        assert!((0.0..=100.0).contains(&win_rate), "SBKV {win_rate}");
+
+        let comment = text(tree.property(*node, "C"));
+        if moves_seen == 1 {
+            assert!(
+                comment.starts_with("Tengen.\n\nhane prefers "),
+                "{comment:?}"
+            );
+        }
+        let (best, for_color) = preferred(&comment);
+        assert_eq!(for_color, *color, "{comment:?}");
+        let before = Game::from_sgf(&record, Some(moves_seen), 7.5).expect("replays");
+        assert!(before.is_legal(*color, best), "{best} in {comment:?}");
+
+        // hane's variation starts from the same parent with its own move,
+        // after the game's move and the game's own variations.
+        let parent = main_line.nodes[index - 1].0;
+        let letter = color.letter().to_string();
+        let branches_with_best = tree.children(parent)[1..]
+            .iter()
+            .filter(|s| text(tree.property(**s, &letter)) == sgf_point(best, 9))
+            .count();
+        if best == *played {
+            assert!(comment.contains(", as played:"), "{comment:?}");
+            assert_eq!(branches_with_best, 0, "{comment:?}");
+        } else {
+            assert_eq!(branches_with_best, 1, "{comment:?}");
+            variations += 1;
+        }
+    }
+    assert_eq!(moves_seen, 8);
+    assert!(
+        variations > 0,
+        "50 playouts agree with every move of this game"
+    );
+
+    // Two passes ended the game: the count decides, no search needed.
+    let (last, _) = main_line.nodes.last().expect("nodes");
+    let over = Game::from_sgf(&record, None, 7.5).expect("replays");
+    let expected = if over.score() > 0.0 { "100" } else { "0" };
+    assert_eq!(text(tree.property(*last, "SBKV")), expected);
+}
+
+#[test]
+fn hanes_own_loadsgf_reads_the_reviewed_game() {
+    let dir = TempDir::new("analyze-loadsgf");
+    let input = dir.file("game.sgf", GAME);
+    let output = dir.path().join("reviewed.sgf");
+    assert!(hane_analyze(&input, &output).status.success());
+    let mut gtp = Gtp::start_with(&["--threads", "1"]);
+    let board_of = |gtp: &mut Gtp, path: &Path| {
+        gtp.ok(&format!("loadsgf {}", path.display()));
+        (gtp.ok("showboard"), gtp.ok("printsgf"))
+    };
+    let original = board_of(&mut gtp, &input);
+    assert_eq!(board_of(&mut gtp, &output), original);
+}
+
+#[test]
+fn one_thread_and_a_seed_review_the_same_way_twice() {
+    let dir = TempDir::new("analyze-twice");
+    let input = dir.file("game.sgf", GAME);
+    let (first, second) = (dir.path().join("1.sgf"), dir.path().join("2.sgf"));
+    assert!(hane_analyze(&input, &first).status.success());
+    assert!(hane_analyze(&input, &second).status.success());
+    assert_eq!(std::fs::read(first).ok(), std::fs::read(second).ok());
+}
+
+/// Fails with status 1 and a message holding `expected`, without a panic
+/// and without creating `output`.
+fn assert_refused(input: &Path, output: &Path, expected: &str) {
+    let existed = output.exists();
+    let run = hane_analyze(input, output);
+    let message = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{message}");
+    assert!(message.contains(expected), "{message:?} lacks {expected:?}");
+    assert!(!message.contains("panicked"), "{message}");
+    assert_eq!(output.exists(), existed, "{message}");
+}
+
+#[test]
+fn bad_input_and_outputs_are_refused_with_a_message() {
+    let dir = TempDir::new("analyze-errors");
+    let output = dir.path().join("out.sgf");
+    let missing = dir.path().join("missing.sgf");
+    assert_refused(&missing, &output, "cannot read");
+    assert_refused(&missing, &output, "missing.sgf");
+
+    let not_sgf = dir.file("notes.txt", b"just some text");
+    assert_refused(&not_sgf, &output, "malformed SGF: no game tree");
+    let illegal = dir.file("illegal.sgf", b"(;SZ[9];B[ee];W[ee])");
+    assert_refused(&illegal, &output, "illegal move W E5 at move 2");
+
+    let game = dir.file("game.sgf", GAME);
+    assert_refused(&game, &game, "the output is the input file");
+    let through_dot = dir.path().join(".").join("game.sgf");
+    assert_refused(&game, &through_dot, "the output is the input file");
+    assert_eq!(std::fs::read(&game).expect("input"), GAME);
+
+    let no_folder = dir.path().join("no-such-folder").join("out.sgf");
+    assert_refused(&game, &no_folder, "cannot write");
+    assert_refused(&game, dir.path(), "cannot write");
+}
