@@ -74,16 +74,23 @@ def play_game(engines, hane_colour, args, game_index):
         e.send(f"boardsize {size}")
         e.send("clear_board")
         e.send(f"komi {args.komi}")
+        if args.clock:
+            e.send(f"time_settings {args.clock} 0 0")
     colour_of = {"B": engines["hane"] if hane_colour == "B" else engines["opponent"],
                  "W": engines["opponent"] if hane_colour == "B" else engines["hane"]}
     moves, passes, to_move = [], 0, "B"
     think = {"hane": 0.0, "opponent": 0.0}
     count = {"hane": 0, "opponent": 0}
+    clock_left = {"hane": args.clock, "opponent": args.clock}
     record = {"error": "", "resigned": None}
     while passes < 2 and len(moves) < 3 * size * size:
         mover = colour_of[to_move]
         other = colour_of["W" if to_move == "B" else "B"]
         who = "hane" if mover is engines["hane"] else "opponent"
+        if args.clock:
+            # Sudden death, each side's clock kept here and reported before
+            # every move, as gogui-twogtp -time does.
+            mover.send(f"time_left {to_move} {max(int(clock_left[who]), 0)} 0")
         start = time.monotonic()
         try:
             vertex = mover.send(f"genmove {to_move}", timeout=args.move_timeout)
@@ -91,8 +98,15 @@ def play_game(engines, hane_colour, args, game_index):
             record["error"] = f"{e.kind}: {e}"
             record["loser"] = to_move
             break
-        think[who] += time.monotonic() - start
+        used = time.monotonic() - start
+        think[who] += used
         count[who] += 1
+        if args.clock:
+            clock_left[who] -= used
+            if clock_left[who] < 0:
+                record["error"] = f"time: {who} overran its {args.clock} s"
+                record["loser"] = to_move
+                break
         if vertex.lower() == "resign":
             record["resigned"] = to_move
             break
@@ -422,6 +436,9 @@ def main():
     p.add_argument("--out", default="out/match")
     p.add_argument("--move-timeout", type=float, default=60.0)
     p.add_argument("--no-twogtp", action="store_true")
+    p.add_argument("--clock", type=float, default=0.0, metavar="SECONDS",
+                   help="sudden death: each side has SECONDS for the game (own driver; "
+                        "time_settings and time_left sent to both, overrunning loses)")
     p.add_argument("--parallel", type=int, default=1,
                    help="games played at once by the own driver (each with its own engines)")
     p.add_argument("--sprt", metavar="P0,P1",
@@ -432,6 +449,8 @@ def main():
         cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
                "-size", str(args.size), "-komi", str(args.komi), "-alternate", "-auto",
                "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
+        if args.clock:
+            cmd += ["-time", f"{args.clock / 60:g}"]
         print("running", " ".join(shlex.quote(c) for c in cmd), flush=True)
         code = subprocess.call(cmd)
         if code != 0:

@@ -6,6 +6,7 @@
 
 pub mod bench;
 mod decision;
+mod nakade;
 mod patterns;
 mod playout;
 mod playout_board;

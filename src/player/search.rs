@@ -120,6 +120,7 @@ impl SearchParams {
             "last_good_reply" => self.last_good_reply = parse(name, value)?,
             "policy_capture" => self.policy.capture = parse(name, value)?,
             "policy_two_liberties" => self.policy.two_liberties = parse(name, value)?,
+            "policy_nakade" => self.policy.nakade = parse(name, value)?,
             "policy_pattern" => self.policy.pattern = parse(name, value)?,
             "policy_reject_self_atari" => self.policy.reject_self_atari = parse(name, value)?,
             _ => return Err(format!("unknown parameter {name}")),
