@@ -436,7 +436,7 @@ def main():
     p.add_argument("--out", default="out/match")
     p.add_argument("--move-timeout", type=float, default=60.0)
     p.add_argument("--no-twogtp", action="store_true")
-    p.add_argument("--clock", type=float, default=0.0, metavar="SECONDS",
+    p.add_argument("--clock", type=int, default=0, metavar="SECONDS",
                    help="sudden death: each side has SECONDS for the game (own driver; "
                         "time_settings and time_left sent to both, overrunning loses)")
     p.add_argument("--parallel", type=int, default=1,

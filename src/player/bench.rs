@@ -86,6 +86,7 @@ pub fn tree_search(size: usize, playouts: u64, seed: u64, heavy: bool) -> Search
         Budget {
             playouts,
             deadline: None,
+            latest: None,
         },
         &stop,
     );

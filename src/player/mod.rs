@@ -14,6 +14,7 @@ mod reply;
 mod report;
 mod rng;
 mod search;
+mod stopping;
 mod tactics;
 mod time;
 mod tree;
@@ -21,7 +22,7 @@ mod tree;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use log::info;
+use log::{debug, info};
 
 use crate::game::{Color, Game, Vertex};
 use decision::{decide, Resign};
@@ -203,16 +204,23 @@ impl Player {
             u64::MAX => u64::MAX,
             n => n.div_ceil(searches.len().max(1) as u64),
         };
+        let mut deadline = budget.deadline;
         loop {
-            let slice_end = watch.as_ref().map(|w| Instant::now() + w.interval);
-            let deadline = match (budget.deadline, slice_end) {
-                (Some(d), Some(s)) => Some(d.min(s)),
-                (d, s) => d.or(s),
+            // Slices of one watch interval, and under a clock short ones
+            // so that the search can stop early or run on.
+            let slice_len = match (
+                watch.as_ref().map(|w| w.interval),
+                budget.latest.map(|_| stopping::CHECK_INTERVAL),
+            ) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
             };
+            let slice_end = slice_len.map(|d| Instant::now() + d);
             let before: Vec<u64> = searches.iter().map(Search::playouts).collect();
             let slice = Budget {
                 playouts: playouts_left,
-                deadline,
+                deadline: earliest(deadline, slice_end),
+                latest: None,
             };
             std::thread::scope(|scope| {
                 let threads: Vec<_> = searches
@@ -236,14 +244,24 @@ impl Player {
                 .min()
                 .unwrap_or(0);
             playouts_left = playouts_left.saturating_sub(done.max(1));
-            let finished = stop.load(std::sync::atomic::Ordering::Relaxed)
-                || playouts_left == 0
-                || budget.deadline.is_some_and(|d| Instant::now() >= d);
-            let Some(watch) = watch.as_mut() else {
+            let mut finished =
+                stop.load(std::sync::atomic::Ordering::Relaxed) || playouts_left == 0;
+            if !finished {
+                deadline = match (budget.deadline, budget.latest) {
+                    (Some(target), Some(latest)) => {
+                        manage_time(&searches, start, target, latest, color)
+                    }
+                    (d, _) => d.filter(|&d| Instant::now() < d),
+                };
+                finished = budget.deadline.is_some() && deadline.is_none();
+            }
+            if finished {
                 break;
-            };
-            if finished || !(watch.on_report)(&summarise(&searches, game, color, start.elapsed())) {
-                break;
+            }
+            if let Some(watch) = watch.as_mut() {
+                if !(watch.on_report)(&summarise(&searches, game, color, start.elapsed())) {
+                    break;
+                }
             }
         }
         let report = summarise(&searches, game, color, start.elapsed());
@@ -277,6 +295,43 @@ impl Player {
     }
 }
 
+/// The earlier of two optional instants.
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A clock-managed search between slices: the time to run to (`target`,
+/// or `latest` while the choice is unclear), or None to stop now.
+fn manage_time(
+    searches: &[Search],
+    start: Instant,
+    target: Instant,
+    latest: Instant,
+    color: Color,
+) -> Option<Instant> {
+    let (best, runner_up) = stopping::top_two(searches);
+    let playouts = searches.iter().map(Search::playouts).sum();
+    let now = Instant::now();
+    let until = stopping::run_until(best, runner_up, playouts, now - start, now, target, latest);
+    match until {
+        None if now < target => debug!(
+            "{color}: stopped {:.2}s early, the best move cannot be overtaken",
+            (target - now).as_secs_f64()
+        ),
+        Some(until) if until > target && now <= target + stopping::CHECK_INTERVAL => {
+            debug!(
+                "{color}: unclear choice, thinking up to {:.2}s longer",
+                (until - target).as_secs_f64()
+            )
+        }
+        _ => {}
+    }
+    until
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +349,7 @@ mod tests {
             let budget = Budget {
                 deadline: None,
                 playouts: 300,
+                latest: None,
             };
             let report = player.search(&game, Color::Black, budget, &AtomicBool::new(false));
             let expected = 300u64.div_ceil(threads as u64) * threads as u64;

@@ -749,6 +749,7 @@ mod tests {
             Budget {
                 playouts,
                 deadline: None,
+                latest: None,
             },
             &AtomicBool::new(false),
         );

@@ -72,6 +72,9 @@ const PERIOD_TARGET_SHARE: f64 = 0.85;
 const MAIN_HARD_STRETCH: f64 = 3.0;
 /// The same for a stone in a Canadian period.
 const STONE_HARD_STRETCH: f64 = 1.5;
+/// How far past its target a move whose choice is unclear may run, as a
+/// multiple of the target (and never past the hard limit).
+const UNCLEAR_STRETCH: f64 = 2.0;
 /// In the opening we spend only part of the even share ...
 const OPENING_FACTOR: f64 = 0.5;
 /// ... growing to all of it over this share of the board's points (in moves).
@@ -228,6 +231,10 @@ pub struct Remaining {
 pub struct Budget {
     pub deadline: Option<Instant>,
     pub playouts: u64,
+    /// Under a clock, the search manages its time: it may stop before
+    /// `deadline` once its choice is settled, and run on to `latest` while
+    /// the choice is unclear ([`super::stopping`]).
+    pub latest: Option<Instant>,
 }
 
 impl Budget {
@@ -235,6 +242,7 @@ impl Budget {
     pub const UNLIMITED: Budget = Budget {
         deadline: None,
         playouts: u64::MAX,
+        latest: None,
     };
 }
 
@@ -249,6 +257,12 @@ struct Allowance {
 }
 
 impl Allowance {
+    /// The latest an unclear move may run: a few targets, within the hard
+    /// limit.
+    fn latest(self) -> Duration {
+        self.hard_limit.min(self.target.mul_f64(UNCLEAR_STRETCH))
+    }
+
     /// From seconds: both at least [`MIN_THINK`], and `target <= hard_limit`.
     fn new(target: f64, hard_limit: f64) -> Allowance {
         let hard_limit = seconds(hard_limit).max(MIN_THINK);
@@ -443,17 +457,19 @@ impl Clock {
     /// time control gives one.
     fn budget_within(&self, allowance: Option<Allowance>, board_size: usize) -> Budget {
         let start = Instant::now();
-        let deadline = match (self.playouts, allowance) {
+        let (deadline, latest) = match (self.playouts, allowance) {
             // A fixed playout count with no clock is deterministic: no deadline.
-            (Some(_), None) => None,
+            (Some(_), None) => (None, None),
             // A fixed count under a clock stops at the clock's hard limit.
-            (Some(_), Some(a)) => Some(start + a.hard_limit),
-            (None, Some(a)) => Some(start + a.target),
-            (None, None) => Some(start + self.default_move_time(board_size)),
+            (Some(_), Some(a)) => (Some(start + a.hard_limit), None),
+            (None, Some(a)) => (Some(start + a.target), Some(start + a.latest())),
+            // A time per move is what the user asked for: no more, no less.
+            (None, None) => (Some(start + self.default_move_time(board_size)), None),
         };
         Budget {
             deadline,
             playouts: self.playouts.unwrap_or(u64::MAX),
+            latest,
         }
     }
 

@@ -418,7 +418,8 @@ fn budgets_follow_the_command_line_when_no_time_limit_is_set() {
         fixed,
         Budget {
             deadline: None,
-            playouts: 300
+            playouts: 300,
+            latest: None,
         }
     );
     // Seconds per move, or about a second per 9 lines by default.
@@ -451,11 +452,25 @@ fn under_a_time_limit_budgets_follow_the_clock() {
     // The target, or with fixed playouts the hard limit.
     let mut clock = Clock::with_settings(None, Some(30.0));
     clock.set_control(control);
-    deadline_after(clock.budget(B, 19, 100, 200), start, allowance.target);
+    let timed = clock.budget(B, 19, 100, 200);
+    deadline_after(timed, start, allowance.target);
+    // An unclear move may run on to twice its target, within the hard limit.
+    let latest = timed.latest.expect("a clock-managed search");
+    let stretch = latest.duration_since(timed.deadline.expect("a deadline"));
+    assert!(latest.duration_since(start) <= allowance.hard_limit + Duration::from_millis(50));
+    assert!(
+        stretch + Duration::from_millis(50)
+            >= allowance
+                .target
+                .min(allowance.hard_limit - allowance.target)
+    );
+    // A time per move, or a fixed playout count, is kept as asked.
+    assert_eq!(clock.untimed_budget(9).latest, None);
     let mut fixed = Clock::with_settings(Some(300), None);
     fixed.set_control(control);
     let budget = fixed.budget(B, 19, 100, 200);
     assert_eq!(budget.playouts, 300);
+    assert_eq!(budget.latest, None);
     deadline_after(budget, start, allowance.hard_limit);
     // The command line's settings survive a new control and a new game.
     fixed.new_game();

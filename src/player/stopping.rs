@@ -1,0 +1,143 @@
+//! When a search under a clock stops: before its target time once the most
+//! visited move cannot be overtaken in the time left, and past it (up to the
+//! clock's latest) while the choice is unclear. Time saved on easy moves is
+//! what the clock then spreads over the hard ones.
+
+use std::time::{Duration, Instant};
+
+use super::playout_board::Point;
+use super::search::Search;
+
+/// How often a search under a clock looks at its root.
+pub const CHECK_INTERVAL: Duration = Duration::from_millis(50);
+
+/// The runner-up counts as close while it has at least this share of the
+/// best move's visits.
+const CLOSE_VISITS: f64 = 0.8;
+
+/// A root move's visits and wins summed over the threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Contender {
+    pub visits: u64,
+    pub win_rate: f64,
+}
+
+/// The two most visited root moves, summed over the threads' trees.
+pub fn top_two(searches: &[Search]) -> (Contender, Contender) {
+    let mut totals: Vec<(Point, u64, f64)> = Vec::new();
+    for search in searches {
+        for (point, visits, rate) in search.root_children() {
+            let wins = visits as f64 * rate as f64;
+            match totals.iter_mut().find(|t| t.0 == point) {
+                Some(t) => {
+                    t.1 += visits as u64;
+                    t.2 += wins;
+                }
+                None => totals.push((point, visits as u64, wins)),
+            }
+        }
+    }
+    totals.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let contender = |t: Option<&(Point, u64, f64)>| {
+        t.map_or(Contender::default(), |&(_, visits, wins)| Contender {
+            visits,
+            win_rate: wins / visits.max(1) as f64,
+        })
+    };
+    (contender(totals.first()), contender(totals.get(1)))
+}
+
+/// The search at `now`, `playouts` into a run of `elapsed`, aimed at
+/// `target` and allowed to `latest`: the time it should run to, or None to
+/// stop now.
+pub fn run_until(
+    best: Contender,
+    runner_up: Contender,
+    playouts: u64,
+    elapsed: Duration,
+    now: Instant,
+    target: Instant,
+    latest: Instant,
+) -> Option<Instant> {
+    let until = if now < target {
+        target
+    } else if now < latest && is_unclear(best, runner_up) {
+        latest
+    } else {
+        return None;
+    };
+    let rate = playouts as f64 / elapsed.as_secs_f64().max(1e-3);
+    let reachable = rate * until.saturating_duration_since(now).as_secs_f64();
+    let lead = best.visits.saturating_sub(runner_up.visits) as f64;
+    (lead <= reachable).then_some(until)
+}
+
+/// Whether the choice needs more time: the runner-up rates better than the
+/// most visited move, or is nearly as visited.
+fn is_unclear(best: Contender, runner_up: Contender) -> bool {
+    runner_up.visits > 0
+        && (runner_up.win_rate > best.win_rate
+            || runner_up.visits as f64 >= CLOSE_VISITS * best.visits as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contender(visits: u64, win_rate: f64) -> Contender {
+        Contender { visits, win_rate }
+    }
+
+    #[test]
+    fn a_lead_the_time_left_cannot_close_stops_the_search() {
+        let now = Instant::now();
+        let target = now + Duration::from_millis(500);
+        let latest = now + Duration::from_secs(1);
+        // 10,000 playouts a second: 5,000 more before the target.
+        let elapsed = Duration::from_millis(500);
+        let (best, second) = (contender(6_000, 0.6), contender(900, 0.5));
+        assert_eq!(
+            run_until(best, second, 5_000, elapsed, now, target, latest),
+            None
+        );
+        let second = contender(1_100, 0.5);
+        assert_eq!(
+            run_until(best, second, 5_000, elapsed, now, target, latest),
+            Some(target)
+        );
+    }
+
+    #[test]
+    fn an_unclear_choice_runs_past_the_target_to_the_latest() {
+        let start = Instant::now();
+        let now = start + Duration::from_millis(600);
+        let target = start + Duration::from_millis(500);
+        let latest = start + Duration::from_secs(1);
+        let elapsed = Duration::from_millis(600);
+        // The runner-up rates higher.
+        let (best, second) = (contender(3_000, 0.55), contender(2_000, 0.58));
+        assert_eq!(
+            run_until(best, second, 6_000, elapsed, now, target, latest),
+            Some(latest)
+        );
+        // Nearly as visited.
+        let (best, second) = (contender(3_000, 0.6), contender(2_500, 0.55));
+        assert_eq!(
+            run_until(best, second, 6_000, elapsed, now, target, latest),
+            Some(latest)
+        );
+        // Clear: stop at the target.
+        let (best, second) = (contender(3_000, 0.6), contender(1_000, 0.5));
+        assert_eq!(
+            run_until(best, second, 6_000, elapsed, now, target, latest),
+            None
+        );
+        // Past the latest nothing runs on.
+        let now = start + Duration::from_millis(1_100);
+        let (best, second) = (contender(3_000, 0.55), contender(2_000, 0.58));
+        assert_eq!(
+            run_until(best, second, 6_000, elapsed, now, target, latest),
+            None
+        );
+    }
+}
