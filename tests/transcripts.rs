@@ -4,6 +4,7 @@
 mod common;
 
 use common::{assert_fails_unchanged, snapshot, Gtp, TempDir};
+use regex::Regex;
 use std::time::Duration;
 
 /// A game with a few stones and a capture, to check that failures leave it be.
@@ -276,4 +277,48 @@ fn printsgf_writes_the_side_to_move_where_the_moves_do_not_imply_it() {
     gtp.ok("play b D4");
     let text = gtp.ok("printsgf");
     assert!(!text.contains("PL["), "{text}");
+}
+
+#[test]
+fn cputime_answers_the_engines_cpu_seconds() {
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--time", "0.5"]);
+    let seconds = |text: String| -> f64 {
+        assert!(
+            Regex::new(r"^\d+\.\d{3}$").expect("regex").is_match(&text),
+            "cputime answered {text:?}"
+        );
+        text.parse().expect("a number")
+    };
+    let before = seconds(gtp.ok("cputime"));
+    gtp.ok("boardsize 9");
+    gtp.ok("genmove b");
+    let after = seconds(gtp.ok("cputime"));
+    assert!(after > before, "{before} then {after}");
+    // The process's own CPU time as the kernel counts it, read while the
+    // engine idles: the two agree to within the kernel's ticks.
+    let kernel = gtp.cpu_seconds();
+    assert!(
+        (after - kernel).abs() < 0.05,
+        "cputime {after}, kernel {kernel}"
+    );
+    assert!(gtp.send("7 cputime").starts_with("=7 "));
+    assert_fails_unchanged(&mut gtp, "cputime 3", "? syntax error (too many arguments)");
+}
+
+#[test]
+fn list_commands_offers_both_analysis_dialects_and_no_plain_analyze() {
+    // Sabaki tries `analyze` before `kata-analyze` and reads the win rates
+    // of every command not named kata-* as integers in 1/10000: a plain
+    // `analyze` would be chosen and misread.
+    let mut gtp = Gtp::start();
+    let list = gtp.ok("list_commands");
+    let names: Vec<&str> = list.lines().collect();
+    for name in ["kata-analyze", "lz-analyze", "cputime"] {
+        assert!(names.contains(&name), "{name} not in {names:?}");
+    }
+    for name in ["analyze", "genmove_analyze"] {
+        assert!(!names.contains(&name), "{name} listed");
+        assert_eq!(gtp.ok(&format!("known_command {name}")), "false");
+    }
+    assert_eq!(gtp.send("analyze b 50"), "? unknown command");
 }

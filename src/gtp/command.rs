@@ -135,6 +135,8 @@ pub enum Command {
         stones: u64,
     },
     KgsTimeSettings(KgsTimeSystem),
+    /// CPU seconds the engine process has used.
+    CpuTime,
     GoguiAnalyzeCommands,
     GoguiInterrupt,
     /// A bounded search shown as GoGui graphics, for a colour or the side to move.

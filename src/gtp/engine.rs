@@ -11,6 +11,7 @@ use log::{error, info, warn};
 
 use super::analysis;
 use super::command::{AnalyzeArgs, Command, Dialect, KgsTimeSystem, StoneStatus};
+use super::cputime::process_cpu_seconds;
 use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::showboard::showboard;
@@ -218,6 +219,10 @@ impl Engine {
                 self.clock.time_left(color, time, stones);
                 Ok(String::new())
             }
+            // Seconds with millisecond digits, as GNU Go prints them.
+            CpuTime => process_cpu_seconds()
+                .map(|seconds| format!("{seconds:.3}"))
+                .ok_or_else(|| "cannot measure CPU time".to_string()),
             GoguiAnalyzeCommands => Ok(GOGUI_ANALYZE_COMMANDS.into()),
             GoguiInterrupt => Ok(String::new()),
             IsLegal(color, mv) => Ok(if self.game.is_legal(color, mv) {

@@ -120,6 +120,7 @@ const COMMANDS: &[(&str, ReadArguments)] = &[
     ("time_settings", time_settings),
     ("time_left", time_left),
     ("kgs-time_settings", |args| kgs_time_settings(args).map(Command::KgsTimeSettings)),
+    ("cputime", |args| no_arguments(args, Command::CpuTime)),
     ("gogui-analyze_commands", |args| no_arguments(args, Command::GoguiAnalyzeCommands)),
     ("gogui-interrupt", |args| no_arguments(args, Command::GoguiInterrupt)),
     ("hane-ownership", |args| gfx(args, GfxView::Ownership)),

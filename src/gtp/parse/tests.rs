@@ -224,13 +224,7 @@ fn every_listed_name_is_parsed_and_no_other() {
     for name in command_names() {
         assert_ne!(command(name), Err(ParseError::UnknownCommand), "{name}");
     }
-    for name in [
-        "cputime",
-        "genmove_black",
-        "analyze",
-        "genmove_analyze",
-        "kgs-chat",
-    ] {
+    for name in ["genmove_black", "analyze", "genmove_analyze", "kgs-chat"] {
         assert!(!command_names().any(|known| known == name));
         assert_eq!(command(name), Err(ParseError::UnknownCommand), "{name}");
     }
