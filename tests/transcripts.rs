@@ -322,3 +322,108 @@ fn list_commands_offers_both_analysis_dialects_and_no_plain_analyze() {
     }
     assert_eq!(gtp.send("analyze b 50"), "? unknown command");
 }
+
+/// White's two-point eye at A1-B1 behind a wall with liberties outside;
+/// Black has filled A1 and White has passed. Black's B1 would clear A1 and
+/// B1, a two-stone suicide that recreates the colouring Black faced before
+/// A1, which so far stood only with Black to move.
+const SUPERKO_CASE: [&str; 12] = [
+    "boardsize 5",
+    "clear_board",
+    "play b E5",
+    "play w A2",
+    "play b E4",
+    "play w B2",
+    "play b D5",
+    "play w C2",
+    "play b E3",
+    "play w C1",
+    "play b A1",
+    "play w pass",
+];
+
+#[test]
+fn situational_superko_allows_the_suicide_that_positional_refuses() {
+    let mut positional = common::started_with(&[], &SUPERKO_CASE);
+    assert_eq!(positional.ok("is_legal b B1"), "0");
+    assert_fails_unchanged(&mut positional, "play b B1", "? illegal move");
+    assert!(!positional.ok("all_legal b").contains("B1"));
+
+    let mut situational = common::started_with(&["--superko", "situational"], &SUPERKO_CASE);
+    assert_eq!(situational.ok("is_legal b B1"), "1");
+    situational.ok("play b B1");
+    assert_eq!(situational.ok("list_stones black"), "E3 E4 D5 E5");
+    assert_eq!(situational.ok("captures white"), "2");
+    // The record says which rule it was played under. Loaded again it
+    // replays under the rule in force: the positional engine refuses B1.
+    let dir = TempDir::new("situational");
+    let record = dir.path().join("record.sgf");
+    situational.ok(&format!("printsgf {}", record.display()));
+    let text = std::fs::read_to_string(&record).expect("read the record");
+    assert!(
+        text.contains("RU[Tromp-Taylor, situational superko, suicide allowed]"),
+        "{text}"
+    );
+    assert_eq!(
+        situational.ok(&format!("loadsgf {}", record.display())),
+        "white"
+    );
+    assert_eq!(situational.ok("list_stones black"), "E3 E4 D5 E5");
+    assert_eq!(
+        positional.send(&format!("loadsgf {}", record.display())),
+        "? cannot load file (illegal move B B1 at move 11)"
+    );
+
+    // Both rules refuse the simple ko's recapture: it repeats the
+    // colouring and the side to move.
+    let mut gtp = common::started_with(
+        &["--superko", "situational"],
+        &[
+            "boardsize 5",
+            "play b B3",
+            "play w C3",
+            "play b A2",
+            "play w D2",
+            "play b B1",
+            "play w C1",
+            "play b C2",
+            "play w B2",
+        ],
+    );
+    assert_fails_unchanged(&mut gtp, "play b C2", "? illegal move");
+}
+
+#[test]
+fn the_rules_in_force_are_in_the_record_and_the_start_up_log() {
+    let mut gtp = Gtp::start_with_env(&["--threads", "1"], &[("RUST_LOG", "info")]);
+    let record = gtp.ok("printsgf");
+    assert!(
+        record.contains("RU[Tromp-Taylor, positional superko, suicide allowed]"),
+        "{record}"
+    );
+    let (_, stderr) = gtp.close();
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("rules "))
+        .unwrap_or_else(|| panic!("no rules in the log: {stderr}"));
+    assert!(
+        line.contains("rules Tromp-Taylor, positional superko, suicide allowed"),
+        "{line}"
+    );
+    assert!(line.contains("komi 7.5"), "{line}");
+
+    let gtp = Gtp::start_with_env(
+        &["--superko", "situational", "--no-suicide"],
+        &[("RUST_LOG", "info")],
+    );
+    let (_, stderr) = gtp.close();
+    assert!(
+        stderr.contains("rules Tromp-Taylor, situational superko, suicide allowed (hane never plays suicide: --no-suicide)"),
+        "{stderr}"
+    );
+    // A superko rule hane does not know is refused at start.
+    let gtp = Gtp::start_with(&["--superko", "simple"]);
+    let (status, stderr) = gtp.close();
+    assert!(!status.success());
+    assert!(stderr.contains("positional or situational"), "{stderr}");
+}

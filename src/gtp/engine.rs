@@ -19,7 +19,7 @@ use super::signals::Signals;
 use crate::game::sgf::{self, SgfGame};
 use crate::game::{
     fixed_handicap_vertices, free_handicap_vertices, result_text, Action, Color, Game, Move,
-    Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
+    Superko, Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
 };
 use crate::player::{Clock, Decision, Player, PlayerConfig, SearchReport, TimeControl, Watch};
 
@@ -61,6 +61,8 @@ pub struct Engine {
     /// Set by a genmove when pondering is on: search on the opponent's
     /// time once the response is out.
     ponder_due: bool,
+    /// The superko rule of every game this engine plays (`--superko`).
+    superko: Superko,
 }
 
 impl Engine {
@@ -72,7 +74,16 @@ impl Engine {
             clock: Clock::with_settings(config.playouts, config.seconds_per_move),
             quit: false,
             ponder_due: false,
+            superko: Superko::Positional,
         }
+    }
+
+    /// The engine under `superko` (positional unless told), from the
+    /// start: its games, the ones it loads and its searches follow it.
+    pub fn with_superko(mut self, superko: Superko) -> Engine {
+        self.superko = superko;
+        self.game = Game::new(self.game.size(), self.game.komi()).with_superko(superko);
+        self
     }
 
     /// True once `quit` has been answered.
@@ -260,7 +271,7 @@ impl Engine {
     }
 
     fn new_game(&mut self, size: usize) {
-        self.game = Game::new(size, self.game.komi());
+        self.game = Game::new(size, self.game.komi()).with_superko(self.superko);
         self.handicap = None;
         // Same time settings, both clocks full again.
         self.clock.new_game();
@@ -452,7 +463,7 @@ impl Engine {
 
     fn loadsgf(&mut self, path: &str, move_number: Option<u64>) -> Reply {
         let loaded = read_sgf_file(path).and_then(|record| {
-            let game = Game::from_sgf(&record, move_number, self.game.komi())
+            let game = Game::from_sgf(&record, move_number, self.game.komi(), self.superko)
                 .map_err(|e| e.to_string())?;
             Ok((record, game))
         });

@@ -12,8 +12,9 @@
 //! Pass is a move of the tree. Two passes in a row end the game: such a node
 //! is terminal and is valued by the exact count of its board, which is how
 //! the search learns that passing with dead stones on the board loses under
-//! these rules. Positional superko is enforced on every tree move: a move
-//! whose colouring hash occurred in the game or earlier on the path is
+//! these rules. The game's superko is enforced on every tree move: a move
+//! whose superko key (the colouring's hash; under situational superko with
+//! the side to move) occurred in the game or earlier on the path is
 //! marked illegal and never chosen again (a hash match is taken as a
 //! repetition here; the move finally played is checked exactly by the game).
 
@@ -31,7 +32,7 @@ use super::rng::FastRng;
 use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
 use super::time::Budget;
 use super::tree::{Candidate, HalfWins, Node, NodeId, Tree, PASS};
-use crate::game::{Action, Color, Game, Move, Vertex};
+use crate::game::{Action, Color, Game, Move, Superko, Vertex};
 
 /// Playouts a search makes even when told to stop at once.
 const MIN_PLAYOUTS_ON_STOP: u64 = 64;
@@ -141,8 +142,10 @@ pub struct Search {
     root_passes: u32,
     root_last_move: Option<Point>,
     komi: f32,
-    /// Colouring hashes of the game so far: tree moves may not repeat them.
+    /// Superko keys of the game so far: tree moves may not repeat them.
     history: HashSet<u64>,
+    /// The game's superko rule, which makes the keys.
+    superko: Superko,
     rng: FastRng,
     /// The playouts' tactical reader (short reading).
     reader: Reader,
@@ -192,7 +195,8 @@ impl Search {
             root_passes: game.consecutive_passes().min(1),
             root_last_move,
             komi: game.komi() as f32,
-            history: game.coloring_hashes().collect(),
+            history: game.superko_keys().collect(),
+            superko: game.superko(),
             rng: FastRng::new(seed),
             reader: Reader::new(PLAYOUT_BUDGET),
             replies: Replies::new(),
@@ -407,10 +411,15 @@ impl Search {
                 board.pass();
                 passes += 1;
                 last_move = None;
+                // A pass leaves a new situation (the colouring, the other
+                // side to move) that situational superko remembers.
+                if self.superko == Superko::Situational {
+                    path_hashes.push(self.superko.key(board.hash(), to_move.opponent()));
+                }
             } else {
                 board.play(mv, to_move);
                 passes = 0;
-                let hash = board.hash();
+                let hash = self.superko.key(board.hash(), to_move.opponent());
                 if self.history.contains(&hash) || path_hashes.contains(&hash) {
                     // A repetition: this child can never be played here.
                     self.tree.node_mut(child).illegal = true;
