@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_fails_unchanged, snapshot, Gtp, TempDir};
+use common::{assert_fails_unchanged, snapshot, Gtp, TempDir, SUPERKO_CASE};
 use regex::Regex;
 use std::time::Duration;
 
@@ -322,25 +322,6 @@ fn list_commands_offers_both_analysis_dialects_and_no_plain_analyze() {
     }
     assert_eq!(gtp.send("analyze b 50"), "? unknown command");
 }
-
-/// White's two-point eye at A1-B1 behind a wall with liberties outside;
-/// Black has filled A1 and White has passed. Black's B1 would clear A1 and
-/// B1, a two-stone suicide that recreates the colouring Black faced before
-/// A1, which so far stood only with Black to move.
-const SUPERKO_CASE: [&str; 12] = [
-    "boardsize 5",
-    "clear_board",
-    "play b E5",
-    "play w A2",
-    "play b E4",
-    "play w B2",
-    "play b D5",
-    "play w C2",
-    "play b E3",
-    "play w C1",
-    "play b A1",
-    "play w pass",
-];
 
 #[test]
 fn situational_superko_allows_the_suicide_that_positional_refuses() {

@@ -21,7 +21,9 @@ use crate::game::{
     fixed_handicap_vertices, free_handicap_vertices, result_text, Action, Color, Game, Move,
     Superko, Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
 };
-use crate::player::{Clock, Decision, Player, PlayerConfig, SearchReport, TimeControl, Watch};
+use crate::player::{
+    Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
+};
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -162,19 +164,27 @@ impl Engine {
                 Ok(String::new())
             }
             Play(color, mv) => self.play(color, mv),
-            Genmove(color) | KgsGenmoveCleanup(color) => {
-                self.genmove(color, stop, true, None).map(decision_text)
+            Genmove(color) | KgsGenmoveCleanup(color) => self
+                .genmove(color, stop, true, None, &MoveFilter::default())
+                .map(decision_text),
+            RegGenmove(color) => self
+                .genmove(color, stop, false, None, &MoveFilter::default())
+                .map(decision_text),
+            GenmoveAnalyze(dialect, args) => {
+                self.check_filter(&args.filter)?;
+                self.genmove_analyze(dialect, &args, context)
             }
-            RegGenmove(color) => self.genmove(color, stop, false, None).map(decision_text),
-            GenmoveAnalyze(dialect, args) => self.genmove_analyze(dialect, &args, context),
-            Analyze(dialect, args) => analysis::analyze(
-                &mut self.player,
-                &self.game,
-                dialect,
-                &args,
-                context.signals,
-                &mut *context.stream,
-            ),
+            Analyze(dialect, args) => {
+                self.check_filter(&args.filter)?;
+                analysis::analyze(
+                    &mut self.player,
+                    &self.game,
+                    dialect,
+                    &args,
+                    context.signals,
+                    &mut *context.stream,
+                )
+            }
             Gfx(view, color) => {
                 let budget = self.clock.untimed_budget(self.game.size());
                 Ok(analysis::gfx(
@@ -262,6 +272,18 @@ impl Engine {
         }
     }
 
+    /// An avoid or allow list may name only points of the board (and pass),
+    /// as KataGo requires; checked before any response line is written.
+    fn check_filter(&self, filter: &MoveFilter) -> Result<(), String> {
+        match filter
+            .vertices()
+            .find(|&v| !v.is_on_board(self.game.size()))
+        {
+            Some(v) => Err(format!("syntax error ({v} is off the board)")),
+            None => Ok(()),
+        }
+    }
+
     fn check_on_board(&self, vertex: Vertex) -> Result<(), String> {
         if self.game.board().is_on_board(vertex) {
             Ok(())
@@ -294,13 +316,15 @@ impl Engine {
     }
 
     /// Chooses a move for `color` and, when `commit`, plays it. `watch`
-    /// sees the search every interval.
+    /// sees the search every interval; the search and the move keep to
+    /// `filter`.
     fn genmove(
         &mut self,
         color: Color,
         stop: &AtomicBool,
         commit: bool,
         watch: Option<Watch>,
+        filter: &MoveFilter,
     ) -> Result<Decision, String> {
         if commit {
             self.check_record_room()?;
@@ -311,9 +335,10 @@ impl Engine {
         let budget = self
             .clock
             .budget(color, self.game.size(), moves_played, empty_points);
-        let decision = self
-            .player
-            .genmove(&self.game, color, budget, stop, watch, commit);
+        let game = &self.game;
+        let decision = self.player.filtered(filter, |player| {
+            player.genmove(game, color, budget, stop, watch, commit)
+        });
         if !commit {
             return Ok(decision);
         }
@@ -345,16 +370,25 @@ impl Engine {
     ) -> Reply {
         let color = args.color.unwrap_or(self.game.to_move());
         let stream = &mut *context.stream;
+        // The position searched, for the legality of the moves minmoves adds.
+        let game = self.game.clone();
         // The response begins with the first info line, so that a failure
         // before it (genmove's full record, say) is still answered as an
         // error.
-        let mut send =
-            |report: &SearchReport| analysis::send_info_line(&mut *stream, report, dialect, args);
+        let mut send = |report: &SearchReport| {
+            analysis::send_info_line(&mut *stream, report, &game, dialect, args)
+        };
         let watch = Watch {
             interval: analysis::interval(args),
             on_report: &mut send,
         };
-        let decision = self.genmove(color, &context.signals.stop, true, Some(watch))?;
+        let decision = self.genmove(
+            color,
+            &context.signals.stop,
+            true,
+            Some(watch),
+            &args.filter,
+        )?;
         // The move on a line of its own, as Leela Zero answers, even when
         // no info line came before it.
         context.stream.open();

@@ -22,6 +22,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::filter::MoveFilter;
 use super::patterns;
 use super::playout::{
     first_code, light_playout, policy_playout, two_liberty_answers, Policy, FIRST_NONE,
@@ -146,6 +147,8 @@ pub struct Search {
     history: HashSet<u64>,
     /// The game's superko rule, which makes the keys.
     superko: Superko,
+    /// The client's avoid / allow rules, applied where children are made.
+    filter: MoveFilter,
     rng: FastRng,
     /// The playouts' tactical reader (short reading).
     reader: Reader,
@@ -197,6 +200,7 @@ impl Search {
             komi: game.komi() as f32,
             history: game.superko_keys().collect(),
             superko: game.superko(),
+            filter: MoveFilter::default(),
             rng: FastRng::new(seed),
             reader: Reader::new(PLAYOUT_BUDGET),
             replies: Replies::new(),
@@ -247,6 +251,23 @@ impl Search {
         let mut search = Search::new(game, to_move, params, seed);
         search.tree = tree;
         search
+    }
+
+    /// The search under the client's move filter. Its depths count from
+    /// this root, so the player starts a new tree when the filter changes
+    /// or the game moves on under one.
+    pub fn with_filter(mut self, filter: MoveFilter) -> Search {
+        self.filter = filter;
+        self
+    }
+
+    pub fn filter(&self) -> &MoveFilter {
+        &self.filter
+    }
+
+    /// Whether this search's root is the game's position now.
+    pub fn is_at(&self, game: &Game) -> bool {
+        self.actions_seen == game.actions()
     }
 
     pub fn playouts(&self) -> u64 {
@@ -392,13 +413,17 @@ impl Search {
                 if node != Tree::ROOT && playouts < self.params.expand_visits {
                     break;
                 }
-                let candidates = candidates(
+                let mut candidates = candidates(
                     &self.params,
                     &mut self.deep_reader,
                     &board,
                     to_move,
                     last_move,
                 );
+                if !self.filter.is_empty() {
+                    let depth = path.len() - 1;
+                    self.filter.retain(&mut candidates, &board, to_move, depth);
+                }
                 if !self.tree.expand(node, &candidates) {
                     break;
                 }
