@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use hane::{AnalyzeOptions, Engine, PlayerConfig, SearchParams};
+use hane::{rules_text, AnalyzeOptions, Engine, PlayerConfig, SearchParams, Superko};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -47,6 +47,15 @@ struct Cli {
     /// stones); for matches against engines that forbid it, like GNU Go.
     #[arg(long)]
     no_suicide: bool,
+    /// Superko rule: positional (no move recreates an earlier colouring;
+    /// Tromp-Taylor's usual formulation) or situational (no move recreates
+    /// a colouring with the same side to move; the newsgroup text's rule 4).
+    #[arg(
+        long,
+        default_value = "positional",
+        value_name = "positional|situational"
+    )]
+    superko: Superko,
     /// Keep searching on the opponent's time after genmove, until the next
     /// command arrives (off by default: it takes every core meanwhile).
     #[arg(long)]
@@ -126,8 +135,8 @@ fn play(cli: &Cli) {
         search,
     };
     log::info!(
-        "hane {}: {} thread(s), {}, tree bound {} nodes a thread; rules Tromp-Taylor, \
-positional superko, suicide {}, komi 7.5 until the client sets one",
+        "hane {}: {} thread(s), {}, tree bound {} nodes a thread; rules {} (hane {}), \
+komi 7.5 until the client sets one",
         env!("CARGO_PKG_VERSION"),
         config.threads,
         match (config.playouts, config.seconds_per_move) {
@@ -136,13 +145,14 @@ positional superko, suicide {}, komi 7.5 until the client sets one",
             (None, None) => "about board size / 9 seconds a move".to_string(),
         },
         config.search.max_nodes,
+        rules_text(cli.superko),
         if config.search.allow_suicide {
-            "of two or more stones allowed"
+            "may play a suicide of two or more stones"
         } else {
-            "never played (--no-suicide)"
+            "never plays suicide: --no-suicide"
         }
     );
-    let mut engine = Engine::new(&config);
+    let mut engine = Engine::new(&config).with_superko(cli.superko);
     if let Err(e) = hane::serve(&mut engine) {
         log::error!("cannot read standard input: {e}");
         std::process::exit(1);
@@ -156,6 +166,7 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
     let options = AnalyzeOptions {
         input: args.game,
         output: args.output,
+        superko: cli.superko,
         player: PlayerConfig {
             threads,
             playouts: args.playouts,

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{game_before_capture, snapshot, Gtp};
+use common::{game_before_capture, snapshot, started_with, Gtp, SUPERKO_CASE};
 use regex::Regex;
 use std::time::{Duration, Instant};
 
@@ -256,6 +256,34 @@ fn analysis_errors_use_gtp_wording_and_change_nothing() {
         ("kata-analyze b interval", "? syntax error"),
         ("9 lz-genmove_analyze b 10 frobnicate 3", "?9 syntax error"),
         ("hane-ownership b w", "? syntax error"),
+        (
+            "kata-analyze b avoid b D4",
+            "? syntax error (expected a depth",
+        ),
+        (
+            "kata-analyze b avoid b D4 0",
+            "? syntax error (expected a depth",
+        ),
+        (
+            "lz-analyze b avoid b D4,X 1",
+            "? syntax error (expected moves",
+        ),
+        (
+            "lz-analyze b minmoves many",
+            "? syntax error (expected an integer",
+        ),
+        (
+            "3 kata-analyze b allow b D4 1 avoid b E5 2",
+            "?3 syntax error (allow is given once for a colour, and not with avoid)",
+        ),
+        (
+            "4 lz-analyze b 10 avoid b D4,T19 1",
+            "?4 syntax error (T19 is off the board)",
+        ),
+        (
+            "kata-genmove_analyze b allow b J10 1",
+            "? syntax error (J10 is off the board)",
+        ),
     ] {
         let response = gtp.send(command);
         assert!(response.starts_with(expected), "`{command}`: {response}");
@@ -390,4 +418,131 @@ fn no_pondering_without_the_option() {
     gtp.ok("name");
     let (status, _) = gtp.close();
     assert!(status.success());
+}
+
+/// The moves of the blocks of every info line, and each block's PV.
+fn blocks_of(lines: &[String], kata: bool) -> Vec<Block> {
+    lines
+        .iter()
+        .flat_map(|line| parse_info_line(line, kata).0)
+        .collect()
+}
+
+#[test]
+fn avoid_and_allow_keep_the_search_from_or_to_moves() {
+    let mut gtp = game_before_capture(&["--threads", "1"]);
+    let before = snapshot(&mut gtp);
+    // What Black would look at unhindered.
+    let (lines, _) = stream(&mut gtp, "lz-analyze b 10", 3, "name");
+    let favourites: Vec<String> = parse_info_line(lines.last().expect("a line"), false)
+        .0
+        .iter()
+        .take(3)
+        .map(|b| b.mv.clone())
+        .collect();
+    // Avoided at the root, in Lizzie's form: never a candidate; the same
+    // moves stay open to White, whose reply is a ply deeper.
+    let avoided = favourites.join(",");
+    let (lines, _) = stream(
+        &mut gtp,
+        &format!("lz-analyze b 10 avoid b {avoided} 1 avoid w pass 1"),
+        3,
+        "name",
+    );
+    let blocks = blocks_of(&lines, false);
+    assert!(!blocks.is_empty());
+    for block in &blocks {
+        assert!(!favourites.contains(&block.mv), "{} was avoided", block.mv);
+    }
+    // Allowed only: Black's root moves are among the list, and White's
+    // replies (depth 2) among its own list, pass kept where none is legal.
+    let (lines, _) = stream(
+        &mut gtp,
+        "kata-analyze b interval 10 allow b C4,F4,G6 1 allow w C3,pass 2",
+        3,
+        "name",
+    );
+    let blocks = blocks_of(&lines, true);
+    assert!(!blocks.is_empty());
+    for block in &blocks {
+        assert!(
+            ["C4", "F4", "G6"].contains(&block.mv.as_str()),
+            "{}",
+            block.mv
+        );
+        if let Some(reply) = block.pv.get(1) {
+            assert!(["C3", "pass"].contains(&reply.as_str()), "{:?}", block.pv);
+        }
+    }
+    assert_eq!(snapshot(&mut gtp), before);
+}
+
+#[test]
+fn minmoves_fills_the_line_with_unsearched_moves_by_prior() {
+    let mut gtp = game_before_capture(&["--threads", "1"]);
+    let legal = gtp.ok("all_legal b");
+    let legal: Vec<&str> = legal.split(' ').collect();
+    let (lines, _) = stream(
+        &mut gtp,
+        "lz-analyze b 1 minmoves 40 maxmoves 50",
+        2,
+        "name",
+    );
+    for line in &lines {
+        let blocks = parse_info_line(line, false).0;
+        assert!((40..=50).contains(&blocks.len()), "{} blocks", blocks.len());
+        let unsearched = blocks.iter().position(|b| b.visits == 0);
+        assert!(unsearched.is_some(), "an early line has unsearched moves");
+        for (i, block) in blocks.iter().enumerate() {
+            assert_eq!(block.order, i);
+            assert!(legal.contains(&block.mv.as_str()), "{}", block.mv);
+            // Searched first, then the rest.
+            assert_eq!(block.visits == 0, i >= unsearched.unwrap_or(blocks.len()));
+        }
+    }
+    // maxmoves still bounds the line.
+    let (lines, _) = stream(&mut gtp, "lz-analyze b 1 minmoves 40 maxmoves 5", 1, "name");
+    assert!(parse_info_line(&lines[0], false).0.len() <= 5);
+}
+
+#[test]
+fn genmove_analyze_keeps_to_its_filter() {
+    let mut gtp = game_before_capture(&["--threads", "1", "--playouts", "300", "--seed", "2"]);
+    let response = gtp.send("kata-genmove_analyze b 10 allow b F4,G6 1");
+    assert!(
+        ["play F4", "play G6"].contains(&response.lines().last().unwrap_or("")),
+        "{response}"
+    );
+    let response = gtp.send("lz-genmove_analyze w 10 avoid w pass,D4,E3,F4,F6,D3 1");
+    let mv = response.lines().last().unwrap_or("").to_string();
+    assert!(mv.starts_with("play "), "{response}");
+    assert!(
+        ![
+            "play pass",
+            "play D4",
+            "play E3",
+            "play F4",
+            "play F6",
+            "play D3"
+        ]
+        .contains(&mv.as_str()),
+        "{response}"
+    );
+}
+
+#[test]
+fn the_search_follows_the_superko_rule_in_force() {
+    // Black may only play B1, a two-stone suicide back to the colouring
+    // Black faced: the tree refuses it under positional superko, so Black
+    // passes; under situational superko it is Black's move.
+    for (rule, expected) in [("positional", "play pass"), ("situational", "play B1")] {
+        let args = ["--threads", "1", "--playouts", "200", "--superko", rule];
+        let mut gtp = started_with(&args, &SUPERKO_CASE);
+        let response = gtp.send("kata-genmove_analyze b 10 allow b B1 1");
+        assert_eq!(
+            response.lines().last(),
+            Some(expected),
+            "{rule}: {response}"
+        );
+    }
 }

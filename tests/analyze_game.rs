@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use common::{Gtp, TempDir};
 use hane::sgf::{self, SgfAction, SgfTree};
-use hane::{Color, Game, Move, Vertex};
+use hane::{Color, Game, Move, Superko, Vertex};
 
 /// Handicap-style setup in the root, comments, a pass in the middle, two
 /// passes at the end, and a variation of the game's own.
@@ -115,7 +115,8 @@ fn every_move_gets_a_win_rate_a_comment_and_where_hane_differs_a_variation() {
         }
         let (best, for_color) = preferred(&comment);
         assert_eq!(for_color, *color, "{comment:?}");
-        let before = Game::from_sgf(&record, Some(moves_seen), 7.5).expect("replays");
+        let before =
+            Game::from_sgf(&record, Some(moves_seen), 7.5, Superko::Positional).expect("replays");
         assert!(before.is_legal(*color, best), "{best} in {comment:?}");
 
         // hane's variation starts from the same parent with its own move,
@@ -142,7 +143,7 @@ fn every_move_gets_a_win_rate_a_comment_and_where_hane_differs_a_variation() {
 
     // Two passes ended the game: the count decides, no search needed.
     let (last, _) = main_line.nodes.last().expect("nodes");
-    let over = Game::from_sgf(&record, None, 7.5).expect("replays");
+    let over = Game::from_sgf(&record, None, 7.5, Superko::Positional).expect("replays");
     let expected = if over.score() > 0.0 { "100" } else { "0" };
     assert_eq!(text(tree.property(*last, "SBKV")), expected);
 }

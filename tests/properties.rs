@@ -7,8 +7,8 @@ use proptest::prelude::*;
 
 use hane::format_response;
 use hane::sgf;
-use hane::Game;
 use hane::{parse_line, Command, Engine, ParseError, Request};
+use hane::{Game, Superko};
 use hane::{PlayerConfig, SearchParams};
 
 /// Checks the shape of one response: one terminating empty line, no other.
@@ -352,8 +352,8 @@ proptest! {
         if let Ok(record) = sgf::parse(&text) {
             let written = sgf::write(&record);
             prop_assert_eq!(sgf::parse(written.as_bytes()), Ok(record.clone()), "{}", written);
-            let _ = Game::from_sgf(&record, None, 7.5);
-            let _ = Game::from_sgf(&record, Some(cut), 7.5);
+            let _ = Game::from_sgf(&record, None, 7.5, Superko::Positional);
+            let _ = Game::from_sgf(&record, Some(cut), 7.5, Superko::Positional);
         }
     }
 }

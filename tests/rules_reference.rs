@@ -3,11 +3,12 @@
 //! bookkeeping and no hashing, and every earlier colouring kept whole.
 //! Random games on 2x2, 5x5, 9x9 and 19x19 must agree move by move: the
 //! legal moves, the colouring, the captures, the score, the incrementally
-//! kept hash and undo.
+//! kept hash and undo; under positional superko (the default) and, on the
+//! small boards where repetitions are common, under situational superko.
 
 use std::collections::BTreeSet;
 
-use hane::{stone_key, Color, Game, Move, Vertex};
+use hane::{stone_key, Color, Game, Move, Superko, Vertex};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -25,17 +26,21 @@ fn code(color: Color) -> u8 {
 struct Reference {
     size: usize,
     points: Coloring,
-    history: BTreeSet<Coloring>,
+    /// Every position so far: the colouring and the side to move after it
+    /// (the side that did not just take its turn).
+    history: BTreeSet<(Coloring, Color)>,
+    superko: Superko,
     /// Stones each colour has captured (a suicide's stones go to the opponent).
     captures: [usize; 2],
 }
 
 impl Reference {
-    fn new(size: usize) -> Reference {
+    fn new(size: usize, superko: Superko) -> Reference {
         let points = vec![0; size * size];
         Reference {
             size,
-            history: BTreeSet::from([points.clone()]),
+            history: BTreeSet::from([(points.clone(), Color::Black)]),
+            superko,
             points,
             captures: [0, 0],
         }
@@ -91,6 +96,9 @@ impl Reference {
     }
 
     /// Rule 6, and rule 5's test; None when the move is illegal.
+    /// Positional superko: no earlier colouring, whoever was to move.
+    /// Situational (the newsgroup text's rule 4): no colouring that `color`
+    /// left before, that is one that stood with the opponent to move.
     fn after(&self, color: Color, p: usize) -> Option<(Coloring, usize, usize)> {
         if self.points[p] != 0 {
             return None;
@@ -99,7 +107,13 @@ impl Reference {
         points[p] = code(color);
         let captured = self.clear(&mut points, code(color.opponent()));
         let lost = self.clear(&mut points, code(color));
-        if self.history.contains(&points) {
+        let repeated = match self.superko {
+            Superko::Positional => Color::BOTH
+                .iter()
+                .any(|&c| self.history.contains(&(points.clone(), c))),
+            Superko::Situational => self.history.contains(&(points.clone(), color.opponent())),
+        };
+        if repeated {
             return None;
         }
         Some((points, captured, lost))
@@ -110,7 +124,12 @@ impl Reference {
         self.points = points;
         self.captures[color as usize] += captured;
         self.captures[color.opponent() as usize] += lost;
-        self.history.insert(self.points.clone());
+        self.history.insert((self.points.clone(), color.opponent()));
+    }
+
+    /// A pass leaves the colouring with the opponent to move.
+    fn pass(&mut self, color: Color) {
+        self.history.insert((self.points.clone(), color.opponent()));
     }
 
     fn legal(&self, color: Color) -> Vec<usize> {
@@ -189,13 +208,23 @@ fn check_same(game: &Game, reference: &Reference, context: &str) {
 /// Plays one random game, checking every position; now and then undoes a
 /// few moves and checks that the earlier position comes back exactly.
 fn random_game(size: usize, seed: u64, max_moves: usize, check_every: usize) {
+    random_game_under(Superko::Positional, size, seed, max_moves, check_every);
+}
+
+fn random_game_under(
+    superko: Superko,
+    size: usize,
+    seed: u64,
+    max_moves: usize,
+    check_every: usize,
+) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut game = Game::new(size, 0.5);
-    let mut reference = Reference::new(size);
+    let mut game = Game::new(size, 0.5).with_superko(superko);
+    let mut reference = Reference::new(size, superko);
     let mut saved: Vec<(Game, Reference)> = Vec::new();
     let mut color = Color::Black;
     for turn in 0..max_moves {
-        let context = format!("size {size} seed {seed} turn {turn}");
+        let context = format!("{superko} superko, size {size} seed {seed} turn {turn}");
         if turn % check_every == 0 {
             check_same(&game, &reference, &context);
         }
@@ -207,6 +236,7 @@ fn random_game(size: usize, seed: u64, max_moves: usize, check_every: usize) {
         if legal.is_empty() || rng.gen_bool(0.02) {
             saved.push((game.clone(), reference.clone()));
             game.play(color, Move::Pass).expect("pass is legal");
+            reference.pass(color);
         } else {
             let p = legal[rng.gen_range(0..legal.len())];
             saved.push((game.clone(), reference.clone()));
@@ -270,6 +300,46 @@ fn random_games_on_9x9_agree_with_the_reference() {
     for seed in 0..6 {
         random_game(9, seed, 260, 2);
     }
+}
+
+#[test]
+fn random_games_under_situational_superko_agree_with_the_reference() {
+    for seed in 0..300 {
+        random_game_under(Superko::Situational, 2, seed, 40, 1);
+    }
+    for seed in 0..30 {
+        random_game_under(Superko::Situational, 3, seed, 80, 1);
+    }
+    for seed in 0..20 {
+        random_game_under(Superko::Situational, 5, seed, 150, 1);
+    }
+}
+
+/// The two rules really differ in these games: some position has a move
+/// one refuses and the other allows, or the test above would prove nothing.
+#[test]
+fn the_random_games_meet_moves_the_two_superko_rules_judge_differently() {
+    let mut differences = 0;
+    for seed in 0..300 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut situational = Reference::new(2, Superko::Situational);
+        let mut color = Color::Black;
+        for _ in 0..40 {
+            let mut positional = situational.clone();
+            positional.superko = Superko::Positional;
+            if positional.legal(color) != situational.legal(color) {
+                differences += 1;
+            }
+            let legal = situational.legal(color);
+            if legal.is_empty() || rng.gen_bool(0.1) {
+                situational.pass(color);
+            } else {
+                situational.play(color, legal[rng.gen_range(0..legal.len())]);
+            }
+            color = color.opponent();
+        }
+    }
+    assert!(differences > 0);
 }
 
 #[test]

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{assert_fails_unchanged, snapshot, Gtp, TempDir};
+use common::{assert_fails_unchanged, snapshot, Gtp, TempDir, SUPERKO_CASE};
+use regex::Regex;
 use std::time::Duration;
 
 /// A game with a few stones and a capture, to check that failures leave it be.
@@ -276,4 +277,134 @@ fn printsgf_writes_the_side_to_move_where_the_moves_do_not_imply_it() {
     gtp.ok("play b D4");
     let text = gtp.ok("printsgf");
     assert!(!text.contains("PL["), "{text}");
+}
+
+#[test]
+fn cputime_answers_the_engines_cpu_seconds() {
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--time", "0.5"]);
+    let seconds = |text: String| -> f64 {
+        assert!(
+            Regex::new(r"^\d+\.\d{3}$").expect("regex").is_match(&text),
+            "cputime answered {text:?}"
+        );
+        text.parse().expect("a number")
+    };
+    let before = seconds(gtp.ok("cputime"));
+    gtp.ok("boardsize 9");
+    gtp.ok("genmove b");
+    let after = seconds(gtp.ok("cputime"));
+    assert!(after > before, "{before} then {after}");
+    // The process's own CPU time as the kernel counts it, read while the
+    // engine idles: the two agree to within the kernel's ticks.
+    let kernel = gtp.cpu_seconds();
+    assert!(
+        (after - kernel).abs() < 0.05,
+        "cputime {after}, kernel {kernel}"
+    );
+    assert!(gtp.send("7 cputime").starts_with("=7 "));
+    assert_fails_unchanged(&mut gtp, "cputime 3", "? syntax error (too many arguments)");
+}
+
+#[test]
+fn list_commands_offers_both_analysis_dialects_and_no_plain_analyze() {
+    // Sabaki tries `analyze` before `kata-analyze` and reads the win rates
+    // of every command not named kata-* as integers in 1/10000: a plain
+    // `analyze` would be chosen and misread.
+    let mut gtp = Gtp::start();
+    let list = gtp.ok("list_commands");
+    let names: Vec<&str> = list.lines().collect();
+    for name in ["kata-analyze", "lz-analyze", "cputime"] {
+        assert!(names.contains(&name), "{name} not in {names:?}");
+    }
+    for name in ["analyze", "genmove_analyze"] {
+        assert!(!names.contains(&name), "{name} listed");
+        assert_eq!(gtp.ok(&format!("known_command {name}")), "false");
+    }
+    assert_eq!(gtp.send("analyze b 50"), "? unknown command");
+}
+
+#[test]
+fn situational_superko_allows_the_suicide_that_positional_refuses() {
+    let mut positional = common::started_with(&[], &SUPERKO_CASE);
+    assert_eq!(positional.ok("is_legal b B1"), "0");
+    assert_fails_unchanged(&mut positional, "play b B1", "? illegal move");
+    assert!(!positional.ok("all_legal b").contains("B1"));
+
+    let mut situational = common::started_with(&["--superko", "situational"], &SUPERKO_CASE);
+    assert_eq!(situational.ok("is_legal b B1"), "1");
+    situational.ok("play b B1");
+    assert_eq!(situational.ok("list_stones black"), "E3 E4 D5 E5");
+    assert_eq!(situational.ok("captures white"), "2");
+    // The record says which rule it was played under. Loaded again it
+    // replays under the rule in force: the positional engine refuses B1.
+    let dir = TempDir::new("situational");
+    let record = dir.path().join("record.sgf");
+    situational.ok(&format!("printsgf {}", record.display()));
+    let text = std::fs::read_to_string(&record).expect("read the record");
+    assert!(
+        text.contains("RU[Tromp-Taylor, situational superko, suicide allowed]"),
+        "{text}"
+    );
+    assert_eq!(
+        situational.ok(&format!("loadsgf {}", record.display())),
+        "white"
+    );
+    assert_eq!(situational.ok("list_stones black"), "E3 E4 D5 E5");
+    assert_eq!(
+        positional.send(&format!("loadsgf {}", record.display())),
+        "? cannot load file (illegal move B B1 at move 11)"
+    );
+
+    // Both rules refuse the simple ko's recapture: it repeats the
+    // colouring and the side to move.
+    let mut gtp = common::started_with(
+        &["--superko", "situational"],
+        &[
+            "boardsize 5",
+            "play b B3",
+            "play w C3",
+            "play b A2",
+            "play w D2",
+            "play b B1",
+            "play w C1",
+            "play b C2",
+            "play w B2",
+        ],
+    );
+    assert_fails_unchanged(&mut gtp, "play b C2", "? illegal move");
+}
+
+#[test]
+fn the_rules_in_force_are_in_the_record_and_the_start_up_log() {
+    let mut gtp = Gtp::start_with_env(&["--threads", "1"], &[("RUST_LOG", "info")]);
+    let record = gtp.ok("printsgf");
+    assert!(
+        record.contains("RU[Tromp-Taylor, positional superko, suicide allowed]"),
+        "{record}"
+    );
+    let (_, stderr) = gtp.close();
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("rules "))
+        .unwrap_or_else(|| panic!("no rules in the log: {stderr}"));
+    assert!(
+        line.contains("rules Tromp-Taylor, positional superko, suicide allowed"),
+        "{line}"
+    );
+    assert!(line.contains("komi 7.5"), "{line}");
+
+    let gtp = Gtp::start_with_env(
+        &["--superko", "situational", "--no-suicide"],
+        &[("RUST_LOG", "info")],
+    );
+    let (_, stderr) = gtp.close();
+    assert!(
+        stderr.contains("rules Tromp-Taylor, situational superko, suicide allowed (hane never plays suicide: --no-suicide)"),
+        "{stderr}"
+    );
+    // A superko rule hane does not know is refused at start.
+    let gtp = Gtp::start_with(&["--superko", "simple"]);
+    let (status, stderr) = gtp.close();
+    assert!(!status.success());
+    assert!(stderr.contains("positional or situational"), "{stderr}");
 }

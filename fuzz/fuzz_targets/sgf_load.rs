@@ -3,7 +3,7 @@
 #![no_main]
 
 use hane::sgf;
-use hane::Game;
+use hane::{Game, Superko};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &[u8]| {
@@ -17,6 +17,6 @@ fuzz_target!(|text: &[u8]| {
         "{written}"
     );
     // Replay the whole main line, and a prefix of it.
-    let _ = Game::from_sgf(&record, None, 7.5);
-    let _ = Game::from_sgf(&record, Some(text.len() as u64 % 8), 7.5);
+    let _ = Game::from_sgf(&record, None, 7.5, Superko::Positional);
+    let _ = Game::from_sgf(&record, Some(text.len() as u64 % 8), 7.5, Superko::Positional);
 });

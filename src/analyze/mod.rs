@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::game::sgf::{MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
-use crate::game::{Color, Game, Move};
+use crate::game::{Color, Game, Move, Superko};
 use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport};
 use notes::{comment, Verdict};
 use progress::Progress;
@@ -35,6 +35,8 @@ const DEFAULT_KOMI: f64 = 7.5;
 pub struct AnalyzeOptions {
     pub input: PathBuf,
     pub output: PathBuf,
+    /// The rules the game is replayed and searched under.
+    pub superko: Superko,
     /// Threads, seed and search settings; `playouts` or `seconds_per_move`
     /// is the budget of each position.
     pub player: PlayerConfig,
@@ -94,12 +96,14 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     let sgf_error = |e| AnalyzeError::Sgf(options.input.clone(), e);
     let mut tree = SgfTree::parse(&text).map_err(sgf_error)?;
     let main_line = tree.main_line().map_err(sgf_error)?;
-    let plan = plan(&main_line).map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+    let plan = plan(&main_line, options.superko)
+        .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
     let mut output = open_output(&options.output)?;
     let searches = plan.iter().filter(|step| step.search_for.is_some()).count();
     let mut review = Review {
         player: Player::new(&options.player),
         clock: Clock::with_settings(options.player.playouts, options.player.seconds_per_move),
+        superko: options.superko,
         progress: Progress::new(searches as u64),
     };
     review
@@ -189,9 +193,9 @@ struct Step {
 
 /// Replays the main line and says per node what to search; the text of
 /// the first illegal move or setup otherwise.
-fn plan(main_line: &MainLine) -> Result<Vec<Step>, String> {
+fn plan(main_line: &MainLine, superko: Superko) -> Result<Vec<Step>, String> {
     let record = &main_line.game;
-    let mut game = Game::for_sgf(record, DEFAULT_KOMI).map_err(|e| e.to_string())?;
+    let mut game = Game::for_sgf(record, DEFAULT_KOMI, superko).map_err(|e| e.to_string())?;
     let mut moves_played = 0;
     let mut steps = Vec::with_capacity(main_line.nodes.len());
     for (index, (_, actions)) in main_line.nodes.iter().enumerate() {
@@ -224,6 +228,7 @@ fn single_move(record: &SgfGame, actions: std::ops::Range<usize>) -> Option<(Col
 struct Review {
     player: Player,
     clock: Clock,
+    superko: Superko,
     progress: Progress,
 }
 
@@ -237,7 +242,8 @@ impl Review {
         plan: &[Step],
     ) -> Result<(), String> {
         let record = &main_line.game;
-        let mut game = Game::for_sgf(record, DEFAULT_KOMI).map_err(|e| e.to_string())?;
+        let mut game =
+            Game::for_sgf(record, DEFAULT_KOMI, self.superko).map_err(|e| e.to_string())?;
         let mut moves_played = 0;
         for (index, ((node, actions), step)) in main_line.nodes.iter().zip(plan).enumerate() {
             for action in &record.actions[actions.clone()] {

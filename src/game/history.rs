@@ -1,11 +1,13 @@
 //! A game under the Tromp-Taylor rules: the board, whose turn it is, komi,
-//! the history of colorings for positional superko, and exact undo.
+//! the history of colorings for superko (positional, or situational as an
+//! option: see `superko.rs`), and exact undo.
 //!
 //! Superko is exact. Every position the game has passed through is kept
 //! (board and all), and the colorings are indexed by their Zobrist hash. A
 //! move is a repetition only when its resulting colouring is *equal* to an
 //! earlier one: a hash hit is confirmed by comparing the boards point by
-//! point, so a hash collision can never make a legal move illegal. Keeping
+//! point (and, under situational superko, by the side to move), so a hash
+//! collision can never make a legal move illegal. Keeping
 //! whole positions costs `size * size` bytes per turn, a few hundred KiB for
 //! a long 19x19 game, and makes undo a pop.
 
@@ -14,6 +16,7 @@ use std::fmt;
 
 use super::board::{Board, MoveEffect};
 use super::color::Color;
+use super::superko::Superko;
 use super::vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// No real game comes near this many moves and setups (a long 25x25 game
@@ -88,6 +91,7 @@ pub struct Game {
     actions: Vec<Action>,
     /// Colouring hash -> indices into `positions` with that hash.
     colorings: HashMap<u64, Vec<usize>>,
+    superko: Superko,
 }
 
 impl Game {
@@ -107,7 +111,18 @@ impl Game {
             positions: vec![start],
             actions: Vec::new(),
             colorings,
+            superko: Superko::Positional,
         }
+    }
+
+    /// The same game under `superko`: it decides the moves from now on.
+    pub fn with_superko(mut self, superko: Superko) -> Game {
+        self.superko = superko;
+        self
+    }
+
+    pub fn superko(&self) -> Superko {
+        self.superko
     }
 
     pub fn size(&self) -> usize {
@@ -169,11 +184,14 @@ impl Game {
         }
     }
 
-    /// The hashes of every colouring that has occurred in this game: a move
-    /// recreating one of them is illegal. (Hashes only: the search uses them
-    /// as a filter; the game confirms every real move exactly.)
-    pub fn coloring_hashes(&self) -> impl Iterator<Item = u64> + '_ {
-        self.colorings.keys().copied()
+    /// The superko keys (`Superko::key`) of every position of this game: a
+    /// move that leads to a position with one of them is a repetition.
+    /// (Hashes only: the search uses them as a filter; the game confirms
+    /// every real move exactly.)
+    pub fn superko_keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.positions
+            .iter()
+            .map(|p| self.superko.key(p.board.hash(), p.to_move))
     }
 
     /// Whether `color` may play `mv` now. A pass is always legal.
@@ -221,7 +239,9 @@ impl Game {
         if !position.board.every_string_reaches_empty() {
             return Err(SetupError::NoLiberties);
         }
-        if position.board != self.current().board && self.is_repetition(&position.board) {
+        // Stones set by hand are no one's turn: whatever the superko rule,
+        // they may not give back any earlier colouring.
+        if position.board != self.current().board && self.is_repetition(&position.board, None) {
             return Err(SetupError::Repetition);
         }
         position.consecutive_passes = 0;
@@ -266,7 +286,11 @@ impl Game {
             return Err(IllegalMove::Occupied);
         }
         let effect = next.board.play(color, vertex);
-        if self.is_repetition(&next.board) {
+        let situation = match self.superko {
+            Superko::Positional => None,
+            Superko::Situational => Some(next.to_move),
+        };
+        if self.is_repetition(&next.board, situation) {
             return Err(IllegalMove::Superko);
         }
         next.captures[color.index()] += effect.captured.len() as u32;
@@ -275,12 +299,16 @@ impl Game {
         Ok((next, effect))
     }
 
-    /// Whether this colouring occurred earlier in the game: a hash hit is
-    /// confirmed against the stored board.
-    fn is_repetition(&self, board: &Board) -> bool {
-        self.colorings
-            .get(&board.hash())
-            .is_some_and(|indices| indices.iter().any(|&i| self.positions[i].board == *board))
+    /// Whether this colouring occurred earlier in the game, with `to_move`
+    /// to move when given (situational superko), with anyone to move when
+    /// not: a hash hit is confirmed against the stored position.
+    fn is_repetition(&self, board: &Board, to_move: Option<Color>) -> bool {
+        self.colorings.get(&board.hash()).is_some_and(|indices| {
+            indices.iter().any(|&i| {
+                let earlier = &self.positions[i];
+                earlier.board == *board && to_move.is_none_or(|c| earlier.to_move == c)
+            })
+        })
     }
 
     fn push(&mut self, position: Position, action: Action) {
@@ -398,6 +426,54 @@ mod tests {
         }
         // Clearing A1-A3 would leave the colouring after White's B3.
         assert_eq!(game.play(B, Move::Play(v("A3"))), Err(IllegalMove::Superko));
+    }
+
+    #[test]
+    fn situational_superko_allows_the_suicide_that_positional_refuses() {
+        use Color::{Black as B, White as W};
+        for (superko, allowed) in [(Superko::Positional, false), (Superko::Situational, true)] {
+            let mut game = Game::new(5, 0.0).with_superko(superko);
+            // White's two-point eye A1-B1 behind a wall with liberties
+            // outside; Black fills A1, White passes.
+            for (c, s) in [
+                (B, "E5"),
+                (W, "A2"),
+                (B, "E4"),
+                (W, "B2"),
+                (B, "D5"),
+                (W, "C2"),
+                (B, "E3"),
+                (W, "C1"),
+            ] {
+                play(&mut game, c, s);
+            }
+            let faced = game.board().clone();
+            play(&mut game, B, "A1");
+            play(&mut game, W, "pass");
+            // B1 clears A1 and B1: the colouring Black faced before A1,
+            // which stood only with Black to move.
+            assert_eq!(game.is_legal(B, Move::Play(v("B1"))), allowed, "{superko}");
+            if allowed {
+                play(&mut game, B, "B1");
+                assert_eq!(game.board(), &faced);
+                assert_eq!(game.captures(W), 2);
+            }
+            // The simple ko recapture repeats a situation too: both refuse it.
+            let mut game = Game::new(5, 0.0).with_superko(superko);
+            for (c, s) in [
+                (B, "B3"),
+                (W, "C3"),
+                (B, "A2"),
+                (W, "D2"),
+                (B, "B1"),
+                (W, "C1"),
+                (B, "C2"),
+                (W, "B2"),
+            ] {
+                play(&mut game, c, s);
+            }
+            assert_eq!(game.play(B, Move::Play(v("C2"))), Err(IllegalMove::Superko));
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod handicap;
 mod history;
 mod record;
 pub mod sgf;
+mod superko;
 mod vertex;
 pub mod zobrist;
 
@@ -14,6 +15,7 @@ pub use color::Color;
 pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
 pub use history::{Action, Game, MAX_RECORD_ACTIONS};
 pub use record::result_text;
+pub use superko::{rules_text, Superko};
 pub use vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
 
 /// The rules board by name, for the playout board's tests that check the

@@ -7,6 +7,7 @@ use std::fmt;
 use super::color::Color;
 use super::history::{Action, Game, SetupError};
 use super::sgf::{SgfAction, SgfGame};
+use super::superko::{rules_text, Superko};
 use super::vertex::{Move, MAX_SIZE, MIN_SIZE};
 
 /// Why an SGF main line does not replay as a game. `Display` is the text
@@ -38,13 +39,16 @@ impl fmt::Display for ReplayError {
 impl Game {
     /// Replays an SGF main line into a new game, up to (not including) move
     /// `move_number` when given. Komi comes from the file, else is `komi`.
-    /// After handicap stones (HA of 2 or more) White moves first.
+    /// After handicap stones (HA of 2 or more) White moves first. The moves
+    /// are replayed under `superko`, the rules in force, whatever the file's
+    /// RU says: RU is free text, and the engine plays by its own rules.
     pub fn from_sgf(
         record: &SgfGame,
         move_number: Option<u64>,
         komi: f64,
+        superko: Superko,
     ) -> Result<Game, ReplayError> {
-        let mut game = Game::for_sgf(record, komi)?;
+        let mut game = Game::for_sgf(record, komi, superko)?;
         let mut moves_played = 0u64;
         for action in &record.actions {
             if let SgfAction::Play(color, _) = action {
@@ -63,11 +67,11 @@ impl Game {
 
     /// The empty game an SGF record starts from: its size, and its komi or
     /// else `komi`. For replaying a record action by action.
-    pub fn for_sgf(record: &SgfGame, komi: f64) -> Result<Game, ReplayError> {
+    pub fn for_sgf(record: &SgfGame, komi: f64, superko: Superko) -> Result<Game, ReplayError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&record.size) {
             return Err(ReplayError::UnsupportedSize(record.size));
         }
-        Ok(Game::new(record.size, record.komi.unwrap_or(komi)))
+        Ok(Game::new(record.size, record.komi.unwrap_or(komi)).with_superko(superko))
     }
 
     /// Applies one action of an SGF main line as `from_sgf` does, in a game
@@ -100,8 +104,9 @@ impl Game {
         Ok(())
     }
 
-    /// The game as SGF describes it, under the Tromp-Taylor rules, with its
-    /// result once two passes ended it. `handicap` is the number of
+    /// The game as SGF describes it, under the Tromp-Taylor rules with this
+    /// game's superko (RU, `rules_text`), with its result once two passes
+    /// ended it. `handicap` is the number of
     /// handicap stones (HA); their setup is followed by White to move.
     pub fn to_sgf(&self, handicap: Option<u32>) -> SgfGame {
         let mut actions = Vec::new();
@@ -135,7 +140,7 @@ impl Game {
             size: self.size(),
             komi: Some(self.komi()),
             handicap,
-            rules: Some("Tromp-Taylor".into()),
+            rules: Some(rules_text(self.superko())),
             result: self.is_over().then(|| result_text(self.score())),
             actions,
         }

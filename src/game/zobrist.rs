@@ -32,3 +32,11 @@ static TABLE: [u64; 2 * KEYS_PER_COLOR] = build_table();
 pub fn stone_key(color: Color, vertex: Vertex) -> u64 {
     TABLE[color.index() * KEYS_PER_COLOR + vertex.row as usize * MAX_SIZE + vertex.col as usize]
 }
+
+/// The key XORed into a colouring's hash when `color` is to move: under
+/// situational superko a position is the colouring together with the side
+/// to move, and the two sides' keys keep the same colouring apart.
+pub fn to_move_key(color: Color) -> u64 {
+    // Past the stone keys' seeds, so that no stone key repeats it.
+    splitmix64((TABLE.len() as u64 + 1 + color.index() as u64).wrapping_mul(0x2545_F491_4F6C_DD1D))
+}

@@ -44,12 +44,15 @@ pub(super) fn analyze(
     if !stream.open() {
         return Ok(String::new());
     }
-    let mut send = |report: &SearchReport| send_info_line(&mut *stream, report, dialect, args);
+    let mut send =
+        |report: &SearchReport| send_info_line(&mut *stream, report, game, dialect, args);
     let watch = Watch {
         interval: interval(args),
         on_report: &mut send,
     };
-    let report = player.analyze(game, color, &signals.stop, Some(watch));
+    let report = player.filtered(&args.filter, |player| {
+        player.analyze(game, color, &signals.stop, Some(watch))
+    });
     info!("analysis for {color}: {} playouts", report.playouts);
     Ok(String::new())
 }
@@ -63,16 +66,23 @@ pub(super) fn interval(args: &AnalyzeArgs) -> Duration {
     Duration::from_millis(centiseconds * 10)
 }
 
-/// Writes the search's candidates as one info line; false once the output
-/// is gone, which ends the search.
+/// Writes the search's candidates at `game`'s position as one info line;
+/// false once the output is gone, which ends the search.
 pub(super) fn send_info_line(
     stream: &mut dyn ResponseStream,
     report: &SearchReport,
+    game: &Game,
     dialect: Dialect,
     args: &AnalyzeArgs,
 ) -> bool {
-    let max_moves = args.max_moves.map(|n| n.min(usize::MAX as u64) as usize);
-    match info_line(report, dialect, max_moves, args.ownership) {
+    let count = |n: u64| n.min(usize::MAX as u64) as usize;
+    let candidates = candidates(
+        report,
+        game,
+        args.min_moves.map_or(0, count),
+        args.max_moves.map_or(usize::MAX, count),
+    );
+    match info_line(report, &candidates, dialect, args.ownership) {
         Some(line) => stream.line(&line),
         None => true,
     }
@@ -93,24 +103,52 @@ pub(super) fn gfx(
     gfx_text(&report, view)
 }
 
-/// One `info` line holding every candidate, `info move D4 visits ...
+/// The moves an info line shows: the board moves played out, most visited
+/// first; then, up to `min_moves`, legal root moves not searched yet, by
+/// prior (KataGo's `minmoves`, which shows them with 0 visits); at most
+/// `max_moves` in all. Only moves on the board, because Sabaki's parser
+/// drops (older versions choke on) a `move pass` block; pass still shows
+/// inside the PVs.
+fn candidates<'a>(
+    report: &'a SearchReport,
+    game: &Game,
+    min_moves: usize,
+    max_moves: usize,
+) -> Vec<&'a RootMove> {
+    let mut shown: Vec<&RootMove> = report.played_out().filter(|m| m.mv != Move::Pass).collect();
+    if shown.len() < min_moves {
+        let mut unsearched: Vec<&RootMove> = report
+            .moves
+            .iter()
+            .filter(|m| m.visits == 0 && m.mv != Move::Pass)
+            .collect();
+        unsearched.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+        let wanted = min_moves - shown.len();
+        // The tree learns of a superko repetition only when it tries the
+        // move: ask the game about the ones it has not tried.
+        shown.extend(
+            unsearched
+                .into_iter()
+                .filter(|m| game.is_legal(report.to_move, m.mv))
+                .take(wanted),
+        );
+    }
+    shown.truncate(max_moves);
+    shown
+}
+
+/// One `info` line holding the `candidates`, `info move D4 visits ...
 /// pv D4 Q16 info move ...`, with `pv` last in each block; for KataGo with
-/// `ownership` true, the owners of every point after the last block. Only
-/// moves on the board appear, because Sabaki's parser drops (older
-/// versions choke on) a `move pass` block; pass still shows inside the
-/// PVs. None when no move on the board has been played out yet.
+/// `ownership` true, the owners of every point after the last block. None
+/// when there is no candidate yet.
 fn info_line(
     report: &SearchReport,
+    candidates: &[&RootMove],
     dialect: Dialect,
-    max_moves: Option<usize>,
     ownership: bool,
 ) -> Option<String> {
-    let candidates = report
-        .played_out()
-        .filter(|m| m.mv != Move::Pass)
-        .take(max_moves.unwrap_or(usize::MAX));
     let mut line = String::new();
-    for (order, m) in candidates.enumerate() {
+    for (order, m) in candidates.iter().enumerate() {
         if !line.is_empty() {
             line.push(' ');
         }
@@ -258,17 +296,30 @@ mod tests {
     use super::*;
     use crate::player::sample_report;
 
+    /// The info line of `report` on an empty board of its size.
+    fn line(
+        report: &SearchReport,
+        dialect: Dialect,
+        min_moves: usize,
+        max_moves: usize,
+        ownership: bool,
+    ) -> Option<String> {
+        let game = Game::new(report.size, 7.5);
+        let shown = candidates(report, &game, min_moves, max_moves);
+        info_line(report, &shown, dialect, ownership)
+    }
+
     #[test]
     fn leela_zero_info_line() {
         assert_eq!(
-            info_line(&sample_report(), Dialect::LeelaZero, None, false).as_deref(),
+            line(&sample_report(), Dialect::LeelaZero, 0, usize::MAX, false).as_deref(),
             Some("info move B2 visits 300 winrate 6000 prior 2000 lcb 5446 order 0 pv B2 C2 pass")
         );
     }
 
     #[test]
     fn katago_info_line_with_ownership_from_the_top_row() {
-        let line = info_line(&sample_report(), Dialect::KataGo, Some(1), true).expect("a line");
+        let line = line(&sample_report(), Dialect::KataGo, 0, 1, true).expect("a line");
         assert!(line.starts_with(
             "info move B2 visits 300 winrate 0.600000 scoreMean 2.500 scoreLead 2.500 prior 0.200000 lcb 0.544"
         ));
@@ -279,11 +330,27 @@ mod tests {
     }
 
     #[test]
+    fn minmoves_adds_unsearched_moves_and_maxmoves_still_bounds() {
+        let report = sample_report();
+        let padded = line(&report, Dialect::LeelaZero, 3, usize::MAX, false).expect("a line");
+        // A1 has no visits: its block comes after the searched move's,
+        // pass is never a block of its own.
+        assert!(
+            padded.ends_with("order 0 pv B2 C2 pass info move A1 visits 0 winrate 5000 prior 500 lcb 0 order 1 pv A1"),
+            "{padded}"
+        );
+        assert_eq!(
+            line(&report, Dialect::LeelaZero, 3, 1, false),
+            line(&report, Dialect::LeelaZero, 0, usize::MAX, false)
+        );
+    }
+
+    #[test]
     fn no_info_line_without_a_played_out_board_move() {
         let mut report = sample_report();
         report.moves.remove(0);
         report.to_move = Color::Black;
-        assert_eq!(info_line(&report, Dialect::KataGo, None, false), None);
+        assert_eq!(line(&report, Dialect::KataGo, 0, usize::MAX, false), None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! The engine never sees command strings, only these values.
 
 use crate::game::{Color, Move, Vertex};
+use crate::player::MoveFilter;
 
 /// One input line after preprocessing: the optional numeric id (echoed in
 /// the response) and either a command or the error to answer with.
@@ -59,7 +60,9 @@ pub enum KgsTimeSystem {
 }
 
 /// The arguments of `lz-analyze`, `kata-analyze` and their genmove forms:
-/// `[COLOUR] [INTERVAL] [interval N] [maxmoves N] [ownership true|false]`.
+/// `[COLOUR] [INTERVAL]` then, in any order, `interval N`, `maxmoves N`,
+/// `minmoves N`, `avoid COLOUR MOVES DEPTH`, `allow COLOUR MOVES DEPTH`
+/// and, for KataGo, `ownership true|false`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnalyzeArgs {
     /// The side to analyse for; the side to move when absent.
@@ -68,6 +71,11 @@ pub struct AnalyzeArgs {
     pub interval: Option<u64>,
     /// At most this many candidates per info line.
     pub max_moves: Option<u64>,
+    /// At least this many candidates per info line, where the root has
+    /// them: moves not searched yet fill up the line, by prior.
+    pub min_moves: Option<u64>,
+    /// The moves the search keeps away from, or to.
+    pub filter: MoveFilter,
     /// KataGo's per-point ownership after the candidates.
     pub ownership: bool,
 }
@@ -135,6 +143,8 @@ pub enum Command {
         stones: u64,
     },
     KgsTimeSettings(KgsTimeSystem),
+    /// CPU seconds the engine process has used.
+    CpuTime,
     GoguiAnalyzeCommands,
     GoguiInterrupt,
     /// A bounded search shown as GoGui graphics, for a colour or the side to move.

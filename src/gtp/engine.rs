@@ -11,6 +11,7 @@ use log::{error, info, warn};
 
 use super::analysis;
 use super::command::{AnalyzeArgs, Command, Dialect, KgsTimeSystem, StoneStatus};
+use super::cputime::process_cpu_seconds;
 use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::showboard::showboard;
@@ -18,9 +19,11 @@ use super::signals::Signals;
 use crate::game::sgf::{self, SgfGame};
 use crate::game::{
     fixed_handicap_vertices, free_handicap_vertices, result_text, Action, Color, Game, Move,
-    Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
+    Superko, Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
 };
-use crate::player::{Clock, Decision, Player, PlayerConfig, SearchReport, TimeControl, Watch};
+use crate::player::{
+    Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
+};
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -60,6 +63,8 @@ pub struct Engine {
     /// Set by a genmove when pondering is on: search on the opponent's
     /// time once the response is out.
     ponder_due: bool,
+    /// The superko rule of every game this engine plays (`--superko`).
+    superko: Superko,
 }
 
 impl Engine {
@@ -71,7 +76,16 @@ impl Engine {
             clock: Clock::with_settings(config.playouts, config.seconds_per_move),
             quit: false,
             ponder_due: false,
+            superko: Superko::Positional,
         }
+    }
+
+    /// The engine under `superko` (positional unless told), from the
+    /// start: its games, the ones it loads and its searches follow it.
+    pub fn with_superko(mut self, superko: Superko) -> Engine {
+        self.superko = superko;
+        self.game = Game::new(self.game.size(), self.game.komi()).with_superko(superko);
+        self
     }
 
     /// True once `quit` has been answered.
@@ -150,19 +164,27 @@ impl Engine {
                 Ok(String::new())
             }
             Play(color, mv) => self.play(color, mv),
-            Genmove(color) | KgsGenmoveCleanup(color) => {
-                self.genmove(color, stop, true, None).map(decision_text)
+            Genmove(color) | KgsGenmoveCleanup(color) => self
+                .genmove(color, stop, true, None, &MoveFilter::default())
+                .map(decision_text),
+            RegGenmove(color) => self
+                .genmove(color, stop, false, None, &MoveFilter::default())
+                .map(decision_text),
+            GenmoveAnalyze(dialect, args) => {
+                self.check_filter(&args.filter)?;
+                self.genmove_analyze(dialect, &args, context)
             }
-            RegGenmove(color) => self.genmove(color, stop, false, None).map(decision_text),
-            GenmoveAnalyze(dialect, args) => self.genmove_analyze(dialect, &args, context),
-            Analyze(dialect, args) => analysis::analyze(
-                &mut self.player,
-                &self.game,
-                dialect,
-                &args,
-                context.signals,
-                &mut *context.stream,
-            ),
+            Analyze(dialect, args) => {
+                self.check_filter(&args.filter)?;
+                analysis::analyze(
+                    &mut self.player,
+                    &self.game,
+                    dialect,
+                    &args,
+                    context.signals,
+                    &mut *context.stream,
+                )
+            }
             Gfx(view, color) => {
                 let budget = self.clock.untimed_budget(self.game.size());
                 Ok(analysis::gfx(
@@ -218,6 +240,10 @@ impl Engine {
                 self.clock.time_left(color, time, stones);
                 Ok(String::new())
             }
+            // Seconds with millisecond digits, as GNU Go prints them.
+            CpuTime => process_cpu_seconds()
+                .map(|seconds| format!("{seconds:.3}"))
+                .ok_or_else(|| "cannot measure CPU time".to_string()),
             GoguiAnalyzeCommands => Ok(GOGUI_ANALYZE_COMMANDS.into()),
             GoguiInterrupt => Ok(String::new()),
             IsLegal(color, mv) => Ok(if self.game.is_legal(color, mv) {
@@ -246,6 +272,18 @@ impl Engine {
         }
     }
 
+    /// An avoid or allow list may name only points of the board (and pass),
+    /// as KataGo requires; checked before any response line is written.
+    fn check_filter(&self, filter: &MoveFilter) -> Result<(), String> {
+        match filter
+            .vertices()
+            .find(|&v| !v.is_on_board(self.game.size()))
+        {
+            Some(v) => Err(format!("syntax error ({v} is off the board)")),
+            None => Ok(()),
+        }
+    }
+
     fn check_on_board(&self, vertex: Vertex) -> Result<(), String> {
         if self.game.board().is_on_board(vertex) {
             Ok(())
@@ -255,7 +293,7 @@ impl Engine {
     }
 
     fn new_game(&mut self, size: usize) {
-        self.game = Game::new(size, self.game.komi());
+        self.game = Game::new(size, self.game.komi()).with_superko(self.superko);
         self.handicap = None;
         // Same time settings, both clocks full again.
         self.clock.new_game();
@@ -278,13 +316,15 @@ impl Engine {
     }
 
     /// Chooses a move for `color` and, when `commit`, plays it. `watch`
-    /// sees the search every interval.
+    /// sees the search every interval; the search and the move keep to
+    /// `filter`.
     fn genmove(
         &mut self,
         color: Color,
         stop: &AtomicBool,
         commit: bool,
         watch: Option<Watch>,
+        filter: &MoveFilter,
     ) -> Result<Decision, String> {
         if commit {
             self.check_record_room()?;
@@ -295,9 +335,10 @@ impl Engine {
         let budget = self
             .clock
             .budget(color, self.game.size(), moves_played, empty_points);
-        let decision = self
-            .player
-            .genmove(&self.game, color, budget, stop, watch, commit);
+        let game = &self.game;
+        let decision = self.player.filtered(filter, |player| {
+            player.genmove(game, color, budget, stop, watch, commit)
+        });
         if !commit {
             return Ok(decision);
         }
@@ -329,16 +370,25 @@ impl Engine {
     ) -> Reply {
         let color = args.color.unwrap_or(self.game.to_move());
         let stream = &mut *context.stream;
+        // The position searched, for the legality of the moves minmoves adds.
+        let game = self.game.clone();
         // The response begins with the first info line, so that a failure
         // before it (genmove's full record, say) is still answered as an
         // error.
-        let mut send =
-            |report: &SearchReport| analysis::send_info_line(&mut *stream, report, dialect, args);
+        let mut send = |report: &SearchReport| {
+            analysis::send_info_line(&mut *stream, report, &game, dialect, args)
+        };
         let watch = Watch {
             interval: analysis::interval(args),
             on_report: &mut send,
         };
-        let decision = self.genmove(color, &context.signals.stop, true, Some(watch))?;
+        let decision = self.genmove(
+            color,
+            &context.signals.stop,
+            true,
+            Some(watch),
+            &args.filter,
+        )?;
         // The move on a line of its own, as Leela Zero answers, even when
         // no info line came before it.
         context.stream.open();
@@ -447,7 +497,7 @@ impl Engine {
 
     fn loadsgf(&mut self, path: &str, move_number: Option<u64>) -> Reply {
         let loaded = read_sgf_file(path).and_then(|record| {
-            let game = Game::from_sgf(&record, move_number, self.game.komi())
+            let game = Game::from_sgf(&record, move_number, self.game.komi(), self.superko)
                 .map_err(|e| e.to_string())?;
             Ok((record, game))
         });

@@ -3,6 +3,7 @@
 
 mod analysis;
 mod command;
+mod cputime;
 mod engine;
 mod io;
 mod parse;

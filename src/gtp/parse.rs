@@ -27,6 +27,7 @@ use super::command::{
     AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, ParseError, Request, StoneStatus,
 };
 use crate::game::{Color, Move, Vertex};
+use crate::player::{FilterKind, MoveRule};
 
 type Input<'a> = &'a [u8];
 type Parsed<'a, T> = IResult<Input<'a>, T>;
@@ -120,6 +121,7 @@ const COMMANDS: &[(&str, ReadArguments)] = &[
     ("time_settings", time_settings),
     ("time_left", time_left),
     ("kgs-time_settings", |args| kgs_time_settings(args).map(Command::KgsTimeSettings)),
+    ("cputime", |args| no_arguments(args, Command::CpuTime)),
     ("gogui-analyze_commands", |args| no_arguments(args, Command::GoguiAnalyzeCommands)),
     ("gogui-interrupt", |args| no_arguments(args, Command::GoguiInterrupt)),
     ("hane-ownership", |args| gfx(args, GfxView::Ownership)),
@@ -167,8 +169,11 @@ const EXPECTED_FILE: &str = "expected a file name";
 const EXPECTED_NAME: &str = "expected a command name";
 const EXPECTED_KGS_SYSTEM: &str = "expected none, absolute, byoyomi or canadian";
 const TOO_MANY: &str = "too many arguments";
-const EXPECTED_ANALYZE_OPTION: &str = "expected interval, maxmoves or ownership";
-const EXPECTED_LZ_OPTION: &str = "expected interval or maxmoves";
+const EXPECTED_ANALYZE_OPTION: &str =
+    "expected interval, maxmoves, minmoves, avoid, allow or ownership";
+const EXPECTED_LZ_OPTION: &str = "expected interval, maxmoves, minmoves, avoid or allow";
+const EXPECTED_MOVE_LIST: &str = "expected moves separated by commas";
+const EXPECTED_DEPTH: &str = "expected a depth of at least 1";
 const EXPECTED_BOOLEAN: &str = "expected true or false";
 
 fn syntax(detail: &str) -> ParseError {
@@ -448,8 +453,9 @@ fn analyze(
 }
 
 /// `[COLOUR] [INTERVAL] {KEY VALUE}`, as Leela Zero and KataGo read them:
-/// the keys `interval` and `maxmoves`, and for KataGo `ownership`. An
-/// option hane does not honour is a syntax error rather than ignored.
+/// the keys `interval`, `maxmoves`, `minmoves`, `avoid` and `allow`, and
+/// for KataGo `ownership`. An option hane does not honour is a syntax error
+/// rather than ignored.
 fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, ParseError> {
     let mut parsed = AnalyzeArgs {
         color: args.optional(color),
@@ -464,6 +470,15 @@ fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, Pa
         match args.next(word, expected)? {
             b"interval" => parsed.interval = Some(args.next(unsigned, EXPECTED_INTEGER)?),
             b"maxmoves" => parsed.max_moves = Some(args.next(unsigned, EXPECTED_INTEGER)?),
+            b"minmoves" => parsed.min_moves = Some(args.next(unsigned, EXPECTED_INTEGER)?),
+            b"avoid" => parsed
+                .filter
+                .add(move_rule(&mut args, FilterKind::Avoid)?)
+                .map_err(syntax)?,
+            b"allow" => parsed
+                .filter
+                .add(move_rule(&mut args, FilterKind::Allow)?)
+                .map_err(syntax)?,
             b"ownership" if dialect == Dialect::KataGo => {
                 parsed.ownership = args.next(boolean, EXPECTED_BOOLEAN)?
             }
@@ -471,6 +486,37 @@ fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, Pa
         }
     }
     Ok(parsed)
+}
+
+/// The rest of `avoid COLOUR MOVES DEPTH` or `allow ...`: MOVES are
+/// vertices or `pass` separated by commas (empty pieces skipped, as KataGo
+/// skips them), DEPTH counts plies from the root, 1 and up.
+fn move_rule(args: &mut Arguments, kind: FilterKind) -> Result<MoveRule, ParseError> {
+    let color = args.next(color, EXPECTED_COLOR)?;
+    let moves = args.next(move_list, EXPECTED_MOVE_LIST)?;
+    let until_depth = args.next(unsigned, EXPECTED_DEPTH)?;
+    if until_depth == 0 {
+        return Err(syntax(EXPECTED_DEPTH));
+    }
+    Ok(MoveRule {
+        kind,
+        color,
+        moves,
+        until_depth: until_depth.min(u32::MAX as u64) as u32,
+    })
+}
+
+/// `D4,Q16,pass`: one word of moves separated by commas.
+fn move_list(input: Input) -> Parsed<Vec<Move>> {
+    map_opt(word, |text: Input| {
+        text.split(|&byte| byte == b',')
+            .filter(|piece| !piece.is_empty())
+            .map(|piece| match game_move(piece) {
+                Ok((b"", mv)) => Some(mv),
+                _ => None,
+            })
+            .collect()
+    })(input)
 }
 
 /// One or more vertices; `pass` is not a vertex here.

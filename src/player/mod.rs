@@ -6,6 +6,7 @@
 
 pub mod bench;
 mod decision;
+mod filter;
 mod nakade;
 mod patterns;
 mod playout;
@@ -30,6 +31,7 @@ use report::summarise;
 use search::Search;
 
 pub use decision::Decision;
+pub use filter::{FilterKind, MoveFilter, MoveRule};
 pub use report::{RootMove, SearchReport};
 pub use search::SearchParams;
 pub use time::{Budget, Clock, TimeControl};
@@ -91,6 +93,9 @@ pub struct Player {
     seed_counter: u64,
     /// The winning chance of our last genmove, for the resign rule.
     last_win_rate: Option<f32>,
+    /// The client's avoid / allow rules for the search running now (see
+    /// `filtered`); empty otherwise.
+    filter: MoveFilter,
 }
 
 impl Player {
@@ -101,7 +106,17 @@ impl Player {
             searches: (0..threads).map(|_| None).collect(),
             seed_counter: config.seed.unwrap_or_else(rand::random),
             last_win_rate: None,
+            filter: MoveFilter::default(),
         }
+    }
+
+    /// Runs `search` (a genmove or an analysis) with the search kept to
+    /// `filter`; the filter ends with it.
+    pub fn filtered<T>(&mut self, filter: &MoveFilter, search: impl FnOnce(&mut Player) -> T) -> T {
+        self.filter = filter.clone();
+        let result = search(self);
+        self.filter = MoveFilter::default();
+        result
     }
 
     pub fn config(&self) -> &PlayerConfig {
@@ -114,6 +129,7 @@ impl Player {
             *s = None;
         }
         self.last_win_rate = None;
+        self.filter = MoveFilter::default();
     }
 
     /// Chooses a move for `color` within `budget`, showing the search's
@@ -152,6 +168,7 @@ impl Player {
             last_win_rate: self.last_win_rate,
         };
         let decision = decide(game, color, &report, resign);
+        let decision = self.filter.kept_to(decision, game, color, &report);
         if commit {
             self.last_win_rate = report.moves.first().map(|m| m.win_rate);
         }
@@ -280,11 +297,17 @@ impl Player {
         for slot in self.searches.iter_mut() {
             self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
             let seed = self.seed_counter;
-            // Each search starts from a copy of the subtree it reuses.
+            // Each search starts from a copy of the subtree it reuses. A
+            // tree grown under another filter, or one whose depths the
+            // moves since have shifted, holds moves the filter forbids.
+            let filter = &self.filter;
             let search = match slot.as_ref() {
-                Some(old) => old.advance(game, color, seed),
-                None => Search::new(game, color, self.config.search.clone(), seed),
-            };
+                Some(old) if old.filter() == filter && (filter.is_empty() || old.is_at(game)) => {
+                    old.advance(game, color, seed)
+                }
+                _ => Search::new(game, color, self.config.search.clone(), seed),
+            }
+            .with_filter(filter.clone());
             if keep {
                 // The new search replaces the old tree: free it now.
                 *slot = None;

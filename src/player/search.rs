@@ -12,8 +12,9 @@
 //! Pass is a move of the tree. Two passes in a row end the game: such a node
 //! is terminal and is valued by the exact count of its board, which is how
 //! the search learns that passing with dead stones on the board loses under
-//! these rules. Positional superko is enforced on every tree move: a move
-//! whose colouring hash occurred in the game or earlier on the path is
+//! these rules. The game's superko is enforced on every tree move: a move
+//! whose superko key (the colouring's hash; under situational superko with
+//! the side to move) occurred in the game or earlier on the path is
 //! marked illegal and never chosen again (a hash match is taken as a
 //! repetition here; the move finally played is checked exactly by the game).
 
@@ -21,6 +22,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::filter::MoveFilter;
 use super::patterns;
 use super::playout::{
     first_code, light_playout, policy_playout, two_liberty_answers, Policy, FIRST_NONE,
@@ -31,7 +33,7 @@ use super::rng::FastRng;
 use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
 use super::time::Budget;
 use super::tree::{Candidate, HalfWins, Node, NodeId, Tree, PASS};
-use crate::game::{Action, Color, Game, Move, Vertex};
+use crate::game::{Action, Color, Game, Move, Superko, Vertex};
 
 /// Playouts a search makes even when told to stop at once.
 const MIN_PLAYOUTS_ON_STOP: u64 = 64;
@@ -142,8 +144,12 @@ pub struct Search {
     root_passes: u32,
     root_last_move: Option<Point>,
     komi: f32,
-    /// Colouring hashes of the game so far: tree moves may not repeat them.
+    /// Superko keys of the game so far: tree moves may not repeat them.
     history: HashSet<u64>,
+    /// The game's superko rule, which makes the keys.
+    superko: Superko,
+    /// The client's avoid / allow rules, applied where children are made.
+    filter: MoveFilter,
     rng: FastRng,
     /// The playouts' tactical reader (short reading).
     reader: Reader,
@@ -193,7 +199,9 @@ impl Search {
             root_passes: game.consecutive_passes().min(1),
             root_last_move,
             komi: game.komi() as f32,
-            history: game.coloring_hashes().collect(),
+            history: game.superko_keys().collect(),
+            superko: game.superko(),
+            filter: MoveFilter::default(),
             rng: FastRng::new(seed),
             reader: Reader::new(PLAYOUT_BUDGET),
             replies: Replies::new(),
@@ -244,6 +252,23 @@ impl Search {
         let mut search = Search::new(game, to_move, params, seed);
         search.tree = tree;
         search
+    }
+
+    /// The search under the client's move filter. Its depths count from
+    /// this root, so the player starts a new tree when the filter changes
+    /// or the game moves on under one.
+    pub fn with_filter(mut self, filter: MoveFilter) -> Search {
+        self.filter = filter;
+        self
+    }
+
+    pub fn filter(&self) -> &MoveFilter {
+        &self.filter
+    }
+
+    /// Whether this search's root is the game's position now.
+    pub fn is_at(&self, game: &Game) -> bool {
+        self.actions_seen == game.actions()
     }
 
     pub fn playouts(&self) -> u64 {
@@ -389,13 +414,17 @@ impl Search {
                 if node != Tree::ROOT && playouts < self.params.expand_visits {
                     break;
                 }
-                let candidates = candidates(
+                let mut candidates = candidates(
                     &self.params,
                     &mut self.deep_reader,
                     &board,
                     to_move,
                     last_move,
                 );
+                if !self.filter.is_empty() {
+                    let depth = path.len() - 1;
+                    self.filter.retain(&mut candidates, &board, to_move, depth);
+                }
                 if !self.tree.expand(node, &candidates) {
                     break;
                 }
@@ -408,10 +437,15 @@ impl Search {
                 board.pass();
                 passes += 1;
                 last_move = None;
+                // A pass leaves a new situation (the colouring, the other
+                // side to move) that situational superko remembers.
+                if self.superko == Superko::Situational {
+                    path_hashes.push(self.superko.key(board.hash(), to_move.opponent()));
+                }
             } else {
                 board.play(mv, to_move);
                 passes = 0;
-                let hash = board.hash();
+                let hash = self.superko.key(board.hash(), to_move.opponent());
                 if self.history.contains(&hash) || path_hashes.contains(&hash) {
                     // A repetition: this child can never be played here.
                     self.tree.node_mut(child).illegal = true;

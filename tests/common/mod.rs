@@ -27,6 +27,25 @@ pub const GAME_IN_PROGRESS: [&str; 10] = [
     "play b D4",
 ];
 
+/// White's two-point eye at A1-B1 behind a wall with liberties outside;
+/// Black has filled A1 and White has passed. Black's B1 would clear A1 and
+/// B1, a two-stone suicide that recreates the colouring Black faced before
+/// A1, which so far stood only with Black to move.
+pub const SUPERKO_CASE: [&str; 12] = [
+    "boardsize 5",
+    "clear_board",
+    "play b E5",
+    "play w A2",
+    "play b E4",
+    "play w B2",
+    "play b D5",
+    "play w C2",
+    "play b E3",
+    "play w C1",
+    "play b A1",
+    "play w pass",
+];
+
 /// Starts hane with `args` and sends `commands`, each of which must succeed.
 pub fn started_with(args: &[&str], commands: &[&str]) -> Gtp {
     let mut gtp = Gtp::start_with(args);

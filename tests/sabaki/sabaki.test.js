@@ -68,11 +68,11 @@ function checkVariations(variations, legal) {
 
 // Starts an analysis as Sabaki's analyzeMove does, collects `count` info
 // lines through the library's subscriber, then aborts as Sabaki does.
-async function analyse(tracker, controller, name, color, count) {
+async function analyse(tracker, controller, name, args, count) {
   let lines = []
   let enough
   let gotEnough = new Promise(resolve => (enough = resolve))
-  let done = tracker.queueCommand({name, args: [color, '50']}, ({line}) => {
+  let done = tracker.queueCommand({name, args}, ({line}) => {
     if (line.startsWith('info ')) lines.push(line)
     if (lines.length >= count) enough()
   })
@@ -150,9 +150,9 @@ test('hane works with @sabaki/gtp as Sabaki drives it', {timeout: 120000}, async
 
   // Analysis for White (to move), both dialects.
   let legal = (await tracker.queueCommand({name: 'all_legal', args: ['W']})).content.split(' ')
-  let lz = await analyse(tracker, controller, 'lz-analyze', 'W', 3)
+  let lz = await analyse(tracker, controller, 'lz-analyze', ['W', '50'], 3)
   for (let line of lz) checkVariations(readInfoLine(line, false), legal)
-  let kata = await analyse(tracker, controller, 'kata-analyze', 'W', 2)
+  let kata = await analyse(tracker, controller, 'kata-analyze', ['W', '50'], 2)
   for (let line of kata) {
     let variations = readInfoLine(line, true)
     checkVariations(variations, legal)
@@ -161,6 +161,24 @@ test('hane works with @sabaki/gtp as Sabaki drives it', {timeout: 120000}, async
   // The search kept running between lines.
   let total = line => readInfoLine(line, false).reduce((sum, v) => sum + v.visits, 0)
   assert.ok(total(lz[lz.length - 1]) > total(lz[0]))
+  // Lizzie's keys: White's favourite moves avoided at the root, and at
+  // least five moves a line (unsearched ones with 0 visits).
+  let favourites = readInfoLine(lz[lz.length - 1], false).slice(0, 2).map(v => v.move)
+  let avoiding = await analyse(
+    tracker,
+    controller,
+    'lz-analyze',
+    ['W', '50', 'avoid', 'w', favourites.join(','), '1', 'minmoves', '5'],
+    2
+  )
+  for (let line of avoiding) {
+    let variations = readInfoLine(line, false)
+    assert.ok(variations.length >= 5, line)
+    for (let v of variations) {
+      assert.ok(!favourites.includes(v.move), `${v.move} was avoided`)
+      assert.ok(legal.includes(v.move), `${v.move} is not legal`)
+    }
+  }
   // The game is untouched by the analyses.
   white = await tracker.queueCommand({name: 'list_stones', args: ['white']})
   assert.equal(white.content, 'E4 D5')

@@ -224,13 +224,7 @@ fn every_listed_name_is_parsed_and_no_other() {
     for name in command_names() {
         assert_ne!(command(name), Err(ParseError::UnknownCommand), "{name}");
     }
-    for name in [
-        "cputime",
-        "genmove_black",
-        "analyze",
-        "genmove_analyze",
-        "kgs-chat",
-    ] {
+    for name in ["genmove_black", "analyze", "genmove_analyze", "kgs-chat"] {
         assert!(!command_names().any(|known| known == name));
         assert_eq!(command(name), Err(ParseError::UnknownCommand), "{name}");
     }
@@ -286,6 +280,98 @@ fn analysis_arguments_in_every_form() {
     assert_eq!(syntax_error("kata-analyze 50 b"), EXPECTED_ANALYZE_OPTION);
     assert_eq!(syntax_error("hane-ownership purple"), EXPECTED_COLOR);
     assert_eq!(syntax_error("hane-candidates b w"), TOO_MANY);
+}
+
+/// Lizzie's and KataGo's keys: avoid (repeatable), allow, minmoves, in any
+/// order among the others.
+#[test]
+fn analysis_move_filters_and_minmoves() {
+    let rule = |kind, color, moves: Vec<Move>, until_depth| MoveRule {
+        kind,
+        color,
+        moves,
+        until_depth,
+    };
+    let mut filter = crate::player::MoveFilter::default();
+    filter
+        .add(rule(
+            FilterKind::Avoid,
+            Color::Black,
+            vec![Move::Play(v("D4")), Move::Play(v("Q16")), Move::Pass],
+            2,
+        ))
+        .expect("avoid");
+    filter
+        .add(rule(
+            FilterKind::Avoid,
+            Color::White,
+            vec![Move::Play(v("E5"))],
+            1,
+        ))
+        .expect("avoid");
+    assert_eq!(
+        ok("lz-analyze b 50 avoid b D4,q16,PASS 2 minmoves 5 avoid white E5, 1 maxmoves 10"),
+        Command::Analyze(
+            Dialect::LeelaZero,
+            AnalyzeArgs {
+                color: Some(Color::Black),
+                interval: Some(50),
+                max_moves: Some(10),
+                min_moves: Some(5),
+                filter,
+                ..AnalyzeArgs::default()
+            }
+        )
+    );
+    let mut filter = crate::player::MoveFilter::default();
+    filter
+        .add(rule(
+            FilterKind::Allow,
+            Color::White,
+            vec![Move::Play(v("C3"))],
+            1,
+        ))
+        .expect("allow");
+    assert_eq!(
+        ok("kata-genmove_analyze w allow w C3 1 ownership true interval 10"),
+        Command::GenmoveAnalyze(
+            Dialect::KataGo,
+            AnalyzeArgs {
+                color: Some(Color::White),
+                interval: Some(10),
+                ownership: true,
+                filter,
+                ..AnalyzeArgs::default()
+            }
+        )
+    );
+    for (line, expected) in [
+        ("lz-analyze avoid b D4", EXPECTED_DEPTH),
+        ("lz-analyze avoid b D4 0", EXPECTED_DEPTH),
+        ("lz-analyze avoid b D4 x", EXPECTED_DEPTH),
+        ("lz-analyze avoid b", EXPECTED_MOVE_LIST),
+        ("lz-analyze avoid b D4;E5 1", EXPECTED_MOVE_LIST),
+        ("lz-analyze avoid b D4,I5 1", EXPECTED_MOVE_LIST),
+        ("kata-analyze allow purple D4 1", EXPECTED_COLOR),
+        ("kata-analyze minmoves", EXPECTED_INTEGER),
+        ("kata-analyze minmoves -1", EXPECTED_INTEGER),
+        (
+            "kata-analyze allow b D4 1 allow b E5 1",
+            "allow is given once for a colour, and not with avoid",
+        ),
+        (
+            "lz-analyze allow b D4 1 avoid b E5 1",
+            "allow is given once for a colour, and not with avoid",
+        ),
+        (
+            "lz-genmove_analyze avoid w E5 1 allow w D4 1",
+            "allow is given once for a colour, and not with avoid",
+        ),
+    ] {
+        assert_eq!(syntax_error(line), expected, "{line}");
+    }
+    // One allow for each colour is fine.
+    ok("kata-analyze allow b D4 1 allow w E5 3");
 }
 
 // --- failure classes ---------------------------------------------------
