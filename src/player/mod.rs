@@ -7,6 +7,7 @@
 pub mod bench;
 mod decision;
 mod filter;
+mod komi;
 mod nakade;
 mod patterns;
 mod playout;
@@ -96,6 +97,8 @@ pub struct Player {
     /// The client's avoid / allow rules for the search running now (see
     /// `filtered`); empty otherwise.
     filter: MoveFilter,
+    /// The adaptive part of the dynamic komi, moved after each genmove.
+    adaptive_komi: komi::Adaptive,
 }
 
 impl Player {
@@ -107,6 +110,7 @@ impl Player {
             seed_counter: config.seed.unwrap_or_else(rand::random),
             last_win_rate: None,
             filter: MoveFilter::default(),
+            adaptive_komi: komi::Adaptive::default(),
         }
     }
 
@@ -130,6 +134,7 @@ impl Player {
         }
         self.last_win_rate = None;
         self.filter = MoveFilter::default();
+        self.adaptive_komi.clear();
     }
 
     /// Chooses a move for `color` within `budget`, showing the search's
@@ -150,7 +155,9 @@ impl Player {
         // Without a commit (reg_genmove) the search leaves no trace: the
         // kept trees stay as they were and the seed stream is put back.
         let seed_counter = self.seed_counter;
-        let report = self.run_search(game, color, budget, stop, watch, commit);
+        let extra_komi = self.extra_komi(game, color);
+        let komi = komi::search_komi(game.komi(), color, extra_komi);
+        let report = self.run_search(game, color, komi, budget, stop, watch, commit);
         if !commit {
             self.seed_counter = seed_counter;
         }
@@ -164,15 +171,47 @@ impl Player {
                 .map_or("none".to_string(), |m| m.describe(color))
         );
         let resign = Resign {
-            threshold: self.config.resign_threshold as f32,
+            // Asking for more than the real komi, the win rates understate
+            // our chances: no resigning on them.
+            threshold: if extra_komi > 0.0 {
+                0.0
+            } else {
+                self.config.resign_threshold as f32
+            },
             last_win_rate: self.last_win_rate,
         };
         let decision = decide(game, color, &report, resign);
         let decision = self.filter.kept_to(decision, game, color, &report);
         if commit {
             self.last_win_rate = report.moves.first().map(|m| m.win_rate);
+            if let (true, Some(best)) = (self.config.search.adaptive_komi, report.moves.first()) {
+                self.adaptive_komi.update(color, best.win_rate, game.size());
+            }
         }
         decision
+    }
+
+    /// Points beyond the real komi that `color`'s next genmove search asks
+    /// for (negative: the loss it accepts), by the dynamic komi settings.
+    fn extra_komi(&self, game: &Game, color: Color) -> f32 {
+        let params = &self.config.search;
+        let handicap = if params.handicap_komi {
+            komi::handicap_extra(game, color)
+        } else {
+            0.0
+        };
+        let adaptive = if params.adaptive_komi {
+            self.adaptive_komi.extra(color)
+        } else {
+            0.0
+        };
+        if handicap + adaptive != 0.0 {
+            debug!(
+                "{color} searches with {:+.1} points of dynamic komi",
+                handicap + adaptive
+            );
+        }
+        handicap + adaptive
     }
 
     /// Runs the search for `color` at the game's position within `budget`
@@ -184,7 +223,7 @@ impl Player {
         budget: Budget,
         stop: &AtomicBool,
     ) -> SearchReport {
-        self.run_search(game, color, budget, stop, None, true)
+        self.run_search(game, color, game.komi() as f32, budget, stop, None, true)
     }
 
     /// Searches for `color` until `stop` is raised, with no other bound: for
@@ -196,7 +235,15 @@ impl Player {
         stop: &AtomicBool,
         watch: Option<Watch>,
     ) -> SearchReport {
-        self.run_search(game, color, Budget::UNLIMITED, stop, watch, true)
+        self.run_search(
+            game,
+            color,
+            game.komi() as f32,
+            Budget::UNLIMITED,
+            stop,
+            watch,
+            true,
+        )
     }
 
     /// Runs the threads' searches in slices of one interval each (a single
@@ -204,17 +251,19 @@ impl Player {
     /// from slice to slice, so watching costs only the thread restarts.
     /// With `keep`, the trees are kept for the next search; without, the
     /// ones kept before stay as they were.
+    #[allow(clippy::too_many_arguments)]
     fn run_search(
         &mut self,
         game: &Game,
         color: Color,
+        komi: f32,
         budget: Budget,
         stop: &AtomicBool,
         mut watch: Option<Watch>,
         keep: bool,
     ) -> SearchReport {
         let start = Instant::now();
-        let mut searches = self.prepare_searches(game, color, keep);
+        let mut searches = self.prepare_searches(game, color, komi, keep);
         // A playout count is per move (as Leela Zero's and KataGo's are),
         // shared out among the threads.
         let mut playouts_left = match budget.playouts {
@@ -292,7 +341,13 @@ impl Player {
 
     /// Each thread's search moved to the game's position, reusing its tree
     /// where the game followed it.
-    fn prepare_searches(&mut self, game: &Game, color: Color, keep: bool) -> Vec<Search> {
+    fn prepare_searches(
+        &mut self,
+        game: &Game,
+        color: Color,
+        komi: f32,
+        keep: bool,
+    ) -> Vec<Search> {
         let mut searches: Vec<Search> = Vec::with_capacity(self.searches.len());
         for slot in self.searches.iter_mut() {
             self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -302,12 +357,17 @@ impl Player {
             // moves since have shifted, holds moves the filter forbids.
             let filter = &self.filter;
             let search = match slot.as_ref() {
-                Some(old) if old.filter() == filter && (filter.is_empty() || old.is_at(game)) => {
+                Some(old)
+                    if old.komi() == komi
+                        && old.filter() == filter
+                        && (filter.is_empty() || old.is_at(game)) =>
+                {
                     old.advance(game, color, seed)
                 }
                 _ => Search::new(game, color, self.config.search.clone(), seed),
             }
-            .with_filter(filter.clone());
+            .with_filter(filter.clone())
+            .with_komi(komi);
             if keep {
                 // The new search replaces the old tree: free it now.
                 *slot = None;
@@ -378,5 +438,40 @@ mod tests {
             let expected = 300u64.div_ceil(threads as u64) * threads as u64;
             assert_eq!(report.playouts, expected, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn the_handicap_komi_counts_for_blacks_genmove_only() {
+        let mut game = Game::new(9, 0.5);
+        let stones: Vec<_> = ["C3", "G7", "C7", "G3"]
+            .iter()
+            .map(|s| (Vertex::parse_gtp(s).expect("vertex"), Some(Color::Black)))
+            .collect();
+        game.setup(&stones).expect("setup");
+        let budget = Budget {
+            deadline: None,
+            playouts: 200,
+            latest: None,
+        };
+        let stop = AtomicBool::new(false);
+        let search_komi = |handicap_komi: bool, color: Color, genmove: bool| {
+            let mut config = PlayerConfig {
+                seed: Some(3),
+                ..PlayerConfig::default()
+            };
+            config.search.handicap_komi = handicap_komi;
+            let mut player = Player::new(&config);
+            if genmove {
+                player.genmove(&game, color, budget, &stop, None, true);
+            } else {
+                player.search(&game, color, budget, &stop);
+            }
+            player.searches[0].as_ref().expect("kept").komi()
+        };
+        assert_eq!(search_komi(true, Color::Black, true), 28.5);
+        assert_eq!(search_komi(false, Color::Black, true), 0.5);
+        assert_eq!(search_komi(true, Color::White, true), 0.5);
+        // Analysis shows the game's own komi.
+        assert_eq!(search_komi(true, Color::Black, false), 0.5);
     }
 }

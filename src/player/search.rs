@@ -64,6 +64,12 @@ pub struct SearchParams {
     pub heavy_playouts: bool,
     /// Policy playouts try the last good reply (LGRF-2) to the last moves.
     pub last_good_reply: bool,
+    /// Handicap stones count for Black's searches, fading over the game
+    /// (linear dynamic komi, `player::komi`).
+    pub handicap_komi: bool,
+    /// The search asks for more when winning and less when losing
+    /// (adaptive dynamic komi, `player::komi`).
+    pub adaptive_komi: bool,
     /// The policy playout's probabilities.
     pub policy: Policy,
     /// Whether tree moves may be suicides of two or more stones (legal under
@@ -90,6 +96,8 @@ impl Default for SearchParams {
             prior_suicide: 40,
             heavy_playouts: true,
             last_good_reply: true,
+            handicap_komi: false,
+            adaptive_komi: false,
             policy: Policy::default(),
             allow_suicide: true,
             max_nodes: 4_000_000,
@@ -120,6 +128,8 @@ impl SearchParams {
             "prior_self_atari" => self.prior_self_atari = parse(name, value)?,
             "heavy_playouts" => self.heavy_playouts = parse(name, value)?,
             "last_good_reply" => self.last_good_reply = parse(name, value)?,
+            "handicap_komi" => self.handicap_komi = parse(name, value)?,
+            "adaptive_komi" => self.adaptive_komi = parse(name, value)?,
             "policy_capture" => self.policy.capture = parse(name, value)?,
             "policy_two_liberties" => self.policy.two_liberties = parse(name, value)?,
             "policy_nakade" => self.policy.nakade = parse(name, value)?,
@@ -218,14 +228,15 @@ impl Search {
     /// Moves the search to the game's new position, keeping the subtree of
     /// the moves played since, when the game followed this tree. Otherwise
     /// starts afresh.
+    /// The komi is not checked here: a tree counted with another komi is
+    /// the caller's to refuse (`Search::komi`).
     pub fn advance(&self, game: &Game, to_move: Color, seed: u64) -> Search {
         let params = self.params.clone();
         let now = game.actions();
         let seen = self.actions_seen.len();
         let reusable = now.len() >= seen
             && now[..seen] == self.actions_seen[..]
-            && self.root_board.size() == game.size()
-            && self.komi == game.komi() as f32;
+            && self.root_board.size() == game.size();
         if !reusable {
             return Search::new(game, to_move, params, seed);
         }
@@ -269,6 +280,18 @@ impl Search {
     /// Whether this search's root is the game's position now.
     pub fn is_at(&self, game: &Game) -> bool {
         self.actions_seen == game.actions()
+    }
+
+    /// The komi the playouts are counted with: the game's, or the dynamic
+    /// komi the player chose (`player::komi`).
+    pub fn komi(&self) -> f32 {
+        self.komi
+    }
+
+    /// The same search counting its playouts with `komi`.
+    pub fn with_komi(mut self, komi: f32) -> Search {
+        self.komi = komi;
+        self
     }
 
     pub fn playouts(&self) -> u64 {
