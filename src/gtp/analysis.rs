@@ -226,6 +226,31 @@ fn gfx_candidates(report: &SearchReport) -> String {
     gfx
 }
 
+/// What GoGui draws while genmove thinks (`--gogui-live-gfx`): the best
+/// move's principal variation as numbered ghost stones, the candidates'
+/// labels as in `gfx_candidates`, the best marked, a short status line.
+/// The variation comes first and its later points get no candidate label,
+/// because GoGui writes a VAR's move numbers as labels: the best move then
+/// shows its win rate where the `1` would be, and the variation's numbers
+/// stay whole.
+pub(super) fn gfx_live(report: &SearchReport) -> String {
+    let mut gfx = String::new();
+    let mut continuation = Vec::new();
+    if let Some(best) = report.played_out().next() {
+        let _ = writeln!(gfx, "{}", variation(report.to_move, &best.pv));
+        continuation.extend(best.pv.iter().skip(1).filter_map(|mv| match mv {
+            Move::Play(v) => Some(*v),
+            Move::Pass => None,
+        }));
+    }
+    let labels = candidate_labels(report, &continuation);
+    if !labels.is_empty() {
+        let _ = writeln!(gfx, "LABEL{labels}");
+    }
+    gfx.push_str(&best_mark_and_status(report));
+    gfx
+}
+
 /// ` D4 60:86 C3 25:10 ...`: the most searched board moves (the best
 /// always) with their win rate and share of the visits, except at the
 /// points in `unlabelled`.
@@ -442,13 +467,28 @@ mod tests {
     }
 
     #[test]
+    fn live_graphics_show_the_variation_then_labels_off_its_later_points() {
+        assert_eq!(
+            gfx_live(&report_with_c2_searched()),
+            "VAR w B2 b C2 w pass\nLABEL B2 60:67\nSQUARE B2\nTEXT best B2 60.0% (300 visits)"
+        );
+        // Without C2 in the variation, C2 keeps its label.
+        let mut report = report_with_c2_searched();
+        report.moves[0].pv.truncate(1);
+        assert_eq!(
+            gfx_live(&report).lines().nth(1),
+            Some("LABEL B2 60:67 C2 45:22")
+        );
+    }
+
+    #[test]
     fn nothing_searched_yet_is_a_status_line_alone() {
         let mut report = sample_report();
         for m in &mut report.moves {
             m.visits = 0;
         }
         assert_eq!(
-            gfx_text(&report, GfxView::Candidates),
+            gfx_live(&report),
             "TEXT no move searched yet (350 playouts)"
         );
     }
