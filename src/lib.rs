@@ -28,5 +28,5 @@ pub use analyze::{analyze_file, AnalyzeError, AnalyzeOptions, Summary};
 pub use game::sgf;
 pub use game::zobrist::stone_key;
 pub use game::{rules_text, Color, Game, Move, Superko, Vertex};
-pub use gtp::{format_response, parse_line, serve, Command, Engine, ParseError, Request};
+pub use gtp::{format_response, parse_line, serve, Command, Engine, LiveGfx, ParseError, Request};
 pub use player::{bench, PlayerConfig, SearchParams, TREE_NODE_BYTES};

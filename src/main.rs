@@ -1,10 +1,11 @@
 //! `hane`: with no subcommand, a GTP engine on stdin/stdout.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Parser;
 
-use hane::{rules_text, AnalyzeOptions, Engine, PlayerConfig, SearchParams, Superko};
+use hane::{rules_text, AnalyzeOptions, Engine, LiveGfx, PlayerConfig, SearchParams, Superko};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -60,6 +61,18 @@ struct Cli {
     /// command arrives (off by default: it takes every core meanwhile).
     #[arg(long)]
     ponder: bool,
+    /// Draw the search on GoGui's board while genmove thinks (GoGui's live
+    /// graphics, `gogui-gfx:` lines on stderr), every SECONDS (default 0.5):
+    /// `--gogui-live-gfx` or `--gogui-live-gfx=0.2`.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "0.5",
+        value_parser = drawing_interval
+    )]
+    gogui_live_gfx: Option<f64>,
     /// A search parameter, NAME=VALUE, for tuning experiments
     /// (docs/strength.md); may be repeated.
     #[arg(long = "param", value_name = "NAME=VALUE", hide = true)]
@@ -153,6 +166,11 @@ komi 7.5 until the client sets one",
         }
     );
     let mut engine = Engine::new(&config).with_superko(cli.superko);
+    if let Some(seconds) = cli.gogui_live_gfx {
+        engine = engine.with_live_gfx(LiveGfx {
+            interval: Duration::from_secs_f64(seconds),
+        });
+    }
     if let Err(e) = hane::serve(&mut engine) {
         log::error!("cannot read standard input: {e}");
         std::process::exit(1);
@@ -283,6 +301,15 @@ fn seconds(text: &str) -> Result<f64, String> {
         Ok(t) if t < 0.0 => Err("expected a number of seconds, not negative".to_string()),
         Ok(t) => Ok(t),
         Err(_) => Err("expected a number of seconds".to_string()),
+    }
+}
+
+/// The time between two live drawings: each one restarts the search
+/// threads and repaints GoGui's board, so not under 0.05 s; at most an hour.
+fn drawing_interval(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if (0.05..=3600.0).contains(&t) => Ok(t),
+        _ => Err("expected a number of seconds from 0.05 to 3600".to_string()),
     }
 }
 

@@ -321,6 +321,7 @@ fn gogui_analyze_commands_and_gfx_responses_are_well_formed() {
         Regex::new(&format!(r"^INFLUENCE(?: {point} -?[01]\.\d\d){{81}}$")).expect("regex");
     let label = Regex::new(&format!(r"^LABEL(?: {point} \d{{1,3}}:\d{{1,3}})+$")).expect("regex");
     let var = Regex::new(&format!(r"^VAR b {point}(?: [bw] (?:{point}|pass))*$")).expect("regex");
+    let square = Regex::new(&format!(r"^SQUARE {point}$")).expect("regex");
     let text = Regex::new(r"^TEXT \S.*$").expect("regex");
     let mut seen = Vec::new();
     for line in menu.lines() {
@@ -333,7 +334,7 @@ fn gogui_analyze_commands_and_gfx_responses_are_well_formed() {
         let response = gtp.ok(&format!("{name} b"));
         for gfx in response.lines() {
             assert!(
-                [&influence, &label, &var, &text]
+                [&influence, &label, &var, &square, &text]
                     .iter()
                     .any(|r| r.is_match(gfx)),
                 "{name}: bad gfx line {gfx:?}"
@@ -342,12 +343,21 @@ fn gogui_analyze_commands_and_gfx_responses_are_well_formed() {
         }
         assert_eq!(snapshot(&mut gtp), before, "{name} changed the game");
     }
-    for directive in ["INFLUENCE", "LABEL", "VAR", "TEXT"] {
+    for directive in ["INFLUENCE", "LABEL", "VAR", "SQUARE", "TEXT"] {
         assert!(
             seen.iter().any(|d| d == directive),
             "no {directive} in {seen:?}"
         );
     }
+    // The candidates: the best (most visited, labelled first) marked, and
+    // a status line short enough for GoGui's status bar.
+    let candidates = gtp.ok("hane-candidates b");
+    let lines: Vec<&str> = candidates.lines().collect();
+    let best = lines[0].split(' ').nth(1).expect("a labelled move");
+    assert_eq!(lines[1], format!("SQUARE {best}"), "{candidates}");
+    let status =
+        Regex::new(&format!(r"^TEXT best {best} \d+\.\d% \(\d+ visits\)$")).expect("regex");
+    assert!(status.is_match(lines[2]), "{candidates}");
     // The side to move when no colour is given, and the id echoed.
     let response = gtp.send("31 hane-score");
     assert!(response.starts_with("=31 TEXT "), "{response}");

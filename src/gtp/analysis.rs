@@ -214,8 +214,47 @@ fn gfx_ownership(report: &SearchReport) -> String {
 }
 
 /// The candidate moves labelled `win rate:share of visits`, both in
-/// percent, the win rate for the side to move.
+/// percent, the win rate for the side to move; the best one marked with a
+/// square, and a status line short enough for GoGui's status bar.
 fn gfx_candidates(report: &SearchReport) -> String {
+    let mut gfx = String::new();
+    let labels = candidate_labels(report, &[]);
+    if !labels.is_empty() {
+        let _ = writeln!(gfx, "LABEL{labels}");
+    }
+    gfx.push_str(&best_mark_and_status(report));
+    gfx
+}
+
+/// What GoGui draws while genmove thinks (`--gogui-live-gfx`): the best
+/// move's principal variation as numbered ghost stones, the candidates'
+/// labels as in `gfx_candidates`, the best marked, a short status line.
+/// The variation comes first and its later points get no candidate label,
+/// because GoGui writes a VAR's move numbers as labels: the best move then
+/// shows its win rate where the `1` would be, and the variation's numbers
+/// stay whole.
+pub(super) fn gfx_live(report: &SearchReport) -> String {
+    let mut gfx = String::new();
+    let mut continuation = Vec::new();
+    if let Some(best) = report.played_out().next() {
+        let _ = writeln!(gfx, "{}", variation(report.to_move, &best.pv));
+        continuation.extend(best.pv.iter().skip(1).filter_map(|mv| match mv {
+            Move::Play(v) => Some(*v),
+            Move::Pass => None,
+        }));
+    }
+    let labels = candidate_labels(report, &continuation);
+    if !labels.is_empty() {
+        let _ = writeln!(gfx, "LABEL{labels}");
+    }
+    gfx.push_str(&best_mark_and_status(report));
+    gfx
+}
+
+/// ` D4 60:86 C3 25:10 ...`: the most searched board moves (the best
+/// always) with their win rate and share of the visits, except at the
+/// points in `unlabelled`.
+fn candidate_labels(report: &SearchReport, unlabelled: &[Vertex]) -> String {
     let candidates: Vec<&RootMove> = report.played_out().collect();
     let total: u32 = candidates.iter().map(|m| m.visits).sum();
     let mut labels = String::new();
@@ -225,6 +264,9 @@ fn gfx_candidates(report: &SearchReport) -> String {
         if i > 0 && share < MIN_LABEL_SHARE {
             break;
         }
+        if unlabelled.contains(&v) {
+            continue;
+        }
         let _ = write!(
             labels,
             " {v} {:.0}:{:.0}",
@@ -232,17 +274,27 @@ fn gfx_candidates(report: &SearchReport) -> String {
             share * 100.0
         );
     }
-    let mut gfx = String::new();
-    if !labels.is_empty() {
-        let _ = writeln!(gfx, "LABEL{labels}");
-    }
-    let _ = write!(
-        gfx,
-        "TEXT labels: {} win rate % : share of visits %; {}",
-        report.to_move,
-        summary(report)
-    );
-    gfx
+    labels
+}
+
+/// `SQUARE C3` on the most visited move when it is a board move, then
+/// `TEXT best C3 56.3% (812 visits)`. GoGui shows the TEXT in its status
+/// bar (after the command's title for an analyze command), which cuts a
+/// long text off: the whole summary would not fit.
+fn best_mark_and_status(report: &SearchReport) -> String {
+    let Some(best) = report.played_out().next() else {
+        return format!("TEXT no move searched yet ({} playouts)", report.playouts);
+    };
+    let mark = match best.mv {
+        Move::Play(v) => format!("SQUARE {v}\n"),
+        Move::Pass => String::new(),
+    };
+    format!(
+        "{mark}TEXT best {} {:.1}% ({} visits)",
+        best.mv,
+        best.win_rate.clamp(0.0, 1.0) * 100.0,
+        best.visits
+    )
 }
 
 /// The principal variation of the best move.
@@ -250,13 +302,23 @@ fn gfx_pv(report: &SearchReport) -> String {
     let Some(best) = report.played_out().next() else {
         return format!("TEXT {}", summary(report));
     };
+    format!(
+        "{}\nTEXT {}",
+        variation(report.to_move, &best.pv),
+        summary(report)
+    )
+}
+
+/// `VAR b D4 w C3 b pass`: `pv` played from `color` on, colours
+/// alternating.
+fn variation(color: Color, pv: &[Move]) -> String {
     let mut var = String::from("VAR");
-    let mut color = report.to_move;
-    for mv in &best.pv {
+    let mut color = color;
+    for mv in pv {
         let _ = write!(var, " {} {mv}", color.letter().to_ascii_lowercase());
         color = color.opponent();
     }
-    format!("{var}\nTEXT {}", summary(report))
+    var
 }
 
 /// `Black leads by 3.5; win rate 61% for White to move (1234 playouts)`.
@@ -362,14 +424,72 @@ mod tests {
         let ownership = gfx_text(&report, GfxView::Ownership);
         assert!(ownership.starts_with("INFLUENCE A1 0.50 B1 0.50 C1 0.50 A2 0.50"));
         assert!(ownership.contains("C3 -1.00\nTEXT White leads by 1"));
-        let labels = gfx_text(&report, GfxView::Candidates);
-        assert!(labels.starts_with("LABEL B2 60:86\nTEXT labels: black win rate"));
+        assert_eq!(
+            gfx_text(&report, GfxView::Candidates),
+            "LABEL B2 60:86\nSQUARE B2\nTEXT best B2 60.0% (300 visits)"
+        );
         assert_eq!(
             gfx_text(&report, GfxView::Variation).lines().next(),
             Some("VAR b B2 w C2 b pass")
         );
         assert!(
             gfx_text(&report, GfxView::Score).starts_with("TEXT White leads by 1; win rate 60%")
+        );
+    }
+
+    /// The sample report with C2, the best move's answer in its variation,
+    /// searched as a candidate too.
+    fn report_with_c2_searched() -> SearchReport {
+        let mut report = sample_report();
+        let c2 = Move::Play(Vertex::parse_gtp("C2").expect("vertex"));
+        report.moves.insert(
+            1,
+            RootMove {
+                mv: c2,
+                visits: 100,
+                win_rate: 0.45,
+                prior: 0.1,
+                black_margin: None,
+                pv: vec![c2],
+            },
+        );
+        report
+    }
+
+    #[test]
+    fn the_candidates_status_line_fits_gogui_status_bar() {
+        // GoGui writes `Candidate moves: ` before it; its status bar is
+        // sized for a few words and cuts the rest off.
+        let gfx = gfx_text(&report_with_c2_searched(), GfxView::Candidates);
+        let text = gfx.lines().last().expect("a TEXT line");
+        assert_eq!(text, "TEXT best B2 60.0% (300 visits)");
+        assert!(gfx.contains("\nSQUARE B2\n"), "{gfx}");
+    }
+
+    #[test]
+    fn live_graphics_show_the_variation_then_labels_off_its_later_points() {
+        assert_eq!(
+            gfx_live(&report_with_c2_searched()),
+            "VAR w B2 b C2 w pass\nLABEL B2 60:67\nSQUARE B2\nTEXT best B2 60.0% (300 visits)"
+        );
+        // Without C2 in the variation, C2 keeps its label.
+        let mut report = report_with_c2_searched();
+        report.moves[0].pv.truncate(1);
+        assert_eq!(
+            gfx_live(&report).lines().nth(1),
+            Some("LABEL B2 60:67 C2 45:22")
+        );
+    }
+
+    #[test]
+    fn nothing_searched_yet_is_a_status_line_alone() {
+        let mut report = sample_report();
+        for m in &mut report.moves {
+            m.visits = 0;
+        }
+        assert_eq!(
+            gfx_live(&report),
+            "TEXT no move searched yet (350 playouts)"
         );
     }
 }

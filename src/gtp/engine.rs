@@ -12,6 +12,7 @@ use log::{error, info, warn};
 use super::analysis;
 use super::command::{AnalyzeArgs, Command, Dialect, KgsTimeSystem, StoneStatus};
 use super::cputime::process_cpu_seconds;
+use super::live_gfx::{self, LiveGfx};
 use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::showboard::showboard;
@@ -65,6 +66,8 @@ pub struct Engine {
     ponder_due: bool,
     /// The superko rule of every game this engine plays (`--superko`).
     superko: Superko,
+    /// Whether genmove draws its search in GoGui while it thinks.
+    live_gfx: Option<LiveGfx>,
 }
 
 impl Engine {
@@ -77,7 +80,15 @@ impl Engine {
             quit: false,
             ponder_due: false,
             superko: Superko::Positional,
+            live_gfx: None,
         }
+    }
+
+    /// The engine with genmove drawing its search on GoGui's board every
+    /// `live_gfx.interval` (`--gogui-live-gfx`).
+    pub fn with_live_gfx(mut self, live_gfx: LiveGfx) -> Engine {
+        self.live_gfx = Some(live_gfx);
+        self
     }
 
     /// The engine under `superko` (positional unless told), from the
@@ -164,9 +175,9 @@ impl Engine {
                 Ok(String::new())
             }
             Play(color, mv) => self.play(color, mv),
-            Genmove(color) | KgsGenmoveCleanup(color) => self
-                .genmove(color, stop, true, None, &MoveFilter::default())
-                .map(decision_text),
+            Genmove(color) | KgsGenmoveCleanup(color) => {
+                self.genmove_drawn(color, stop).map(decision_text)
+            }
             RegGenmove(color) => self
                 .genmove(color, stop, false, None, &MoveFilter::default())
                 .map(decision_text),
@@ -357,6 +368,24 @@ impl Engine {
         }
         self.ponder_due = self.player.config().ponder && decision != Decision::Resign;
         Ok(decision)
+    }
+
+    /// genmove, drawing the search on GoGui's board while it thinks when
+    /// live graphics are on, and clearing the drawing before the move is
+    /// answered.
+    fn genmove_drawn(&mut self, color: Color, stop: &AtomicBool) -> Result<Decision, String> {
+        let no_filter = MoveFilter::default();
+        let Some(live) = self.live_gfx else {
+            return self.genmove(color, stop, true, None, &no_filter);
+        };
+        let mut draw = live_gfx::draw;
+        let watch = Watch {
+            interval: live.interval,
+            on_report: &mut draw,
+        };
+        let decision = self.genmove(color, stop, true, Some(watch), &no_filter);
+        live_gfx::clear();
+        decision
     }
 
     /// `lz-genmove_analyze` / `kata-genmove_analyze`: genmove, with info
