@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Plays hane against GNU Go (or any GTP engine) and reports the result.
 
-Uses gogui-twogtp when it is on PATH (unless --no-twogtp, --parallel or
---sprt), otherwise drives both engines itself over GTP
+Uses gogui-twogtp when it is on PATH (unless --no-twogtp, --parallel,
+--sprt or --clock), otherwise drives both engines itself over GTP
 (gtp_client.py), --parallel games at a time. Either way it prints one line
 per finished game with the running score and its interval (with twogtp, read
 from its game.dat as it grows; twogtp resumes a match whose game.dat is
@@ -441,8 +441,6 @@ def run_twogtp(args):
     cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
            "-size", str(args.size), "-komi", f"{args.komi:g}", "-alternate", "-auto",
            "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
-    if args.clock:
-        cmd += ["-time", f"{args.clock / 60:g}"]
     print("running", " ".join(shlex.quote(c) for c in cmd), flush=True)
     proc = subprocess.Popen(cmd)
     seen = len(results_from_twogtp(args))  # a resumed match's earlier games
@@ -546,7 +544,8 @@ def main():
     p.add_argument("--move-timeout", type=float, default=60.0)
     p.add_argument("--no-twogtp", action="store_true")
     p.add_argument("--clock", type=int, default=0, metavar="SECONDS",
-                   help="sudden death: each side has SECONDS for the game (own driver; "
+                   help="sudden death: each side has SECONDS for the game (always the own driver, "
+                        "as gogui-twogtp keeps no clock; "
                         "time_settings and time_left sent to both, overrunning loses)")
     p.add_argument("--parallel", type=int, default=1,
                    help="games played at once by the own driver (each with its own engines)")
@@ -554,7 +553,10 @@ def main():
                    help="stop early once Wald's test (alpha = beta = 0.05) tells win rate P1 from P0")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    if not args.no_twogtp and args.parallel == 1 and not args.sprt and shutil.which("gogui-twogtp"):
+    # gogui-twogtp -time sends time_settings once and neither sends
+    # time_left nor ends a game on time, so a clock is kept by the driver.
+    if (not args.no_twogtp and args.parallel == 1 and not args.sprt and not args.clock
+            and shutil.which("gogui-twogtp")):
         results = run_twogtp(args)
     else:
         results = run_own_driver(args)
