@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Plays hane against GNU Go (or any GTP engine) and reports the result.
 
-Uses gogui-twogtp when it is on PATH (unless --no-twogtp, --parallel or
---sprt), otherwise drives both engines itself over GTP (gtp_client.py),
---parallel games at a time, one line per finished game with the running
-score and its interval. Colours alternate; every game is written as SGF
+Uses gogui-twogtp when it is on PATH (unless --no-twogtp, --parallel,
+--sprt or --clock), otherwise drives both engines itself over GTP
+(gtp_client.py), --parallel games at a time. Either way it prints one line
+per finished game with the running score and its interval (with twogtp, read
+from its game.dat as it grows; twogtp resumes a match whose game.dat is
+already in --out). Colours alternate; every game is written as SGF
 into --out, with a results table (results.tsv: one row a game from hane's
 side, won/lost and hane's margin, whichever route played it), a summary
 (summary.txt) and a plot (winrate.png: the win rate with its 95% band and
@@ -119,9 +121,12 @@ def play_game(engines, hane_colour, args, game_index):
             record["loser"] = to_move
             break
         to_move = "W" if to_move == "B" else "B"
-    tt = engines["hane"].send("final_score") if not record["error"] else ""
+    # The counts of a game that ended on the board: none after a resignation
+    # or an error (gogui-twogtp records none either).
+    counted = not record["error"] and not record["resigned"]
+    tt = engines["hane"].send("final_score") if counted else ""
     gnu = ""
-    if not record["error"]:
+    if counted:
         # The opponent's own count is for comparison only: an engine that
         # declines to count (Pachi: "unclear groups") costs nothing.
         try:
@@ -129,7 +134,6 @@ def play_game(engines, hane_colour, args, game_index):
         except EngineError as e:
             if e.kind != "error":
                 raise
-    
     if record["resigned"]:
         result = ("W" if record["resigned"] == "B" else "B") + "+R"
     elif record["error"]:
@@ -160,6 +164,18 @@ def failed_game(i, hane_colour, e):
             "tt_score": "", "opponent_score": "", "scores_agree": None, "moves": 0,
             "ended_by_passes": False, "hane_passed_first": False, "hane_secs_per_move": 0,
             "opp_secs_per_move": 0, "error": f"{e.kind}: {e}", "error_by": "?"}
+
+
+def progress_line(r, results):
+    """The line printed when game `r` ends: its result and the running score
+    over `results` (the games finished so far, `r` among them) with its 95%
+    interval. Both routes print it."""
+    n = len(results)
+    wins = sum(x["hane_won"] for x in results) + 0.5 * sum(x["tie"] for x in results)
+    low, high = wilson(wins, n)
+    return (f"game {r['game']}: hane {r['hane']} {r['result']} moves {r['moves']} "
+            f"(opponent says {r['opponent_score'] or '-'}) {r['error']} "
+            f"| {wins:g}/{n} = {wins / n:.3f} [{low:.3f}, {high:.3f}]")
 
 
 def sprt_llr(wins, losses, p0, p1):
@@ -209,10 +225,7 @@ def run_own_driver(args):
                 results.append(r)
                 n = len(results)
                 wins = sum(x["hane_won"] for x in results) + 0.5 * sum(x["tie"] for x in results)
-                low, high = wilson(wins, n)
-                line = (f"game {i}: hane {hane_colour} {r['result']} moves {r['moves']} "
-                        f"(opponent says {r['opponent_score']}) {r['error']} "
-                        f"| {wins:g}/{n} = {wins / n:.3f} [{low:.3f}, {high:.3f}]")
+                line = progress_line(r, results)
                 if args.sprt:
                     llr = sprt_llr(wins, n - wins, p0, p1)
                     line += f" llr {llr:+.2f}"
@@ -322,43 +335,134 @@ def summarise(args, results):
 
 
 def results_from_twogtp(args):
-    """Reads gogui-twogtp's table (<out>/game.dat) into the driver's records.
+    """Reads gogui-twogtp's table (<out>/game.dat) into the driver's records,
+    the games finished so far (twogtp rewrites the file whole after each
+    game, through a temporary file, so it is never read half written).
 
     With -alternate, twogtp flips the results of the swapped games so that
     B always means the -black program, which is hane: B+ is a hane win.
     RES_B is hane's own final_score (the Tromp-Taylor count), RES_W the
-    opponent's."""
+    opponent's; TIME_B and CPU_B are hane's. After an error twogtp writes
+    the counts of the unfinished game; the driver's form is kept instead:
+    the side at fault loses (X+F) and nothing is counted."""
     path = os.path.join(args.out, "game.dat")
     results = []
-    with open(path) as f:
+    hane_label = "hane"
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return results
+    with f:
         for line in f:
+            if line.startswith("# BlackLabel:"):
+                hane_label = line.split(":", 1)[1].strip() or hane_label
             if line.startswith("#") or not line.strip():
                 continue
             cols = line.rstrip("\n").split("\t")
+            if len(cols) < 12:
+                continue
             game, res_b, res_w, _res_r, alt, _dup, length = cols[:7]
             time_b = float(cols[7] or 0)
             time_w = float(cols[8] or 0)
-            err = cols[11] if len(cols) > 11 else "0"
+            err = cols[11]
             err_msg = cols[12] if len(cols) > 12 else ""
-            winner = score_winner(res_b)
             moves = int(length or 0)
-            resigned = res_b.upper().endswith("+R")
             hane = "W" if alt == "1" else "B"
+            opp = "B" if hane == "W" else "W"
+            sgf = os.path.join(args.out, f"game-{game}.sgf")
             # Back to real colours: twogtp wrote B for hane in every game.
-            real = (lambda text: flip(text)) if hane == "W" else (lambda text: text)
-            ended_by_passes = not resigned and err != "1"
+            real = flip if hane == "W" else (lambda text: text)
+            error, error_by = "", ""
+            resigned = None
+            if err == "1":
+                error = err_msg or "error"
+                error_by = twogtp_culprit(err_msg, hane_label, sgf, hane)
+                loser = hane if error_by == "hane" else opp
+                result = ("W" if loser == "B" else "B") + "+F"
+                winner = "W" if loser == "B" else "B"
+                tt, gnu = "", ""
+            elif res_b.strip().upper().endswith("+R"):
+                # twogtp's B is hane: "W+R" means hane resigned.
+                resigned = hane if res_b.strip().upper().startswith("W") else opp
+                result = real(res_b)
+                winner = score_winner(result)
+                tt, gnu = "", ""
+            else:
+                result = real(res_b)
+                winner = score_winner(result)
+                tt, gnu = real(res_b), real(res_w)
+            ended_by_passes = not error and resigned is None
+            # genmove calls: the moves of each colour (Black moves first, no
+            # handicap), and the one answered `resign`.
+            count = {"B": (moves + 1) // 2, "W": moves // 2}
+            if resigned:
+                count[resigned] += 1
             results.append({
-                "game": int(game), "hane": hane, "result": real(res_b),
-                "hane_won": winner == "B", "tie": winner is None and res_b.strip() == "0",
-                "tt_score": real(res_b), "opponent_score": real(res_w),
-                "scores_agree": None if resigned else score_winner(res_b) == score_winner(res_w),
+                "game": int(game), "hane": hane, "result": result,
+                "hane_won": winner == hane, "tie": not error and result.strip() == "0",
+                "tt_score": tt, "opponent_score": gnu,
+                "scores_agree": (score_winner(tt) == score_winner(gnu)) if tt and gnu else None,
                 "moves": moves, "ended_by_passes": ended_by_passes,
-                "hane_passed_first": ended_by_passes and first_passer(
-                    os.path.join(args.out, f"game-{game}.sgf")) == hane,
-                "hane_secs_per_move": time_b / max(moves / 2, 1),
-                "opp_secs_per_move": time_w / max(moves / 2, 1),
-                "error": err_msg if err == "1" else "",
+                "hane_passed_first": ended_by_passes and first_passer(sgf) == hane,
+                "hane_secs_per_move": time_b / max(count[hane], 1),
+                "opp_secs_per_move": time_w / max(count[opp], 1),
+                "error": error, "error_by": error_by,
             })
+    return results
+
+
+def twogtp_culprit(message, hane_label, sgf_path, hane):
+    """Who caused a game's error, from twogtp's message: "LABEL played
+    invalid move: ..." and "LABEL: ..." after genmove name the mover;
+    "LABEL: illegal move" (or any message) after `play` names the engine
+    that refused the other's move, which is the last move of the record."""
+    labelled_hane = message.startswith(hane_label)
+    if "illegal move" in message and "played invalid" not in message:
+        last = last_mover(sgf_path)
+        if last:
+            return "hane" if last == hane else "opponent"
+        return "opponent" if labelled_hane else "hane"
+    return "hane" if labelled_hane else "opponent"
+
+
+def last_mover(sgf_path):
+    try:
+        with open(sgf_path) as f:
+            moves = re.findall(r";\s*([BW])\[", f.read())
+    except OSError:
+        return None
+    return moves[-1] if moves else None
+
+
+def run_twogtp(args):
+    """Plays the match under gogui-twogtp and prints one line per game as
+    its row appears in game.dat, with results.tsv rewritten each time, as
+    the driver does."""
+    cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
+           "-size", str(args.size), "-komi", f"{args.komi:g}", "-alternate", "-auto",
+           "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
+    print("running", " ".join(shlex.quote(c) for c in cmd), flush=True)
+    proc = subprocess.Popen(cmd)
+    seen = len(results_from_twogtp(args))  # a resumed match's earlier games
+    try:
+        while True:
+            done = proc.poll() is not None
+            results = sorted(results_from_twogtp(args), key=lambda x: x["game"])
+            for k in range(seen, len(results)):
+                print(progress_line(results[k], results[:k + 1]), flush=True)
+            if len(results) > seen:
+                write_table(args, results)
+                seen = len(results)
+            if done:
+                break
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        proc.terminate()
+        proc.wait()
+        raise
+    if proc.returncode != 0:
+        sys.exit(proc.returncode)
+    write_table(args, results)
     return results
 
 
@@ -386,6 +490,7 @@ def plot_win_rate(path, results, args):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError:
         print("winrate.png needs matplotlib: pip install matplotlib", file=sys.stderr)
         return False
@@ -415,8 +520,10 @@ def plot_win_rate(path, results, args):
                 color="#1f3d99", label="hane")
     bottom.plot(games, [r["opp_secs_per_move"] for r in results], "s-", markersize=3,
                 color="#c0504d", label=opponent)
+    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
     bottom.set_xlabel("games played")
     bottom.set_ylabel("seconds a move")
+    bottom.set_ylim(bottom=0)
     bottom.grid(alpha=0.3)
     bottom.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
@@ -437,7 +544,8 @@ def main():
     p.add_argument("--move-timeout", type=float, default=60.0)
     p.add_argument("--no-twogtp", action="store_true")
     p.add_argument("--clock", type=int, default=0, metavar="SECONDS",
-                   help="sudden death: each side has SECONDS for the game (own driver; "
+                   help="sudden death: each side has SECONDS for the game (always the own driver, "
+                        "as gogui-twogtp keeps no clock; "
                         "time_settings and time_left sent to both, overrunning loses)")
     p.add_argument("--parallel", type=int, default=1,
                    help="games played at once by the own driver (each with its own engines)")
@@ -445,18 +553,11 @@ def main():
                    help="stop early once Wald's test (alpha = beta = 0.05) tells win rate P1 from P0")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    if not args.no_twogtp and args.parallel == 1 and not args.sprt and shutil.which("gogui-twogtp"):
-        cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
-               "-size", str(args.size), "-komi", str(args.komi), "-alternate", "-auto",
-               "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
-        if args.clock:
-            cmd += ["-time", f"{args.clock / 60:g}"]
-        print("running", " ".join(shlex.quote(c) for c in cmd), flush=True)
-        code = subprocess.call(cmd)
-        if code != 0:
-            sys.exit(code)
-        results = results_from_twogtp(args)
-        write_table(args, results)
+    # gogui-twogtp -time sends time_settings once and neither sends
+    # time_left nor ends a game on time, so a clock is kept by the driver.
+    if (not args.no_twogtp and args.parallel == 1 and not args.sprt and not args.clock
+            and shutil.which("gogui-twogtp")):
+        results = run_twogtp(args)
     else:
         results = run_own_driver(args)
     summarise(args, results)
