@@ -110,6 +110,9 @@ fn choose_move(board: &mut PlayoutBoard, color: Color, rng: &mut FastRng) -> Opt
     None
 }
 
+/// Captures smaller than this open no eye space with a vital point.
+const MIN_NAKADE_CAPTURE: u16 = 3;
+
 /// The probabilities of the policy playout's rules, tuned by matches
 /// (docs/strength.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -221,7 +224,12 @@ fn local_answer(
             return Some(p);
         }
     }
-    if policy.nakade > 0.0 && rng.chance(policy.nakade) {
+    // An eye space a capture has just opened: who plays its vital point
+    // first decides whether the group lives.
+    if policy.nakade > 0.0
+        && board.last_captured() >= MIN_NAKADE_CAPTURE
+        && rng.chance(policy.nakade)
+    {
         candidates.clear();
         super::nakade::vital_points_near(board, last, candidates);
         if let Some(p) = pick(board, color, candidates, rng, 0.0) {

@@ -141,6 +141,8 @@ pub struct PlayoutBoard {
     empty_index: [u16; MAX_POINTS],
     empty_count: usize,
     ko: Point,
+    /// Stones the last move captured (0 after a pass).
+    last_captured: u16,
     hash: u64,
     keys: &'static Keys,
 }
@@ -162,6 +164,7 @@ impl PlayoutBoard {
             empty_index: [0; MAX_POINTS],
             empty_count: 0,
             ko: 0,
+            last_captured: 0,
             hash: 0,
             keys: keys_for(size),
         };
@@ -208,6 +211,7 @@ impl PlayoutBoard {
         self.empties[..empties].copy_from_slice(&other.empties[..empties]);
         self.empty_count = empties;
         self.ko = other.ko;
+        self.last_captured = other.last_captured;
         self.hash = other.hash;
     }
 
@@ -255,6 +259,11 @@ impl PlayoutBoard {
 
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// How many stones the last move captured.
+    pub fn last_captured(&self) -> u16 {
+        self.last_captured
     }
 
     /// The point where a simple ko forbids the next move, if any.
@@ -505,6 +514,7 @@ impl PlayoutBoard {
             result.suicided = self.stones[s as usize];
             self.remove_string(s);
             self.ko = 0;
+            self.last_captured = result.captured;
             return result;
         }
         // A lone stone that took a lone stone and can be taken back at once.
@@ -516,11 +526,13 @@ impl PlayoutBoard {
         } else {
             0
         };
+        self.last_captured = result.captured;
         result
     }
 
     pub fn pass(&mut self) {
         self.ko = 0;
+        self.last_captured = 0;
     }
 
     /// Colours `p`, joins it to its friendly neighbours and takes the
