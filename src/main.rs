@@ -19,11 +19,11 @@ struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
     /// Search threads (default: every core).
-    #[arg(long, value_parser = at_least_one::<usize>)]
+    #[arg(short = 't', long, value_parser = at_least_one::<usize>)]
     threads: Option<usize>,
     /// Playouts per move, shared out among the threads; with no clock set
     /// the search is then deterministic for one thread and a given --seed.
-    #[arg(long, value_parser = at_least_one::<u64>)]
+    #[arg(short = 'p', long, value_parser = at_least_one::<u64>)]
     playouts: Option<u64>,
     /// Seconds per move when the client sets no time control (default:
     /// the board size / 9, at least 0.5: about 1 s on 9x9, 2.1 s on 19x19).
@@ -84,7 +84,12 @@ enum Tool {
     /// Measure light playouts and tree search on one thread (not GTP).
     Bench {
         /// Board sizes to measure, separated by commas: 9,13,19.
-        #[arg(long, value_delimiter = ',', default_values_t = [9, 19], value_name = "SIZE,...")]
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "9,19",
+            value_name = "SIZE,..."
+        )]
         sizes: Vec<usize>,
         /// Light playouts per size.
         #[arg(long, default_value_t = 200_000)]
@@ -108,13 +113,13 @@ struct AnalyzeArgs {
     output: PathBuf,
     /// Playouts per position, shared out among the threads; with one thread
     /// and a --seed the review is the same on every run.
-    #[arg(long, value_parser = at_least_one::<u64>, conflicts_with = "time")]
+    #[arg(short = 'p', long, value_parser = at_least_one::<u64>, conflicts_with = "time")]
     playouts: Option<u64>,
     /// Seconds per position (default: the board size / 9, at least 0.5).
     #[arg(long, value_parser = seconds)]
     time: Option<f64>,
     /// Search threads (default: every core).
-    #[arg(long, value_parser = at_least_one::<usize>)]
+    #[arg(short = 't', long, value_parser = at_least_one::<usize>)]
     threads: Option<usize>,
 }
 
