@@ -23,7 +23,10 @@ fn both_commands_set_a_rectangle_and_boardsize_n_stays_square() {
     assert_eq!(gtp.ok("all_legal b").split_whitespace().count(), 25);
     assert_eq!(gtp.ok("rectangular_boardsize 25 2"), "");
     assert_eq!(gtp.ok("all_legal w").split_whitespace().count(), 50);
-    assert!(gtp.ok("list_commands").lines().any(|l| l == "rectangular_boardsize"));
+    assert!(gtp
+        .ok("list_commands")
+        .lines()
+        .any(|l| l == "rectangular_boardsize"));
     assert_eq!(gtp.ok("known_command rectangular_boardsize"), "true");
 }
 
@@ -49,7 +52,10 @@ fn a_side_out_of_range_is_an_unacceptable_size_and_the_game_is_kept() {
     ] {
         let before = snapshot(&mut gtp);
         let response = gtp.send(command);
-        assert!(response.starts_with("? syntax error"), "`{command}` answered {response}");
+        assert!(
+            response.starts_with("? syntax error"),
+            "`{command}` answered {response}"
+        );
         assert_eq!(snapshot(&mut gtp), before, "state after {command}");
     }
 }
@@ -129,13 +135,19 @@ fn genmove_plays_legal_moves_on_9x7_and_13x9() {
             if played != "pass" {
                 let column = played.chars().next().unwrap_or('?');
                 let row: usize = played[1..].parse().unwrap_or(0);
-                assert!(letters(width).contains(&column), "{played} beyond the width");
+                assert!(
+                    letters(width).contains(&column),
+                    "{played} beyond the width"
+                );
                 assert!((1..=height).contains(&row), "{played} beyond the height");
             }
         }
         let stones = gtp.ok("list_stones black").split_whitespace().count()
             + gtp.ok("list_stones white").split_whitespace().count();
-        assert!(stones > 6, "{width}x{height}: only {stones} stones after 12 moves");
+        assert!(
+            stones > 6,
+            "{width}x{height}: only {stones} stones after 12 moves"
+        );
     }
 }
 
@@ -221,4 +233,41 @@ fn fixed_handicap_is_refused_on_a_rectangle_and_free_handicap_placed() {
     gtp.ok("boardsize 9 7");
     assert_eq!(gtp.send("set_free_handicap A1 A8"), "? bad vertex list");
     assert_eq!(gtp.ok("set_free_handicap A1 J7"), "");
+}
+
+#[test]
+fn hane_analyze_reviews_a_rectangular_game_and_keeps_its_size() {
+    let dir = TempDir::new("rectangular-analyze");
+    let game = dir.file(
+        "game.sgf",
+        b"(;FF[4]GM[1]SZ[9:5]KM[0.5];B[ec];W[dc];B[db];W[cb];B[dd];W[ie])",
+    );
+    let out = dir.path().join("reviewed.sgf");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args([
+            "analyze",
+            "--playouts",
+            "200",
+            "--threads",
+            "1",
+            "--seed",
+            "1",
+        ])
+        .arg("-o")
+        .arg(&out)
+        .arg(&game)
+        .output()
+        .expect("hane runs");
+    assert!(status.status.success(), "{status:?}");
+    let reviewed = std::fs::read_to_string(&out).expect("the review");
+    assert!(reviewed.contains("SZ[9:5]"), "{reviewed}");
+    for mv in ["B[ec]", "W[dc]", "B[db]", "W[cb]", "B[dd]", "W[ie]"] {
+        assert!(reviewed.contains(mv), "{mv} missing: {reviewed}");
+    }
+    // Every vertex the comments name lies on the 9x5 board: rows 1 to 5.
+    let vertex = regex::Regex::new(r"\b([A-Z])(\d+) (?:as played|for)").expect("a regex");
+    for found in vertex.captures_iter(&reviewed) {
+        let row: usize = found[2].parse().expect("a row");
+        assert!((1..=5).contains(&row), "{} in {reviewed}", &found[0]);
+    }
 }

@@ -211,7 +211,13 @@ fn check_same(game: &Game, reference: &Reference, context: &str) {
 /// Plays one random game, checking every position; now and then undoes a
 /// few moves and checks that the earlier position comes back exactly.
 fn random_game(size: usize, seed: u64, max_moves: usize, check_every: usize) {
-    random_game_under(Superko::Positional, (size, size), seed, max_moves, check_every);
+    random_game_under(
+        Superko::Positional,
+        (size, size),
+        seed,
+        max_moves,
+        check_every,
+    );
 }
 
 fn random_game_under(

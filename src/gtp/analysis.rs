@@ -187,7 +187,10 @@ fn info_line(
         let size = report.size;
         for row in (0..size.height).rev() {
             for col in 0..size.width {
-                let owner = report.ownership.get(size.index(Vertex::new(col, row))).copied();
+                let owner = report
+                    .ownership
+                    .get(size.index(Vertex::new(col, row)))
+                    .copied();
                 let _ = write!(line, " {:.4}", sign * owner.unwrap_or(0.0));
             }
         }

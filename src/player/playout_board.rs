@@ -880,7 +880,11 @@ mod tests {
         for corner in ["A1", "G1", "A4", "G4"] {
             let p = board.point(Vertex::parse_gtp(corner).expect("a vertex"));
             assert_eq!(board.vertex(p).to_string(), corner);
-            let edges = board.adjacent(p).iter().filter(|&&n| !board.is_on_board(n)).count();
+            let edges = board
+                .adjacent(p)
+                .iter()
+                .filter(|&&n| !board.is_on_board(n))
+                .count();
             assert_eq!(edges, 2, "edge points beside {corner}");
             assert_eq!(board.empty_neighbours(p), 2, "empty points beside {corner}");
         }

@@ -258,7 +258,9 @@ fn point(value: &[u8], size: BoardSize) -> Result<Vertex, SgfError> {
         return Err(bad());
     };
     let col = coordinate(*x).filter(|&c| c < size.width).ok_or_else(bad)?;
-    let y = coordinate(*y).filter(|&r| r < size.height).ok_or_else(bad)?;
+    let y = coordinate(*y)
+        .filter(|&r| r < size.height)
+        .ok_or_else(bad)?;
     Ok(Vertex::new(col, size.height - 1 - y))
 }
 

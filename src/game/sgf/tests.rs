@@ -246,10 +246,19 @@ fn size_errors() {
     assert_eq!(error_text(b"(;SZ[9:1])"), "unsupported board size 9:1");
     assert_eq!(
         parse(b"(;SZ[19:9])").map(|g| g.size),
-        Ok(BoardSize { width: 19, height: 9 })
+        Ok(BoardSize {
+            width: 19,
+            height: 9
+        })
     );
-    assert_eq!(parse(b"(;SZ[13:13])").map(|g| g.size), Ok(BoardSize::square(13)));
-    assert_eq!(parse(b"(;SZ[25])").map(|g| g.size), Ok(BoardSize::square(25)));
+    assert_eq!(
+        parse(b"(;SZ[13:13])").map(|g| g.size),
+        Ok(BoardSize::square(13))
+    );
+    assert_eq!(
+        parse(b"(;SZ[25])").map(|g| g.size),
+        Ok(BoardSize::square(25))
+    );
 }
 
 #[test]

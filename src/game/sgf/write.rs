@@ -70,7 +70,8 @@ pub fn write(game: &SgfGame) -> String {
 fn setup_node<'a>(
     out: &mut String,
     size: BoardSize,
-    mut actions: &'a [SgfAction]) -> &'a [SgfAction] {
+    mut actions: &'a [SgfAction],
+) -> &'a [SgfAction] {
     if let Some((SgfAction::Setup(stones), rest)) = actions.split_first() {
         for (ident, color) in [
             ("AB", Some(Color::Black)),
