@@ -27,6 +27,6 @@ mod player;
 pub use analyze::{analyze_file, AnalyzeError, AnalyzeOptions, Summary};
 pub use game::sgf;
 pub use game::zobrist::stone_key;
-pub use game::{rules_text, Color, Game, Move, Superko, Vertex};
+pub use game::{rules_text, BoardSize, Color, Game, Move, Superko, Vertex};
 pub use gtp::{format_response, parse_line, serve, Command, Engine, LiveGfx, ParseError, Request};
 pub use player::{bench, PlayerConfig, SearchParams, TREE_NODE_BYTES};

@@ -359,6 +359,12 @@ fn malformed_and_illegal_games() {
         ),
         ("size1.sgf", b"(;SZ[1];B[aa])", "unsupported board size 1"),
         ("size26.sgf", b"(;SZ[26])", "unsupported board size 26"),
+        ("narrow.sgf", b"(;SZ[1:9])", "unsupported board size 1:9"),
+        (
+            "off_the_rectangle.sgf",
+            b"(;SZ[9:5];B[af])",
+            "bad point 'af' for size 9x5",
+        ),
         (
             "size30.sgf",
             b"(;SZ[30:30])",
@@ -366,8 +372,8 @@ fn malformed_and_illegal_games() {
         ),
         (
             "rectangle.sgf",
-            b"(;SZ[19:13])",
-            "unsupported board size 19:13",
+            b"(;SZ[19:26])",
+            "unsupported board size 19:26",
         ),
         ("chess.sgf", b"(;GM[2])", "not a Go game: GM[2]"),
     ] {

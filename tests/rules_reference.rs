@@ -1,14 +1,15 @@
 //! The rules core against a slow, obviously-correct reference written only
 //! for this test: the Tromp-Taylor text turned into code with no string
 //! bookkeeping and no hashing, and every earlier colouring kept whole.
-//! Random games on 2x2, 5x5, 9x9 and 19x19 must agree move by move: the
+//! Random games on 2x2, 5x5, 9x9 and 19x19, and on rectangles (3x5, 2x7,
+//! 7x4, 13x9), must agree move by move: the
 //! legal moves, the colouring, the captures, the score, the incrementally
 //! kept hash and undo; under positional superko (the default) and, on the
 //! small boards where repetitions are common, under situational superko.
 
 use std::collections::BTreeSet;
 
-use hane::{stone_key, Color, Game, Move, Superko, Vertex};
+use hane::{stone_key, BoardSize, Color, Game, Move, Superko, Vertex};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -24,7 +25,8 @@ fn code(color: Color) -> u8 {
 
 #[derive(Clone)]
 struct Reference {
-    size: usize,
+    width: usize,
+    height: usize,
     points: Coloring,
     /// Every position so far: the colouring and the side to move after it
     /// (the side that did not just take its turn).
@@ -35,10 +37,11 @@ struct Reference {
 }
 
 impl Reference {
-    fn new(size: usize, superko: Superko) -> Reference {
-        let points = vec![0; size * size];
+    fn new(width: usize, height: usize, superko: Superko) -> Reference {
+        let points = vec![0; width * height];
         Reference {
-            size,
+            width,
+            height,
             history: BTreeSet::from([(points.clone(), Color::Black)]),
             superko,
             points,
@@ -47,19 +50,19 @@ impl Reference {
     }
 
     fn neighbours(&self, p: usize) -> Vec<usize> {
-        let (x, y, n) = (p % self.size, p / self.size, self.size);
+        let (x, y, w) = (p % self.width, p / self.width, self.width);
         let mut out = Vec::new();
         if x > 0 {
             out.push(p - 1);
         }
-        if x + 1 < n {
+        if x + 1 < w {
             out.push(p + 1);
         }
         if y > 0 {
-            out.push(p - n);
+            out.push(p - w);
         }
-        if y + 1 < n {
-            out.push(p + n);
+        if y + 1 < self.height {
+            out.push(p + w);
         }
         out
     }
@@ -162,8 +165,8 @@ impl Reference {
     }
 }
 
-fn vertex(size: usize, p: usize) -> Vertex {
-    Vertex::new(p % size, p / size)
+fn vertex(width: usize, p: usize) -> Vertex {
+    Vertex::new(p % width, p / width)
 }
 
 fn coloring_of(game: &Game) -> Coloring {
@@ -185,7 +188,7 @@ fn check_same(game: &Game, reference: &Reference, context: &str) {
         let legal: Vec<usize> = game
             .legal_vertices(color)
             .iter()
-            .map(|v| v.row as usize * game.size() + v.col as usize)
+            .map(|v| v.row as usize * game.size().width + v.col as usize)
             .collect();
         assert_eq!(
             legal,
@@ -208,19 +211,27 @@ fn check_same(game: &Game, reference: &Reference, context: &str) {
 /// Plays one random game, checking every position; now and then undoes a
 /// few moves and checks that the earlier position comes back exactly.
 fn random_game(size: usize, seed: u64, max_moves: usize, check_every: usize) {
-    random_game_under(Superko::Positional, size, seed, max_moves, check_every);
+    random_game_under(
+        Superko::Positional,
+        (size, size),
+        seed,
+        max_moves,
+        check_every,
+    );
 }
 
 fn random_game_under(
     superko: Superko,
-    size: usize,
+    (width, height): (usize, usize),
     seed: u64,
     max_moves: usize,
     check_every: usize,
 ) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut game = Game::new(size, 0.5).with_superko(superko);
-    let mut reference = Reference::new(size, superko);
+    let board_size = BoardSize::new(width, height).expect("a playable size");
+    let mut game = Game::new(board_size, 0.5).with_superko(superko);
+    let mut reference = Reference::new(width, height, superko);
+    let size = board_size;
     let mut saved: Vec<(Game, Reference)> = Vec::new();
     let mut color = Color::Black;
     for turn in 0..max_moves {
@@ -240,7 +251,7 @@ fn random_game_under(
         } else {
             let p = legal[rng.gen_range(0..legal.len())];
             saved.push((game.clone(), reference.clone()));
-            game.play(color, Move::Play(vertex(size, p)))
+            game.play(color, Move::Play(vertex(width, p)))
                 .unwrap_or_else(|e| panic!("{context}: reference-legal move refused: {e:?}"));
             reference.play(color, p);
         }
@@ -305,13 +316,13 @@ fn random_games_on_9x9_agree_with_the_reference() {
 #[test]
 fn random_games_under_situational_superko_agree_with_the_reference() {
     for seed in 0..300 {
-        random_game_under(Superko::Situational, 2, seed, 40, 1);
+        random_game_under(Superko::Situational, (2, 2), seed, 40, 1);
     }
     for seed in 0..30 {
-        random_game_under(Superko::Situational, 3, seed, 80, 1);
+        random_game_under(Superko::Situational, (3, 3), seed, 80, 1);
     }
     for seed in 0..20 {
-        random_game_under(Superko::Situational, 5, seed, 150, 1);
+        random_game_under(Superko::Situational, (5, 5), seed, 150, 1);
     }
 }
 
@@ -322,7 +333,7 @@ fn the_random_games_meet_moves_the_two_superko_rules_judge_differently() {
     let mut differences = 0;
     for seed in 0..300 {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut situational = Reference::new(2, Superko::Situational);
+        let mut situational = Reference::new(2, 2, Superko::Situational);
         let mut color = Color::Black;
         for _ in 0..40 {
             let mut positional = situational.clone();
@@ -345,4 +356,19 @@ fn the_random_games_meet_moves_the_two_superko_rules_judge_differently() {
 #[test]
 fn random_games_on_19x19_agree_with_the_reference() {
     random_game(19, 1, 500, 25);
+}
+
+#[test]
+fn random_games_on_rectangles_agree_with_the_reference() {
+    for seed in 0..60 {
+        random_game_under(Superko::Positional, (3, 5), seed, 60, 1);
+        random_game_under(Superko::Positional, (2, 7), seed, 60, 1);
+    }
+    for seed in 0..20 {
+        random_game_under(Superko::Situational, (3, 5), seed, 60, 1);
+        random_game_under(Superko::Positional, (7, 4), seed, 120, 1);
+    }
+    for seed in 0..3 {
+        random_game_under(Superko::Positional, (13, 9), seed, 250, 2);
+    }
 }

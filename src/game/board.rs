@@ -18,7 +18,7 @@
 //! random games.
 
 use super::color::Color;
-use super::vertex::{Vertex, MAX_SIZE, MIN_SIZE};
+use super::vertex::{BoardSize, Vertex};
 use super::zobrist::stone_key;
 
 /// What one Tromp-Taylor move did to the board.
@@ -33,24 +33,26 @@ pub struct MoveEffect {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
-    size: usize,
-    /// Row-major from the lower left corner: index `row * size + col`.
+    size: BoardSize,
+    /// Row-major from the lower left corner: index `row * width + col`.
     points: Vec<Option<Color>>,
     hash: u64,
 }
 
 impl Board {
-    /// An empty board. `size` must lie in MIN_SIZE..=MAX_SIZE (the caller checks input).
-    pub fn new(size: usize) -> Board {
-        assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "board size {size}");
+    /// An empty board. Each side must lie in MIN_SIZE..=MAX_SIZE (the
+    /// caller checks input).
+    pub fn new(size: impl Into<BoardSize>) -> Board {
+        let size = size.into();
+        assert!(size.is_playable(), "board size {size}");
         Board {
             size,
-            points: vec![None; size * size],
+            points: vec![None; size.points()],
             hash: 0,
         }
     }
 
-    pub fn size(&self) -> usize {
+    pub fn size(&self) -> BoardSize {
         self.size
     }
 
@@ -97,7 +99,7 @@ impl Board {
 
     /// The orthogonal neighbours of a vertex that lie on the board.
     pub fn neighbours(&self, vertex: Vertex) -> impl Iterator<Item = Vertex> {
-        let size = self.size as i32;
+        let (width, height) = (self.size.width as i32, self.size.height as i32);
         let (col, row) = (vertex.col as i32, vertex.row as i32);
         [
             (col - 1, row),
@@ -106,7 +108,7 @@ impl Board {
             (col, row + 1),
         ]
         .into_iter()
-        .filter(move |&(c, r)| c >= 0 && r >= 0 && c < size && r < size)
+        .filter(move |&(c, r)| c >= 0 && r >= 0 && c < width && r < height)
         .map(|(c, r)| Vertex::new(c as usize, r as usize))
     }
 
@@ -115,7 +117,7 @@ impl Board {
     /// colour (index by `Color::index`) and empty.
     pub fn region(&self, vertex: Vertex) -> Region {
         let own = self.get(vertex);
-        let mut seen = vec![false; self.size * self.size];
+        let mut seen = vec![false; self.size.points()];
         let mut stack = vec![vertex];
         let mut region = Region::default();
         seen[self.index(vertex)] = true;
@@ -187,7 +189,7 @@ impl Board {
     /// that reach only that colour. Index by `Color::index`.
     pub fn area(&self) -> [usize; 2] {
         let mut area = [0usize; 2];
-        let mut counted = vec![false; self.size * self.size];
+        let mut counted = vec![false; self.size.points()];
         for vertex in Vertex::all(self.size) {
             match self.get(vertex) {
                 Some(c) => area[c.index()] += 1,
@@ -212,7 +214,7 @@ impl Board {
     /// is walked once, so the check is linear in the board: setup stones from
     /// a file are checked with it node after node.
     pub fn every_string_reaches_empty(&self) -> bool {
-        let mut checked = vec![false; self.size * self.size];
+        let mut checked = vec![false; self.size.points()];
         for vertex in Vertex::all(self.size) {
             if self.get(vertex).is_none() || checked[self.index(vertex)] {
                 continue;
@@ -242,7 +244,7 @@ impl Board {
     }
 
     fn index(&self, vertex: Vertex) -> usize {
-        vertex.row as usize * self.size + vertex.col as usize
+        self.size.index(vertex)
     }
 }
 
@@ -313,5 +315,19 @@ mod tests {
         board.play(Color::White, v("A1"));
         // A2 and B1... every empty point reaches both colours now
         assert_eq!(board.area(), [1, 1]);
+    }
+
+    #[test]
+    fn a_rectangle_has_its_own_edges() {
+        // On a 5-wide, 2-high board a stone on E2 touches only E1 and D2.
+        let mut board = Board::new(BoardSize::new(5, 2).expect("a playable size"));
+        assert_eq!(board.neighbours(v("E2")).count(), 2);
+        board.play(Color::Black, v("B1"));
+        board.play(Color::Black, v("B2"));
+        assert_eq!(board.area(), [10, 0]);
+        board.play(Color::White, v("A2"));
+        let effect = board.play(Color::White, v("A1"));
+        assert_eq!(effect.suicided.len(), 2);
+        assert_eq!(board.area(), [10, 0]);
     }
 }

@@ -1,13 +1,18 @@
 //! Handicap stones: where they go. The fixed placements are the GTP
 //! specification's; free placement is hane's own choice.
 
-use super::vertex::Vertex;
+use super::vertex::{BoardSize, Vertex};
 
 /// The fixed handicap placements of the GTP specification (section 4.1.1),
 /// in the spec's order. `None` when the size does not allow that many
 /// stones: below 7x7 there is no fixed handicap; 7x7 and even sizes allow 2
-/// to 4 stones; odd sizes from 9x9 allow 2 to 9.
-pub fn fixed_handicap_vertices(size: usize, stones: usize) -> Option<Vec<Vertex>> {
+/// to 4 stones; odd sizes from 9x9 allow 2 to 9. The spec defines the
+/// placements for square boards only, so a rectangle has none.
+pub fn fixed_handicap_vertices(size: BoardSize, stones: usize) -> Option<Vec<Vertex>> {
+    if !size.is_square() {
+        return None;
+    }
+    let size = size.width;
     if size < 7 || stones < 2 {
         return None;
     }
@@ -50,18 +55,19 @@ pub fn fixed_handicap_vertices(size: usize, stones: usize) -> Option<Vec<Vertex>
 /// Where `stones` free handicap stones go: the fixed placement where the
 /// spec has one, else points of one checkerboard colour from the centre
 /// outwards, so that no stone is ever left without a liberty. The caller
-/// checks that `stones` lies in 2..size*size.
-pub fn free_handicap_vertices(size: usize, stones: usize) -> Vec<Vertex> {
+/// checks that `stones` lies in 2..width*height.
+pub fn free_handicap_vertices(size: BoardSize, stones: usize) -> Vec<Vertex> {
     if let Some(fixed) = fixed_handicap_vertices(size, stones) {
         return fixed;
     }
-    let centre = (size / 2) as i32;
-    let parity = (centre + centre) % 2;
+    let (centre_col, centre_row) = ((size.width / 2) as i32, (size.height / 2) as i32);
+    // The checkerboard colour of A1: the larger one when the board has an
+    // odd number of points (on a square board it holds the centre too).
     let mut points: Vec<Vertex> = Vertex::all(size)
-        .filter(|v| (v.col as i32 + v.row as i32) % 2 == parity)
+        .filter(|v| (v.col + v.row) % 2 == 0)
         .collect();
     points.sort_by_key(|v| {
-        let (dc, dr) = (v.col as i32 - centre, v.row as i32 - centre);
+        let (dc, dr) = (v.col as i32 - centre_col, v.row as i32 - centre_row);
         (dc.abs().max(dr.abs()), dc.abs() + dr.abs(), v.row, v.col)
     });
     points.truncate(stones);
@@ -74,8 +80,8 @@ mod tests {
 
     #[test]
     fn handicap_tables_follow_the_spec() {
-        let list = |size, n| {
-            fixed_handicap_vertices(size, n).map(|vs| {
+        let list = |size: usize, n| {
+            fixed_handicap_vertices(BoardSize::square(size), n).map(|vs| {
                 vs.iter()
                     .map(|v| v.to_string())
                     .collect::<Vec<_>>()
@@ -92,17 +98,23 @@ mod tests {
         assert_eq!(list(6, 2), None);
         assert_eq!(list(19, 10), None);
         assert_eq!(list(19, 1), None);
+        let rectangle = BoardSize::new(19, 13).expect("a playable size");
+        assert_eq!(fixed_handicap_vertices(rectangle, 4), None);
     }
 
     #[test]
     fn free_handicap_is_fixed_where_the_spec_has_a_placement_else_spread_apart() {
         assert_eq!(
-            free_handicap_vertices(19, 4),
-            fixed_handicap_vertices(19, 4).unwrap()
+            free_handicap_vertices(19.into(), 4),
+            fixed_handicap_vertices(19.into(), 4).unwrap()
         );
-        for (size, stones) in [(5, 2), (5, 12), (9, 10), (19, 30), (2, 2)] {
+        let shapes = [(5, 5, 2), (5, 5, 12), (9, 9, 10), (19, 19, 30), (2, 2, 2)];
+        let rectangles = [(9, 7, 4), (2, 7, 7), (13, 9, 20), (3, 5, 8)];
+        for (width, height, stones) in shapes.into_iter().chain(rectangles) {
+            let size = BoardSize::new(width, height).expect("a playable size");
             let vertices = free_handicap_vertices(size, stones);
-            assert_eq!(vertices.len(), stones.min((size * size).div_ceil(2)));
+            assert_eq!(vertices.len(), stones.min(size.points().div_ceil(2)));
+            assert!(vertices.iter().all(|v| v.is_on_board(size)));
             // One checkerboard colour: no two stones touch, so each keeps
             // its liberties.
             for a in &vertices {

@@ -8,7 +8,7 @@
 //! earlier one: a hash hit is confirmed by comparing the boards point by
 //! point (and, under situational superko, by the side to move), so a hash
 //! collision can never make a legal move illegal. Keeping
-//! whole positions costs `size * size` bytes per turn, a few hundred KiB for
+//! whole positions costs a byte a point per turn, a few hundred KiB for
 //! a long 19x19 game, and makes undo a pop.
 
 use std::collections::HashMap;
@@ -17,7 +17,7 @@ use std::fmt;
 use super::board::{Board, MoveEffect};
 use super::color::Color;
 use super::superko::Superko;
-use super::vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
+use super::vertex::{BoardSize, Move, Vertex};
 
 /// No real game comes near this many moves and setups (a long 25x25 game
 /// has a couple of thousand). Every position is kept for superko, about 700
@@ -95,9 +95,11 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game on an empty board. `size` must lie in MIN_SIZE..=MAX_SIZE.
-    pub fn new(size: usize, komi: f64) -> Game {
-        assert!((MIN_SIZE..=MAX_SIZE).contains(&size));
+    /// A new game on an empty board. Each side of `size` must lie in
+    /// MIN_SIZE..=MAX_SIZE.
+    pub fn new(size: impl Into<BoardSize>, komi: f64) -> Game {
+        let size = size.into();
+        assert!(size.is_playable(), "board size {size}");
         let start = Position {
             board: Board::new(size),
             to_move: Color::Black,
@@ -125,7 +127,7 @@ impl Game {
         self.superko
     }
 
-    pub fn size(&self) -> usize {
+    pub fn size(&self) -> BoardSize {
         self.board().size()
     }
 

@@ -16,7 +16,7 @@ pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
 pub use history::{Action, Game, MAX_RECORD_ACTIONS};
 pub use record::result_text;
 pub use superko::{rules_text, Superko};
-pub use vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
+pub use vertex::{BoardSize, Move, Vertex, MAX_SIZE};
 
 /// The rules board by name, for the playout board's tests that check the
 /// fast board against it.

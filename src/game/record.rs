@@ -8,13 +8,13 @@ use super::color::Color;
 use super::history::{Action, Game, SetupError};
 use super::sgf::{SgfAction, SgfGame};
 use super::superko::{rules_text, Superko};
-use super::vertex::{Move, MAX_SIZE, MIN_SIZE};
+use super::vertex::{BoardSize, Move};
 
 /// Why an SGF main line does not replay as a game. `Display` is the text
 /// `loadsgf` reports.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ReplayError {
-    UnsupportedSize(usize),
+    UnsupportedSize(BoardSize),
     Setup(SetupError),
     /// The move numbered `number` (from 1) is not legal.
     IllegalMove {
@@ -68,7 +68,7 @@ impl Game {
     /// The empty game an SGF record starts from: its size, and its komi or
     /// else `komi`. For replaying a record action by action.
     pub fn for_sgf(record: &SgfGame, komi: f64, superko: Superko) -> Result<Game, ReplayError> {
-        if !(MIN_SIZE..=MAX_SIZE).contains(&record.size) {
+        if !record.size.is_playable() {
             return Err(ReplayError::UnsupportedSize(record.size));
         }
         Ok(Game::new(record.size, record.komi.unwrap_or(komi)).with_superko(superko))

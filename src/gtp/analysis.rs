@@ -182,10 +182,15 @@ fn info_line(
     if ownership && dialect == Dialect::KataGo {
         line.push_str(" ownership");
         let sign = report.to_move.sign();
+        // Row by row from the top left, as KataGo writes it: on a rectangle
+        // `height` rows of `width` values.
         let size = report.size;
-        for row in (0..size).rev() {
-            for col in 0..size {
-                let owner = report.ownership.get(row * size + col).copied();
+        for row in (0..size.height).rev() {
+            for col in 0..size.width {
+                let owner = report
+                    .ownership
+                    .get(size.index(Vertex::new(col, row)))
+                    .copied();
                 let _ = write!(line, " {:.4}", sign * owner.unwrap_or(0.0));
             }
         }

@@ -110,7 +110,8 @@ pub enum Command {
     KnownCommand(String),
     ListCommands,
     Quit,
-    Boardsize(u64),
+    /// Width and height; `boardsize N` gives N twice.
+    Boardsize(u64, u64),
     ClearBoard,
     Komi(f64),
     Play(Color, Move),

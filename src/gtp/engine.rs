@@ -19,8 +19,8 @@ use super::showboard::showboard;
 use super::signals::Signals;
 use crate::game::sgf::{self, SgfGame};
 use crate::game::{
-    fixed_handicap_vertices, free_handicap_vertices, result_text, Action, Color, Game, Move,
-    Superko, Vertex, MAX_RECORD_ACTIONS, MAX_SIZE, MIN_SIZE,
+    fixed_handicap_vertices, free_handicap_vertices, result_text, Action, BoardSize, Color, Game,
+    Move, Superko, Vertex, MAX_RECORD_ACTIONS,
 };
 use crate::player::{
     Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
@@ -165,7 +165,7 @@ impl Engine {
                 self.quit = true;
                 Ok(String::new())
             }
-            Boardsize(size) => self.boardsize(size),
+            Boardsize(width, height) => self.boardsize(width, height),
             ClearBoard => {
                 self.new_game(self.game.size());
                 Ok(String::new())
@@ -303,18 +303,23 @@ impl Engine {
         }
     }
 
-    fn new_game(&mut self, size: usize) {
+    fn new_game(&mut self, size: BoardSize) {
         self.game = Game::new(size, self.game.komi()).with_superko(self.superko);
         self.handicap = None;
         // Same time settings, both clocks full again.
         self.clock.new_game();
     }
 
-    fn boardsize(&mut self, size: u64) -> Reply {
-        if !(MIN_SIZE as u64..=MAX_SIZE as u64).contains(&size) {
-            return Err("unacceptable size".into());
-        }
-        self.new_game(size as usize);
+    /// `boardsize N`, or a `width` x `height` rectangle (`boardsize W H`,
+    /// `rectangular_boardsize W H`): each side 2..=25, else the spec's
+    /// error and the game is left as it was.
+    fn boardsize(&mut self, width: u64, height: u64) -> Reply {
+        let side = |n: u64| usize::try_from(n).ok();
+        let size = side(width)
+            .zip(side(height))
+            .and_then(|(width, height)| BoardSize::new(width, height))
+            .ok_or("unacceptable size")?;
+        self.new_game(size);
         Ok(String::new())
     }
 
@@ -341,7 +346,7 @@ impl Engine {
             self.check_record_room()?;
         }
         let started = std::time::Instant::now();
-        let empty_points = self.game.size() * self.game.size() - self.game.board().stone_count();
+        let empty_points = self.game.size().points() - self.game.board().stone_count();
         let moves_played = self.game.moves().count();
         let budget = self
             .clock
@@ -477,6 +482,11 @@ impl Engine {
 
     fn fixed_handicap(&mut self, stones: u64) -> Reply {
         self.check_handicap_allowed()?;
+        if !self.game.size().is_square() {
+            // The spec places fixed handicap stones on square boards only;
+            // place_free_handicap serves a rectangle.
+            return Err("fixed handicap is defined only for square boards".into());
+        }
         let vertices = usize::try_from(stones)
             .ok()
             .and_then(|n| fixed_handicap_vertices(self.game.size(), n))
@@ -487,7 +497,7 @@ impl Engine {
     fn place_free_handicap(&mut self, stones: u64) -> Reply {
         self.check_handicap_allowed()?;
         let size = self.game.size();
-        if stones < 2 || stones >= (size * size) as u64 {
+        if stones < 2 || stones >= size.points() as u64 {
             return Err("invalid number of stones".into());
         }
         let vertices = free_handicap_vertices(size, stones as usize);
@@ -501,7 +511,7 @@ impl Engine {
         sorted.sort();
         sorted.dedup();
         let valid = vertices.len() >= 2
-            && vertices.len() < size * size
+            && vertices.len() < size.points()
             && sorted.len() == vertices.len()
             && vertices.iter().all(|v| v.is_on_board(size));
         if !valid {

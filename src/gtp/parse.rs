@@ -102,7 +102,8 @@ const COMMANDS: &[(&str, ReadArguments)] = &[
     ("known_command", |args| one_word(args).map(Command::KnownCommand)),
     ("list_commands", |args| no_arguments(args, Command::ListCommands)),
     ("quit", |args| no_arguments(args, Command::Quit)),
-    ("boardsize", |args| one_integer(args).map(Command::Boardsize)),
+    ("boardsize", board_dimensions),
+    ("rectangular_boardsize", board_dimensions),
     ("clear_board", |args| no_arguments(args, Command::ClearBoard)),
     ("komi", |args| one_komi(args).map(Command::Komi)),
     ("play", |args| color_and_move(args).map(|(color, mv)| Command::Play(color, mv))),
@@ -394,6 +395,17 @@ fn one_word(mut args: Arguments) -> Result<String, ParseError> {
 fn one_integer(mut args: Arguments) -> Result<u64, ParseError> {
     let number = args.next(unsigned, EXPECTED_INTEGER)?;
     args.finish().map(|()| number)
+}
+
+/// `N` for a square board, or `W H` (width, then height) for a rectangle,
+/// as KataGo and q5Go read both `boardsize` and `rectangular_boardsize`.
+fn board_dimensions(mut args: Arguments) -> Result<Command, ParseError> {
+    let width = args.next(unsigned, EXPECTED_INTEGER)?;
+    if args.is_empty() {
+        return Ok(Command::Boardsize(width, width));
+    }
+    let height = args.next(unsigned, EXPECTED_INTEGER)?;
+    args.finish().map(|()| Command::Boardsize(width, height))
 }
 
 fn one_float(mut args: Arguments) -> Result<f64, ParseError> {

@@ -10,13 +10,13 @@ pub(super) fn showboard(game: &Game) -> String {
     let size = board.size();
     let letters: String = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
         .chars()
-        .take(size)
+        .take(size.width)
         .flat_map(|c| [' ', c])
         .collect();
     let mut lines = vec![String::new(), format!("   {letters}")];
-    for row in (0..size).rev() {
+    for row in (0..size.height).rev() {
         let mut line = format!("{:>2} ", row + 1);
-        for col in 0..size {
+        for col in 0..size.width {
             let v = Vertex::new(col, row);
             let last = game.last_move().and_then(|(_, m)| m.vertex()) == Some(v);
             line.push(if last { '(' } else { ' ' });
@@ -28,11 +28,11 @@ pub(super) fn showboard(game: &Game) -> String {
         }
         line.push_str(&format!(" {}", row + 1));
         match row {
-            r if r == size - 1 => line.push_str(&format!(
+            r if r == size.height - 1 => line.push_str(&format!(
                 "    Black (X) has captured {} stones",
                 game.captures(Color::Black)
             )),
-            r if size >= 2 && r == size - 2 => line.push_str(&format!(
+            r if r + 2 == size.height => line.push_str(&format!(
                 "    White (O) has captured {} stones",
                 game.captures(Color::White)
             )),

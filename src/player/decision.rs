@@ -90,9 +90,9 @@ pub(super) fn decide(game: &Game, color: Color, report: &SearchReport, resign: R
     );
     if log::log_enabled!(log::Level::Debug) {
         let size = game.size();
-        for row in (0..size).rev() {
-            let line: Vec<String> = (0..size)
-                .map(|col| format!("{:+.2}", report.ownership[row * size + col]))
+        for row in (0..size.height).rev() {
+            let line: Vec<String> = (0..size.width)
+                .map(|col| format!("{:+.2}", report.ownership[row * size.width + col]))
                 .collect();
             log::debug!("ownership row {}: {}", row + 1, line.join(" "));
         }
@@ -122,7 +122,7 @@ fn should_resign(resign: Resign, game: &Game, win_rate: f32) -> bool {
     }
     // Early in a game on a large board low values are noise.
     let size = game.size();
-    let early = game.moves().count() < size * size / 4;
+    let early = game.moves().count() < size.points() / 4;
     !early && win_rate < threshold && resign.last_win_rate.is_some_and(|w| w < threshold)
 }
 

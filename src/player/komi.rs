@@ -12,7 +12,7 @@
 //! game, and an adaptive part that moves a little after each of our moves,
 //! up while our winning chance is high and down while it is low.
 
-use crate::game::{Action, Color, Game};
+use crate::game::{Action, BoardSize, Color, Game};
 
 /// What one handicap stone is worth, in points (about a first move).
 const HANDICAP_STONE_VALUE: f32 = 7.0;
@@ -38,7 +38,7 @@ pub fn handicap_extra(game: &Game, color: Color) -> f32 {
     if stones < 2 {
         return 0.0;
     }
-    let points = (game.size() * game.size()) as f32;
+    let points = game.size().points() as f32;
     let fade = points * FADE_MOVES_PER_POINT;
     let progress = game.moves().count() as f32 / fade;
     stones as f32 * HANDICAP_STONE_VALUE * (1.0 - progress).max(0.0)
@@ -88,8 +88,8 @@ impl Adaptive {
     /// After a move of `color` whose search gave `win_rate`: a step up when
     /// the game looks won, back towards the real komi when it no longer
     /// does, below it when it looks lost. Steps grow with the board.
-    pub fn update(&mut self, color: Color, win_rate: f32, board_size: usize) {
-        let points = (board_size * board_size) as f32;
+    pub fn update(&mut self, color: Color, win_rate: f32, board_size: impl Into<BoardSize>) {
+        let points = board_size.into().points() as f32;
         let step = (points / 81.0).max(1.0);
         let limit = points * MAX_SHARE_OF_POINTS;
         let extra = &mut self.extra[color.index()];

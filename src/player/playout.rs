@@ -56,7 +56,7 @@ fn play_out(
     mut record: Option<&mut Vec<Point>>,
     mut choose: impl FnMut(&mut PlayoutBoard, Color, Option<Point>, &[Point]) -> Option<Point>,
 ) -> PlayoutEnd {
-    let max_moves = 3 * board.size() * board.size();
+    let max_moves = 3 * board.size().points();
     let mut passes = 0;
     let mut moves = 0u32;
     while passes < 2 && (moves as usize) < max_moves {
@@ -265,7 +265,7 @@ fn local_answer(
 
 /// The eight points around `p`.
 fn neighbourhood_points(board: &PlayoutBoard, p: Point) -> [Point; 8] {
-    let w = board.width() as Point;
+    let w = board.stride() as Point;
     [
         p - w - 1,
         p - w,

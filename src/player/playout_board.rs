@@ -23,13 +23,14 @@
 use std::sync::OnceLock;
 
 use crate::game::zobrist::stone_key;
-use crate::game::{Color, Vertex, MAX_SIZE};
+use crate::game::{BoardSize, Color, Vertex, MAX_SIZE};
 
 /// An index into the padded array.
 pub type Point = u16;
 
-pub const MAX_WIDTH: usize = MAX_SIZE + 2;
-pub const MAX_POINTS: usize = MAX_WIDTH * MAX_WIDTH;
+/// The longest row of the padded array: a side of 25 and its two edges.
+pub const MAX_STRIDE: usize = MAX_SIZE + 2;
+pub const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
 
 /// The point-colour codes the board stores, one byte a point; the 3x3
 /// patterns and the all-moves-as-first map use the same codes.
@@ -71,22 +72,27 @@ fn count_of(neighbours: u16, color: u8) -> u16 {
     (neighbours >> (4 * color as u16)) & 15
 }
 
-/// Zobrist keys by padded point for one board size, built once.
+/// Zobrist keys by padded point for one board width, built once. The
+/// padded index of a vertex depends on the row stride alone, so one table
+/// serves every height: the rows a short board lacks are never read.
 struct Keys {
     keys: [[u64; MAX_POINTS]; 2],
 }
 
-fn keys_for(size: usize) -> &'static Keys {
+fn keys_for(width: usize) -> &'static Keys {
     static TABLES: OnceLock<Vec<Keys>> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         (0..=MAX_SIZE)
-            .map(|s| {
+            .map(|w| {
                 let mut keys = Keys {
                     keys: [[0; MAX_POINTS]; 2],
                 };
-                let width = s + 2;
-                for v in Vertex::all(s) {
-                    let p = (v.row as usize + 1) * width + v.col as usize + 1;
+                let stride = w + 2;
+                for v in Vertex::all(BoardSize {
+                    width: w,
+                    height: MAX_SIZE,
+                }) {
+                    let p = (v.row as usize + 1) * stride + v.col as usize + 1;
                     keys.keys[0][p] = stone_key(Color::Black, v);
                     keys.keys[1][p] = stone_key(Color::White, v);
                 }
@@ -94,7 +100,7 @@ fn keys_for(size: usize) -> &'static Keys {
             })
             .collect()
     });
-    &tables[size]
+    &tables[width]
 }
 
 /// What one move did.
@@ -125,8 +131,11 @@ impl Iterator for StringStones<'_> {
 
 #[derive(Clone)]
 pub struct PlayoutBoard {
-    size: usize,
-    width: usize,
+    size: BoardSize,
+    /// The row stride of the padded array: the width and the two edges.
+    stride: usize,
+    /// The points the board uses: `stride` times the height and two edges.
+    used: usize,
     color: [u8; MAX_POINTS],
     /// The representative stone of each stone's string.
     string: [Point; MAX_POINTS],
@@ -148,12 +157,15 @@ pub struct PlayoutBoard {
 }
 
 impl PlayoutBoard {
-    pub fn new(size: usize) -> PlayoutBoard {
-        assert!((2..=MAX_SIZE).contains(&size));
-        let width = size + 2;
+    pub fn new(size: impl Into<BoardSize>) -> PlayoutBoard {
+        let size = size.into();
+        assert!(size.is_playable(), "board size {size}");
+        let stride = size.width + 2;
+        let used = stride * (size.height + 2);
         let mut board = PlayoutBoard {
             size,
-            width,
+            stride,
+            used,
             color: [EDGE; MAX_POINTS],
             string: [0; MAX_POINTS],
             next: [0; MAX_POINTS],
@@ -166,14 +178,14 @@ impl PlayoutBoard {
             ko: 0,
             last_captured: 0,
             hash: 0,
-            keys: keys_for(size),
+            keys: keys_for(size.width),
         };
         for v in Vertex::all(size) {
             let p = board.point(v);
             board.color[p as usize] = EMPTY;
             board.add_empty(p);
         }
-        for p in 0..width * width {
+        for p in 0..used {
             if board.color[p] == EDGE {
                 continue;
             }
@@ -186,7 +198,7 @@ impl PlayoutBoard {
         board
     }
 
-    pub fn size(&self) -> usize {
+    pub fn size(&self) -> BoardSize {
         self.size
     }
 
@@ -199,7 +211,7 @@ impl PlayoutBoard {
             *self = other.clone();
             return;
         }
-        let used = self.width * self.width;
+        let used = self.used;
         self.color[..used].copy_from_slice(&other.color[..used]);
         self.string[..used].copy_from_slice(&other.string[..used]);
         self.next[..used].copy_from_slice(&other.next[..used]);
@@ -215,30 +227,31 @@ impl PlayoutBoard {
         self.hash = other.hash;
     }
 
-    pub fn width(&self) -> usize {
-        self.width
+    /// The distance between vertically adjacent points of the padded array.
+    pub fn stride(&self) -> usize {
+        self.stride
     }
 
     #[inline]
     pub fn point(&self, v: Vertex) -> Point {
-        ((v.row as usize + 1) * self.width + v.col as usize + 1) as Point
+        ((v.row as usize + 1) * self.stride + v.col as usize + 1) as Point
     }
 
     #[inline]
     pub fn vertex(&self, p: Point) -> Vertex {
         let p = p as usize;
-        Vertex::new(p % self.width - 1, p / self.width - 1)
+        Vertex::new(p % self.stride - 1, p / self.stride - 1)
     }
 
     #[inline]
     pub fn adjacent(&self, p: Point) -> [Point; 4] {
-        let w = self.width as Point;
+        let w = self.stride as Point;
         [p - 1, p + 1, p - w, p + w]
     }
 
     #[inline]
     fn diagonals(&self, p: Point) -> [Point; 4] {
-        let w = self.width as Point;
+        let w = self.stride as Point;
         [p - w - 1, p - w + 1, p + w - 1, p + w + 1]
     }
 
@@ -344,7 +357,7 @@ impl PlayoutBoard {
     /// order of `patterns::CELLS` (grid row 0 is the row below `p`).
     #[inline]
     pub fn neighbourhood(&self, p: Point) -> u16 {
-        let w = self.width as isize;
+        let w = self.stride as isize;
         let offsets = [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1];
         let mut code = 0u16;
         for (i, off) in offsets.iter().enumerate() {
@@ -803,13 +816,14 @@ mod tests {
         after.play(c, v).suicided.is_empty()
     }
 
-    fn random_game(size: usize, seed: u64) {
+    fn random_game(size: impl Into<BoardSize>, seed: u64) {
+        let size = size.into();
         let mut rng = StdRng::seed_from_u64(seed);
         let mut fast = PlayoutBoard::new(size);
         let mut rules = RulesBoard::new(size);
         let mut ko: Option<Vertex> = None;
         let mut color = Color::Black;
-        for _ in 0..3 * size * size {
+        for _ in 0..3 * size.points() {
             same_position(&fast, &rules);
             assert_eq!(fast.ko().map(|p| fast.vertex(p)), ko, "ko point");
             for v in Vertex::all(size) {
@@ -854,6 +868,45 @@ mod tests {
             random_game(9, seed);
         }
         random_game(19, 7);
+    }
+
+    #[test]
+    fn random_games_on_rectangles_agree_with_the_rules_board() {
+        let sizes = [(2, 7), (7, 2), (3, 5), (9, 7), (13, 9), (25, 2)];
+        for (width, height) in sizes {
+            let size = BoardSize::new(width, height).expect("a playable size");
+            for seed in 0..6 {
+                random_game(size, seed);
+            }
+        }
+    }
+
+    #[test]
+    fn a_rectangle_has_edges_on_all_four_sides() {
+        // 7 wide, 4 high: the padded rows are 9 points long, and a stone on
+        // each corner has two neighbours on the board and two edge points.
+        let size = BoardSize::new(7, 4).expect("a playable size");
+        let board = PlayoutBoard::new(size);
+        assert_eq!(board.stride(), 9);
+        assert_eq!(board.empty_points().len(), 28);
+        for corner in ["A1", "G1", "A4", "G4"] {
+            let p = board.point(Vertex::parse_gtp(corner).expect("a vertex"));
+            assert_eq!(board.vertex(p).to_string(), corner);
+            let edges = board
+                .adjacent(p)
+                .iter()
+                .filter(|&&n| !board.is_on_board(n))
+                .count();
+            assert_eq!(edges, 2, "edge points beside {corner}");
+            assert_eq!(board.empty_neighbours(p), 2, "empty points beside {corner}");
+        }
+        // Black fills the whole board but one point: the lone empty point is
+        // Black's, and the count is every point.
+        let mut full = PlayoutBoard::new(size);
+        for v in Vertex::all(size).skip(1) {
+            full.set_stone(v, Color::Black);
+        }
+        assert_eq!(full.score(0.0), 28.0);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::playout_board::Point;
 use super::search::Search;
 use super::tree::PASS;
-use crate::game::{Color, Game, Move, Vertex};
+use crate::game::{BoardSize, Color, Game, Move, Vertex};
 
 /// Longest principal variation reported.
 const MAX_PV_MOVES: usize = 20;
@@ -59,7 +59,7 @@ impl RootMove {
 /// What a finished (or watched) search knows, for genmove and analysis.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchReport {
-    pub size: usize,
+    pub size: BoardSize,
     /// The side the search chose a move for.
     pub to_move: Color,
     /// Most visited first.
@@ -107,7 +107,7 @@ pub(super) fn summarise(
 ) -> SearchReport {
     let size = game.size();
     let mut totals: Vec<MoveTotals> = Vec::new();
-    let mut ownership = vec![0.0f64; size * size];
+    let mut ownership = vec![0.0f64; size.points()];
     let mut samples = 0u64;
     let mut margin_sum = 0.0f64;
     let mut playouts = 0;
@@ -224,7 +224,7 @@ pub(crate) fn sample_report() -> SearchReport {
     let mut ownership = vec![0.5f32; 9];
     ownership[8] = -1.0; // C3
     SearchReport {
-        size: 3,
+        size: BoardSize::square(3),
         to_move: Color::White,
         moves: vec![
             RootMove {

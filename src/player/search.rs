@@ -625,7 +625,8 @@ fn candidates(
     last_move: Option<Point>,
 ) -> Vec<Candidate> {
     let mut out = Vec::with_capacity(board.empty_points().len() + 1);
-    let size = board.size() as i32;
+    let size = board.size();
+    let (width, height) = (size.width as i32, size.height as i32);
     let last = last_move.map(|m| board.vertex(m));
     let tactics = Tactics::read(board, to_move, last_move, reader);
     for &point in board.empty_points() {
@@ -648,9 +649,11 @@ fn candidates(
         }
         let line = (v.col as i32)
             .min(v.row as i32)
-            .min(size - 1 - v.col as i32)
-            .min(size - 1 - v.row as i32);
-        if line <= 1 && size >= 9 && is_empty_area(board, v) {
+            .min(width - 1 - v.col as i32)
+            .min(height - 1 - v.row as i32);
+        // On a narrow board the edge is where the game is: only where both
+        // sides are 9 or more is an empty first or second line a waste.
+        if line <= 1 && size.shorter_side() >= 9 && is_empty_area(board, v) {
             visits += p.prior_empty_edge;
         }
         if tactics.urgent.contains(&point) {
@@ -748,14 +751,15 @@ fn is_multi_stone_suicide(board: &PlayoutBoard, point: Point, color: Color) -> b
 /// No stone within Manhattan distance 3: a move here on the first two
 /// lines is almost always wasted.
 fn is_empty_area(board: &PlayoutBoard, v: Vertex) -> bool {
-    let size = board.size() as i32;
+    let size = board.size();
+    let (width, height) = (size.width as i32, size.height as i32);
     for dc in -3i32..=3 {
         for dr in -3i32..=3 {
             if dc.abs() + dr.abs() > 3 {
                 continue;
             }
             let (c, r) = (v.col as i32 + dc, v.row as i32 + dr);
-            if c < 0 || r < 0 || c >= size || r >= size {
+            if c < 0 || r < 0 || c >= width || r >= height {
                 continue;
             }
             let p = board.point(Vertex::new(c as usize, r as usize));

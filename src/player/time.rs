@@ -48,7 +48,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::Color;
+use crate::game::{BoardSize, Color};
 
 /// The least time the margin leaves us per move, in seconds.
 const MIN_MARGIN: f64 = 0.5;
@@ -438,10 +438,11 @@ impl Clock {
     pub fn budget(
         &self,
         color: Color,
-        board_size: usize,
+        board_size: impl Into<BoardSize>,
         moves_played: usize,
         empty_points: usize,
     ) -> Budget {
+        let board_size = board_size.into();
         let allowance = self.allowance(color, board_size, moves_played, empty_points);
         self.budget_within(allowance, board_size)
     }
@@ -449,13 +450,13 @@ impl Clock {
     /// A move's worth of thinking by the command line's settings alone,
     /// whatever the time control: for GoGui's gfx views, which are not moves
     /// of the game.
-    pub fn untimed_budget(&self, board_size: usize) -> Budget {
-        self.budget_within(None, board_size)
+    pub fn untimed_budget(&self, board_size: impl Into<BoardSize>) -> Budget {
+        self.budget_within(None, board_size.into())
     }
 
     /// The budget of a search starting now, within `allowance` when the
     /// time control gives one.
-    fn budget_within(&self, allowance: Option<Allowance>, board_size: usize) -> Budget {
+    fn budget_within(&self, allowance: Option<Allowance>, board_size: BoardSize) -> Budget {
         let start = Instant::now();
         let (deadline, latest) = match (self.playouts, allowance) {
             // A fixed playout count with no clock is deterministic: no deadline.
@@ -474,11 +475,13 @@ impl Clock {
     }
 
     /// The time per move when no time limit is set: the command line's, else
-    /// about a second on 9x9, a little more on larger boards.
-    fn default_move_time(&self, board_size: usize) -> Duration {
+    /// about a second on 9x9, a little more on larger boards (a rectangle
+    /// counts as the square of its area).
+    fn default_move_time(&self, board_size: BoardSize) -> Duration {
+        let side = (board_size.points() as f64).sqrt();
         let per_move = self
             .seconds_per_move
-            .unwrap_or_else(|| (board_size as f64 / 9.0).max(0.5));
+            .unwrap_or_else(|| (side / 9.0).max(0.5));
         Duration::from_secs_f64(seconds(per_move).max(MIN_SECONDS_PER_MOVE))
     }
 
@@ -487,10 +490,11 @@ impl Clock {
     fn allowance(
         &self,
         color: Color,
-        board_size: usize,
+        board_size: impl Into<BoardSize>,
         moves_played: usize,
         empty_points: usize,
     ) -> Option<Allowance> {
+        let board_size = board_size.into();
         let i = color.index();
         let state = self.remaining[i];
         let moves = moves_left(board_size, empty_points);
@@ -645,8 +649,8 @@ fn spend_reported(state: &mut Remaining, used: f64, reported: &mut bool) {
 }
 
 /// Our moves still to come, estimated from the empty points.
-fn moves_left(board_size: usize, empty_points: usize) -> f64 {
-    let points = board_size.saturating_mul(board_size).max(1);
+fn moves_left(board_size: BoardSize, empty_points: usize) -> f64 {
+    let points = board_size.points().max(1);
     let empty = empty_points.min(points) as f64;
     let floor = MIN_MOVES_LEFT.max(points as f64 / 20.0);
     (empty * OWN_SHARE_OF_EMPTY).max(floor)
@@ -654,8 +658,8 @@ fn moves_left(board_size: usize, empty_points: usize) -> f64 {
 
 /// Less of the even share in the first moves: the tree is shallow there and
 /// the time is worth more in the middle game.
-fn opening_factor(board_size: usize, moves_played: usize) -> f64 {
-    let points = board_size.saturating_mul(board_size).max(1) as f64;
+fn opening_factor(board_size: BoardSize, moves_played: usize) -> f64 {
+    let points = board_size.points().max(1) as f64;
     let opening_length = (points * OPENING_LENGTH_PER_POINT).max(1.0);
     let progress = (moves_played as f64 / opening_length).min(1.0);
     OPENING_FACTOR + (1.0 - OPENING_FACTOR) * progress

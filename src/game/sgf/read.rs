@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use super::syntax::{walk_main_line, Property};
 use super::types::{quote, SgfAction, SgfError, SgfGame, MAX_MAIN_LINE_ACTIONS, MAX_SETUP_POINTS};
 use crate::game::color::Color;
-use crate::game::vertex::{Move, Vertex, MAX_SIZE, MIN_SIZE};
+use crate::game::vertex::{BoardSize, Move, Vertex};
 
 /// Reads the first game tree of an SGF collection: game information from the
 /// root (and from later main-line nodes for KM, HA, RU, RE) and the actions
@@ -114,8 +114,9 @@ fn single_value<'p>(property: &'p Property<'_>) -> Result<&'p [u8], SgfError> {
     }
 }
 
-/// `SZ[9]`, or `SZ[9:9]`; rectangles and sizes outside 2..=25 are refused.
-fn board_size(value: &[u8]) -> Result<usize, SgfError> {
+/// `SZ[9]`, or `SZ[9:7]` for a board 9 columns wide and 7 rows high (FF[4]);
+/// sides outside 2..=25 are refused.
+fn board_size(value: &[u8]) -> Result<BoardSize, SgfError> {
     let text = value.trim_ascii();
     let bad = || SgfError::BadValue {
         property: "SZ".to_string(),
@@ -127,10 +128,7 @@ fn board_size(value: &[u8]) -> Result<usize, SgfError> {
     };
     let cols = number(cols).ok_or_else(bad)?;
     let rows = number(rows).ok_or_else(bad)?;
-    if cols != rows || !(MIN_SIZE..=MAX_SIZE).contains(&cols) {
-        return Err(SgfError::UnsupportedSize(quote(text)));
-    }
-    Ok(cols)
+    BoardSize::new(cols, rows).ok_or_else(|| SgfError::UnsupportedSize(quote(text)))
 }
 
 /// A plain decimal number, digits only.
@@ -202,10 +200,11 @@ fn simple_text(value: &[u8]) -> Option<String> {
     Some(String::from_utf8_lossy(&spaced).into_owned())
 }
 
-/// `B[dd]`; `B[]` is a pass, and so is `B[tt]` on boards up to 19x19.
-fn a_move(property: &Property<'_>, size: usize) -> Result<Move, SgfError> {
+/// `B[dd]`; `B[]` is a pass, and so is `B[tt]` on boards up to 19x19 (where
+/// `tt` cannot be a point).
+fn a_move(property: &Property<'_>, size: BoardSize) -> Result<Move, SgfError> {
     let value = single_value(property)?.trim_ascii();
-    if value.is_empty() || (size <= 19 && value == b"tt") {
+    if value.is_empty() || (size.width <= 19 && size.height <= 19 && value == b"tt") {
         return Ok(Move::Pass);
     }
     point(value, size).map(Move::Play)
@@ -215,7 +214,7 @@ fn a_move(property: &Property<'_>, size: usize) -> Result<Move, SgfError> {
 /// by row. An empty value adds nothing. Fails once `points_left` runs out.
 fn point_list(
     property: &Property<'_>,
-    size: usize,
+    size: BoardSize,
     points: &mut Vec<Vertex>,
     points_left: &mut usize,
 ) -> Result<(), SgfError> {
@@ -250,7 +249,7 @@ fn take_setup_points(points_left: &mut usize, count: usize) -> Result<(), SgfErr
 }
 
 /// Two letters, column then row from the top: `aa` is the top-left corner.
-fn point(value: &[u8], size: usize) -> Result<Vertex, SgfError> {
+fn point(value: &[u8], size: BoardSize) -> Result<Vertex, SgfError> {
     let bad = || SgfError::BadPoint {
         point: quote(value),
         size,
@@ -258,9 +257,11 @@ fn point(value: &[u8], size: usize) -> Result<Vertex, SgfError> {
     let [x, y] = value else {
         return Err(bad());
     };
-    let col = coordinate(*x).filter(|&c| c < size).ok_or_else(bad)?;
-    let y = coordinate(*y).filter(|&r| r < size).ok_or_else(bad)?;
-    Ok(Vertex::new(col, size - 1 - y))
+    let col = coordinate(*x).filter(|&c| c < size.width).ok_or_else(bad)?;
+    let y = coordinate(*y)
+        .filter(|&r| r < size.height)
+        .ok_or_else(bad)?;
+    Ok(Vertex::new(col, size.height - 1 - y))
 }
 
 /// FF[4] coordinates: `a`..`z` are 0..25, `A`..`Z` are 26..51.

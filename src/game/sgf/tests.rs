@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 
 use super::*;
 use crate::game::color::Color;
-use crate::game::vertex::{Move, Vertex};
+use crate::game::vertex::{BoardSize, Move, Vertex};
 
 /// A vertex from GTP text, for readable expectations.
 fn v(gtp: &str) -> Vertex {
@@ -28,7 +28,7 @@ fn gogui_file() {
     let game =
         parse(b"(;FF[4]CA[UTF-8]AP[GoGui:1.5.1]SZ[9]KM[6.5]PL[B]AB[cc][gg]AW[ee];B[dd];W[];B[tt])")
             .unwrap();
-    assert_eq!(game.size, 9);
+    assert_eq!(game.size, BoardSize::square(9));
     assert_eq!(game.komi, Some(6.5));
     assert_eq!(game.handicap, None);
     assert_eq!(
@@ -56,7 +56,7 @@ fn sabaki_file() {
         ;W[qf]\n\
         )\n";
     let game = parse(text).unwrap();
-    assert_eq!(game.size, 19);
+    assert_eq!(game.size, BoardSize::square(19));
     assert_eq!(game.komi, Some(0.5));
     assert_eq!(game.handicap, Some(2));
     assert_eq!(game.rules.as_deref(), Some("Japanese"));
@@ -84,7 +84,7 @@ fn main_line_takes_the_first_variation_everywhere() {
 #[test]
 fn only_the_first_game_of_a_collection_is_read() {
     let game = parse(b"junk before (;SZ[5];B[aa])(;SZ[9];B[bb]) junk after").unwrap();
-    assert_eq!(game.size, 5);
+    assert_eq!(game.size, BoardSize::square(5));
     assert_eq!(game.actions, vec![play(B, "A5")]);
 }
 
@@ -176,7 +176,7 @@ fn tt_is_a_pass_only_up_to_19x19() {
 #[test]
 fn ff3_identifiers_and_empty_values_are_tolerated() {
     let game = parse(b"(;SiZe[5]AddBlack[aa]KM[]HA[]RE[]GM[1]FF[3];B[bb])").unwrap();
-    assert_eq!(game.size, 5);
+    assert_eq!(game.size, BoardSize::square(5));
     assert_eq!(game.komi, None);
     assert_eq!(game.handicap, None);
     assert_eq!(game.result, None);
@@ -242,9 +242,23 @@ fn value_errors() {
 fn size_errors() {
     assert_eq!(error_text(b"(;SZ[30])"), "unsupported board size 30");
     assert_eq!(error_text(b"(;SZ[1])"), "unsupported board size 1");
-    assert_eq!(error_text(b"(;SZ[19:9])"), "unsupported board size 19:9");
-    assert_eq!(parse(b"(;SZ[13:13])").map(|g| g.size), Ok(13));
-    assert_eq!(parse(b"(;SZ[25])").map(|g| g.size), Ok(25));
+    assert_eq!(error_text(b"(;SZ[26:9])"), "unsupported board size 26:9");
+    assert_eq!(error_text(b"(;SZ[9:1])"), "unsupported board size 9:1");
+    assert_eq!(
+        parse(b"(;SZ[19:9])").map(|g| g.size),
+        Ok(BoardSize {
+            width: 19,
+            height: 9
+        })
+    );
+    assert_eq!(
+        parse(b"(;SZ[13:13])").map(|g| g.size),
+        Ok(BoardSize::square(13))
+    );
+    assert_eq!(
+        parse(b"(;SZ[25])").map(|g| g.size),
+        Ok(BoardSize::square(25))
+    );
 }
 
 #[test]
@@ -350,7 +364,7 @@ fn garbage_gives_errors_not_panics() {
             })
             .collect();
         if let Ok(game) = parse(&text) {
-            assert!((2..=25).contains(&game.size));
+            assert!(game.size.is_playable());
         }
     }
 }
@@ -404,7 +418,7 @@ fn written_games_read_back_equal() {
     assert_eq!(parse(text.as_bytes()), Ok(game));
 
     let game = SgfGame {
-        size: 25,
+        size: BoardSize::square(25),
         komi: Some(-3.5),
         handicap: Some(0),
         rules: Some("odd ] rules \\ here".to_string()),
@@ -460,13 +474,13 @@ fn long_games_round_trip() {
 #[test]
 fn example_files_parse() {
     let capture = parse(include_bytes!("../../../gtp-tests/sgf/capture-9x9.sgf")).unwrap();
-    assert_eq!(capture.size, 9);
+    assert_eq!(capture.size, BoardSize::square(9));
     assert_eq!(capture.komi, Some(7.0));
     assert_eq!(capture.actions.len(), 11);
     assert_eq!(capture.actions[6], play(B, "E4"));
 
     let setup = parse(include_bytes!("../../../gtp-tests/sgf/setup-5x5.sgf")).unwrap();
-    assert_eq!(setup.size, 5);
+    assert_eq!(setup.size, BoardSize::square(5));
     assert_eq!(
         setup.actions,
         vec![
@@ -484,7 +498,7 @@ fn example_files_parse() {
     );
 
     let handicap = parse(include_bytes!("../../../gtp-tests/sgf/handicap-19x19.sgf")).unwrap();
-    assert_eq!(handicap.size, 19);
+    assert_eq!(handicap.size, BoardSize::square(19));
     assert_eq!(handicap.handicap, Some(2));
     assert_eq!(handicap.komi, Some(0.5));
     assert_eq!(

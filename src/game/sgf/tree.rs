@@ -16,7 +16,7 @@ use super::syntax::{walk_tree, Event, Keep, Property};
 use super::types::{SgfError, SgfGame, MAX_SETUP_POINTS};
 use super::write::point;
 use crate::game::color::Color;
-use crate::game::vertex::Move;
+use crate::game::vertex::{BoardSize, Move};
 
 /// Far more nodes than any game record holds (a heavily commented
 /// professional game has a few thousand); the bound keeps a hostile file's
@@ -175,7 +175,7 @@ impl<'a> SgfTree<'a> {
         &mut self,
         parent: NodeId,
         moves: &[(Color, Move)],
-        size: usize,
+        size: BoardSize,
     ) -> Option<NodeId> {
         let mut previous = parent;
         for (color, a_move) in moves {
@@ -302,7 +302,7 @@ mod tests {
         let added = tree.add_variation(
             root,
             &[(Color::Black, vertex("D5")), (Color::White, Move::Pass)],
-            9,
+            BoardSize::square(9),
         );
         let text = String::from_utf8(tree.write()).unwrap();
         assert!(

@@ -5,13 +5,14 @@ use std::fmt;
 
 use crate::game::color::Color;
 use crate::game::history::MAX_RECORD_ACTIONS;
-use crate::game::vertex::{Move, Vertex};
+use crate::game::vertex::{BoardSize, Move, Vertex};
 
 /// A game as SGF describes it, reduced to what replaying it needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SgfGame {
-    /// SZ, default 19; only square sizes 2..=25 are accepted.
-    pub size: usize,
+    /// SZ, default 19: `SZ[19]` for a square, `SZ[9:7]` (columns:rows) for
+    /// a rectangle; sides 2..=25 are accepted.
+    pub size: BoardSize,
     /// KM.
     pub komi: Option<f64>,
     /// HA.
@@ -27,7 +28,7 @@ pub struct SgfGame {
 impl Default for SgfGame {
     fn default() -> Self {
         SgfGame {
-            size: 19,
+            size: BoardSize::square(19),
             komi: None,
             handicap: None,
             rules: None,
@@ -61,7 +62,7 @@ pub enum SgfError {
     /// SZ outside 2..=25, or not square.
     UnsupportedSize(String),
     /// A point that is not on the board (or not two letters).
-    BadPoint { point: String, size: usize },
+    BadPoint { point: String, size: BoardSize },
     /// GM is not 1.
     NotGo(String),
     /// More setup points than [`MAX_SETUP_POINTS`]: `FF[4]` rectangles such as

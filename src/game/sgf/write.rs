@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::types::{SgfAction, SgfGame};
 use crate::game::color::Color;
-use crate::game::vertex::{Move, Vertex};
+use crate::game::vertex::{BoardSize, Move, Vertex};
 
 /// Moves per line of output, to keep files readable in a text editor.
 const MOVES_PER_LINE: usize = 10;
@@ -16,12 +16,14 @@ const MOVES_PER_LINE: usize = 10;
 pub fn write(game: &SgfGame) -> String {
     let mut out = String::new();
     out.push_str("(;FF[4]GM[1]CA[UTF-8]");
-    let _ = write!(
-        out,
-        "AP[hane:{}]SZ[{}]",
-        env!("CARGO_PKG_VERSION"),
-        game.size
-    );
+    let _ = write!(out, "AP[hane:{}]", env!("CARGO_PKG_VERSION"));
+    // FF[4] writes a square as one number and a rectangle as columns:rows.
+    let BoardSize { width, height } = game.size;
+    if game.size.is_square() {
+        let _ = write!(out, "SZ[{width}]");
+    } else {
+        let _ = write!(out, "SZ[{width}:{height}]");
+    }
     if let Some(komi) = game.komi.filter(|k| k.is_finite()) {
         // f64's Display gives `7.5`, `7`, `-3.5`, never an exponent.
         let _ = write!(out, "KM[{komi}]");
@@ -65,7 +67,11 @@ pub fn write(game: &SgfGame) -> String {
 /// Writes the properties of one setup node from the front of `actions`: at
 /// most one non-empty Setup, then at most one ToMove, the way the reader
 /// splits a node. Returns the actions left.
-fn setup_node<'a>(out: &mut String, size: usize, mut actions: &'a [SgfAction]) -> &'a [SgfAction] {
+fn setup_node<'a>(
+    out: &mut String,
+    size: BoardSize,
+    mut actions: &'a [SgfAction],
+) -> &'a [SgfAction] {
     if let Some((SgfAction::Setup(stones), rest)) = actions.split_first() {
         for (ident, color) in [
             ("AB", Some(Color::Black)),
@@ -93,9 +99,9 @@ fn setup_node<'a>(out: &mut String, size: usize, mut actions: &'a [SgfAction]) -
 }
 
 /// `aa` is the top-left corner.
-pub(super) fn point(out: &mut String, size: usize, vertex: Vertex) {
+pub(super) fn point(out: &mut String, size: BoardSize, vertex: Vertex) {
     let x = b'a'.saturating_add(vertex.col);
-    let y = b'a'.saturating_add(size.saturating_sub(1 + vertex.row as usize) as u8);
+    let y = b'a'.saturating_add(size.height.saturating_sub(1 + vertex.row as usize) as u8);
     out.push(x as char);
     out.push(y as char);
 }

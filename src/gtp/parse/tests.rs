@@ -50,8 +50,11 @@ fn commands_without_arguments() {
 
 #[test]
 fn commands_with_numbers() {
-    assert_eq!(ok("boardsize 19"), Command::Boardsize(19));
-    assert_eq!(ok("boardsize 007"), Command::Boardsize(7));
+    assert_eq!(ok("boardsize 19"), Command::Boardsize(19, 19));
+    assert_eq!(ok("boardsize 007"), Command::Boardsize(7, 7));
+    assert_eq!(ok("boardsize 9 7"), Command::Boardsize(9, 7));
+    assert_eq!(ok("rectangular_boardsize 5 3"), Command::Boardsize(5, 3));
+    assert_eq!(ok("rectangular_boardsize 13"), Command::Boardsize(13, 13));
     assert_eq!(ok("komi 6.5"), Command::Komi(6.5));
     assert_eq!(ok("komi -7"), Command::Komi(-7.0));
     assert_eq!(ok("komi +0.5"), Command::Komi(0.5));
@@ -413,7 +416,8 @@ fn extra_arguments() {
     for line in [
         "name x",
         "quit now",
-        "boardsize 19 19",
+        "boardsize 19 19 19",
+        "rectangular_boardsize 9 7 5",
         "komi 6.5 7",
         "play b D4 D5",
         "genmove b w",
@@ -524,15 +528,15 @@ fn negative_or_non_finite_times() {
 fn huge_integers_saturate() {
     assert_eq!(
         ok("boardsize 1000000000000000000000000000000"),
-        Command::Boardsize(u64::MAX)
+        Command::Boardsize(u64::MAX, u64::MAX)
     );
     assert_eq!(
         ok("boardsize 18446744073709551615"),
-        Command::Boardsize(u64::MAX)
+        Command::Boardsize(u64::MAX, u64::MAX)
     );
     assert_eq!(
         ok("boardsize 18446744073709551616"),
-        Command::Boardsize(u64::MAX)
+        Command::Boardsize(u64::MAX, u64::MAX)
     );
     assert_eq!(
         ok("fixed_handicap 99999999999999999999"),
@@ -672,7 +676,7 @@ fn ids_are_echoed_on_errors() {
         })
     );
     assert_eq!(
-        parse("7 boardsize 19 19"),
+        parse("7 boardsize 19 19 19"),
         Some(Request {
             id: Some(7),
             command: Err(syntax(TOO_MANY))
@@ -838,7 +842,7 @@ fn megabyte_lines_are_handled_in_linear_time() {
     let big_integer = repeat(b"9", b"boardsize ");
     assert_eq!(
         parse_quickly(&big_integer).map(|r| r.command),
-        Some(Ok(Command::Boardsize(u64::MAX)))
+        Some(Ok(Command::Boardsize(u64::MAX, u64::MAX)))
     );
     let long_komi = repeat(b"0", b"komi 0.");
     assert_eq!(
