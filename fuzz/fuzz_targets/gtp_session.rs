@@ -50,7 +50,7 @@ fuzz_target!(|input: &[u8]| {
     let mut engine = engine();
     // Start small: genmove and the observations after every command cost
     // far less on 9x9, so many more sessions run; `boardsize` still moves on.
-    let _ = engine.execute_detached(Command::Boardsize(9));
+    let _ = engine.execute_detached(Command::Boardsize(9, 9));
     for line in input.split(|&byte| byte == b'\n').take(MAX_LINES) {
         let Some(request) = parse_line(line) else {
             continue;
