@@ -274,13 +274,10 @@ impl Player {
         loop {
             // Slices of one watch interval, and under a clock short ones
             // so that the search can stop early or run on.
-            let slice_len = match (
+            let slice_len = earliest(
                 watch.as_ref().map(|w| w.interval),
                 budget.latest.map(|_| stopping::CHECK_INTERVAL),
-            ) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            );
             let slice_end = slice_len.map(|d| Instant::now() + d);
             let before: Vec<u64> = searches.iter().map(Search::playouts).collect();
             let slice = Budget {
@@ -378,8 +375,9 @@ impl Player {
     }
 }
 
-/// The earlier of two optional instants.
-fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+/// The earlier (or shorter) of two optional times, either when only one is
+/// given.
+fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),

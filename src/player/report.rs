@@ -86,10 +86,10 @@ impl SearchReport {
 }
 
 /// One root move's statistics summed over the threads.
-struct MoveTotals {
-    point: Point,
-    visits: u32,
-    wins: f64,
+pub(super) struct MoveTotals {
+    pub point: Point,
+    pub visits: u32,
+    pub wins: f64,
     margin_sum: f64,
     margin_count: u32,
     /// The thread whose tree explored the move most, for its PV.
@@ -97,22 +97,11 @@ struct MoveTotals {
     best_thread_visits: u32,
 }
 
-/// Adds up the root statistics of every thread's search for `to_move` at
-/// the game's position.
-pub(super) fn summarise(
-    searches: &[Search],
-    game: &Game,
-    to_move: Color,
-    elapsed: Duration,
-) -> SearchReport {
-    let size = game.size();
+/// The root moves' statistics summed over every thread's search, in the
+/// order the threads first meet them.
+pub(super) fn root_totals(searches: &[Search]) -> Vec<MoveTotals> {
     let mut totals: Vec<MoveTotals> = Vec::new();
-    let mut ownership = vec![0.0f64; size.points()];
-    let mut samples = 0u64;
-    let mut margin_sum = 0.0f64;
-    let mut playouts = 0;
     for (thread, search) in searches.iter().enumerate() {
-        playouts += search.playouts();
         for (point, visits, rate) in search.root_children() {
             let index = match totals.iter().position(|t| t.point == point) {
                 Some(index) => index,
@@ -143,6 +132,26 @@ pub(super) fn summarise(
                 t.margin_count += count;
             }
         }
+    }
+    totals
+}
+
+/// Adds up the root statistics of every thread's search for `to_move` at
+/// the game's position.
+pub(super) fn summarise(
+    searches: &[Search],
+    game: &Game,
+    to_move: Color,
+    elapsed: Duration,
+) -> SearchReport {
+    let size = game.size();
+    let totals = root_totals(searches);
+    let mut ownership = vec![0.0f64; size.points()];
+    let mut samples = 0u64;
+    let mut margin_sum = 0.0f64;
+    let mut playouts = 0;
+    for search in searches {
+        playouts += search.playouts();
         let own = search.ownership();
         let n = search.ownership_samples();
         for (i, v) in Vertex::all(size).enumerate() {

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::playout_board::Point;
+use super::report::{root_totals, MoveTotals};
 use super::search::Search;
 
 /// How often a search under a clock looks at its root.
@@ -24,24 +24,12 @@ pub struct Contender {
 
 /// The two most visited root moves, summed over the threads' trees.
 pub fn top_two(searches: &[Search]) -> (Contender, Contender) {
-    let mut totals: Vec<(Point, u64, f64)> = Vec::new();
-    for search in searches {
-        for (point, visits, rate) in search.root_children() {
-            let wins = visits as f64 * rate as f64;
-            match totals.iter_mut().find(|t| t.0 == point) {
-                Some(t) => {
-                    t.1 += visits as u64;
-                    t.2 += wins;
-                }
-                None => totals.push((point, visits as u64, wins)),
-            }
-        }
-    }
-    totals.sort_by_key(|t| std::cmp::Reverse(t.1));
-    let contender = |t: Option<&(Point, u64, f64)>| {
-        t.map_or(Contender::default(), |&(_, visits, wins)| Contender {
-            visits,
-            win_rate: wins / visits.max(1) as f64,
+    let mut totals = root_totals(searches);
+    totals.sort_by_key(|t| std::cmp::Reverse(t.visits));
+    let contender = |t: Option<&MoveTotals>| {
+        t.map_or(Contender::default(), |t| Contender {
+            visits: t.visits as u64,
+            win_rate: t.wins / t.visits.max(1) as f64,
         })
     };
     (contender(totals.first()), contender(totals.get(1)))
