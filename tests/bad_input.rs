@@ -296,8 +296,9 @@ fn files_that_are_not_games() {
     if made.is_ok_and(|status| status.success()) {
         assert_load_fails(&mut gtp, &fifo, "not a file");
     }
-    // Binary bytes with no `(` hold no game tree; with one, the first byte
-    // that SGF does not allow there is reported.
+    // Binary bytes with no `(` hold no game tree; with one, the place of
+    // the first byte that SGF does not allow there is reported, never the
+    // byte itself: the file's content is not repeated to the client.
     let mut binary: Vec<u8> = (0..4096u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .filter(|&byte| byte != b'(')
@@ -310,7 +311,7 @@ fn files_that_are_not_games() {
     assert_load_fails(
         &mut gtp,
         &path,
-        "malformed SGF: unexpected byte 0x01 at byte 2",
+        "malformed SGF: unexpected character at byte 2",
     );
     assert_load_fails(
         &mut gtp,

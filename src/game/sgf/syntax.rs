@@ -258,12 +258,15 @@ fn nom_error(text: &[u8], error: nom::Err<Error<&[u8]>>) -> SgfError {
     }
 }
 
-/// An error at the start of `rest`, which is a tail of `text`.
+/// An error at the start of `rest`, which is a tail of `text`. Only SGF's
+/// own punctuation is named: any other byte is the file's content, which
+/// an error message does not repeat (the file may be anything the client
+/// named, not an SGF file at all).
 fn syntax_error(text: &[u8], rest: &[u8]) -> SgfError {
     let unexpected = match rest.first() {
         None => "end of file".to_string(),
-        Some(&c) if c.is_ascii_graphic() => format!("'{}'", c as char),
-        Some(&c) => format!("byte 0x{c:02x}"),
+        Some(&c) if b"()[];".contains(&c) => format!("'{}'", c as char),
+        Some(_) => "character".to_string(),
     };
     SgfError::Syntax {
         unexpected,

@@ -201,7 +201,7 @@ fn syntax_errors_say_what_and_where() {
     );
     assert_eq!(
         error_text(b"(;B[aa] 42)"),
-        "malformed SGF: unexpected '4' at byte 8"
+        "malformed SGF: unexpected character at byte 8"
     );
     assert_eq!(
         error_text(b"(;C"),
@@ -209,7 +209,7 @@ fn syntax_errors_say_what_and_where() {
     );
     assert_eq!(
         error_text(b"(\xff\xfe"),
-        "malformed SGF: unexpected byte 0xff at byte 1"
+        "malformed SGF: unexpected character at byte 1"
     );
     assert_eq!(
         parse(b"(;B[aa]))"),

@@ -55,7 +55,8 @@ pub enum SgfError {
     /// No `(` anywhere: empty file, or not SGF at all.
     NoGameTree,
     /// The structure is broken: `unexpected` says what was found ("')'",
-    /// "end of file", "byte 0xff") at byte `offset` of the file.
+    /// "end of file", or "character" for anything but SGF's punctuation)
+    /// at byte `offset` of the file.
     Syntax { unexpected: String, offset: usize },
     /// A property value that cannot be understood, such as `KM[abc]`.
     BadValue { property: String, value: String },
