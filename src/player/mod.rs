@@ -16,6 +16,7 @@ mod reply;
 mod report;
 mod rng;
 mod search;
+mod selfatari;
 mod stopping;
 mod tactics;
 mod time;

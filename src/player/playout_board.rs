@@ -397,9 +397,9 @@ impl PlayoutBoard {
         (u8::from(first != 0), first)
     }
 
-    /// Whether playing `p` would leave the mover's new string with exactly
-    /// one liberty and more than one stone, or a lone stone that captures
-    /// nothing in atari (a move the opponent answers by capturing).
+    /// Whether playing `p` would leave the mover's new string (the stone
+    /// and the friendly strings it joins) with exactly one liberty while
+    /// capturing nothing: a move the opponent answers by capturing.
     pub fn is_self_atari(&self, p: Point, color: Color) -> bool {
         if count_of(self.neighbours[p as usize], EMPTY) >= 2 {
             return false;
@@ -418,12 +418,16 @@ impl PlayoutBoard {
             if cq == EMPTY {
                 note(q, &mut liberties, &mut liberty);
             } else if cq == c {
-                let (n, lib) = self.liberties_up_to_two(q);
-                if n >= 2 {
+                // A friendly string brings its liberties but `p`: one with
+                // two, one of them `p`, is put in atari by the move.
+                // Past eight pseudo-liberties it has at least three.
+                if self.liberties[self.string[q as usize] as usize] > 8 {
                     return false;
                 }
-                if n == 1 {
-                    note(lib, &mut liberties, &mut liberty);
+                let mut of_string = [0; 3];
+                let n = self.liberties_into(q, &mut of_string);
+                for &l in &of_string[..n] {
+                    note(l, &mut liberties, &mut liberty);
                 }
             } else if cq != EDGE && self.liberties_up_to_two(q).0 == 1 {
                 // Captures: gains at least the captured point.
@@ -816,6 +820,13 @@ mod tests {
         after.play(c, v).suicided.is_empty()
     }
 
+    /// A self-atari by the rules board: the move captures nothing and
+    /// leaves its string one liberty.
+    fn self_atari_by_rules(rules: &RulesBoard, v: Vertex, c: Color) -> bool {
+        let mut after = rules.clone();
+        after.play(c, v).captured.is_empty() && after.liberties(v) == 1
+    }
+
     fn random_game(size: impl Into<BoardSize>, seed: u64) {
         let size = size.into();
         let mut rng = StdRng::seed_from_u64(seed);
@@ -832,6 +843,13 @@ mod tests {
                     playout_legal_by_rules(&rules, ko, v, color),
                     "playout legality of {v} for {color}"
                 );
+                if playout_legal_by_rules(&rules, ko, v, color) {
+                    assert_eq!(
+                        fast.is_self_atari(fast.point(v), color),
+                        self_atari_by_rules(&rules, v, color),
+                        "self-atari at {v} for {color}"
+                    );
+                }
             }
             // Any empty point, suicides included: the full Tromp-Taylor move.
             let empty: Vec<Vertex> = Vertex::all(size)

@@ -30,10 +30,15 @@ use super::playout::{
 use super::playout_board::{winner, PlayoutBoard, Point};
 use super::reply::Replies;
 use super::rng::FastRng;
+use super::selfatari::is_bad_self_atari;
 use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
 use super::time::Budget;
 use super::tree::{Candidate, HalfWins, Node, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Superko, Vertex};
+
+/// The shortest side on which the third and fourth lines get their
+/// opening prior.
+const MIN_OPENING_LINE_SIDE: usize = 13;
 
 /// Playouts a search makes even when told to stop at once.
 const MIN_PLAYOUTS_ON_STOP: u64 = 64;
@@ -52,6 +57,10 @@ pub struct SearchParams {
     pub prior_near_last: u32,
     /// Virtual losses for moves on the first two lines far from any stone.
     pub prior_empty_edge: u32,
+    /// Virtual wins for moves on the third and fourth lines far from any
+    /// stone, on boards of 13 and more: where an opening takes territory
+    /// and bases. On 9x9 the centre matters more, so it is not applied.
+    pub prior_opening_line: u32,
     /// Virtual wins for moves that make a good 3x3 shape.
     pub prior_pattern: u32,
     /// Virtual wins for capturing or saving a string in atari.
@@ -90,6 +99,7 @@ impl Default for SearchParams {
             prior_even: 10,
             prior_near_last: 10,
             prior_empty_edge: 10,
+            prior_opening_line: 0,
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
@@ -123,6 +133,7 @@ impl SearchParams {
             "prior_even" => self.prior_even = parse(name, value)?,
             "prior_near_last" => self.prior_near_last = parse(name, value)?,
             "prior_empty_edge" => self.prior_empty_edge = parse(name, value)?,
+            "prior_opening_line" => self.prior_opening_line = parse(name, value)?,
             "prior_pattern" => self.prior_pattern = parse(name, value)?,
             "prior_capture" => self.prior_capture = parse(name, value)?,
             "prior_self_atari" => self.prior_self_atari = parse(name, value)?,
@@ -135,6 +146,8 @@ impl SearchParams {
             "policy_nakade" => self.policy.nakade = parse(name, value)?,
             "policy_pattern" => self.policy.pattern = parse(name, value)?,
             "policy_reject_self_atari" => self.policy.reject_self_atari = parse(name, value)?,
+            "policy_throw_ins" => self.policy.throw_ins = parse(name, value)?,
+            "policy_mercy" => self.policy.mercy = parse(name, value)?,
             _ => return Err(format!("unknown parameter {name}")),
         }
         Ok(())
@@ -490,9 +503,10 @@ impl Search {
                 break;
             }
         }
+        let mut mercy = None;
         if !terminal {
             if self.params.heavy_playouts {
-                policy_playout(
+                mercy = policy_playout(
                     &self.params.policy,
                     &mut board,
                     to_move,
@@ -503,7 +517,8 @@ impl Search {
                     self.params
                         .last_good_reply
                         .then_some((&self.replies, &mut moves)),
-                );
+                )
+                .mercy;
             } else {
                 light_playout(&mut board, to_move, &mut self.rng, Some(&mut amaf[..]));
             }
@@ -511,7 +526,9 @@ impl Search {
         let score = board.score(self.komi);
         self.record_ownership(&board);
         self.record_score(&path, score);
-        let winner = winner(score);
+        // A playout the mercy rule cut short is the leader's, whatever
+        // the unfinished board counts.
+        let winner = mercy.or_else(|| winner(score));
         let black_result: HalfWins = match winner {
             Some(Color::Black) => 2,
             Some(Color::White) => 0,
@@ -656,6 +673,14 @@ fn candidates(
         if line <= 1 && size.shorter_side() >= 9 && is_empty_area(board, v) {
             visits += p.prior_empty_edge;
         }
+        if (2..=3).contains(&line)
+            && p.prior_opening_line > 0
+            && size.shorter_side() >= MIN_OPENING_LINE_SIDE
+            && is_empty_area(board, v)
+        {
+            visits += p.prior_opening_line;
+            wins += p.prior_opening_line as f32;
+        }
         if tactics.urgent.contains(&point) {
             visits += p.prior_capture;
             wins += p.prior_capture as f32;
@@ -667,7 +692,7 @@ fn candidates(
             visits += p.prior_pattern;
             wins += p.prior_pattern as f32;
         }
-        if board.is_self_atari(point, to_move) {
+        if is_bad_self_atari(board, point, to_move, p.policy.throw_ins) {
             visits += p.prior_self_atari;
         }
         if suicide {
