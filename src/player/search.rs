@@ -610,17 +610,16 @@ impl Search {
     fn select(&self, node: NodeId) -> Option<NodeId> {
         let mut best = None;
         let mut best_value = f32::NEG_INFINITY;
-        for child in self.tree.children(node) {
-            let c = self.tree.node(child);
+        self.tree.child_nodes(node).for_each(|(child, c)| {
             if c.is_illegal() {
-                continue;
+                return;
             }
             let value = self.value(c);
             if value > best_value {
                 best_value = value;
                 best = Some(child);
             }
-        }
+        });
         best
     }
 
@@ -671,13 +670,12 @@ impl Search {
             let child_mover = mover.opponent();
             let child_result = 2 - result;
             let code = first_code(child_mover);
-            for child in self.tree.children(id) {
-                let c = self.tree.node(child);
+            self.tree.child_nodes(id).for_each(|(_, c)| {
                 let mv = c.mv();
                 if mv != PASS && amaf[mv as usize] == code {
                     c.add_amaf_result(child_result);
                 }
-            }
+            });
             mover = mover.opponent();
         }
     }
