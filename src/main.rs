@@ -36,12 +36,12 @@ struct Cli {
     /// Resign below this winning chance on two moves running (0: never).
     #[arg(long, default_value_t = 0.05, value_parser = probability)]
     resign: f64,
-    /// Bound on the search tree, in nodes.
+    /// Bound on the search tree, in nodes (one tree, shared by all threads).
     #[arg(long, default_value_t = 4_000_000)]
     max_nodes: usize,
-    /// Bound on the memory of the search trees, all threads together, in
-    /// MiB; lowers --max-nodes to fit. The peak can briefly reach twice this
-    /// while a tree is copied for reuse after a move.
+    /// Bound on the memory of the search tree (one tree, shared by all
+    /// threads), in MiB; lowers --max-nodes to fit. The peak can briefly
+    /// reach twice this while the tree is copied for reuse after a move.
     #[arg(long)]
     max_tree_mb: Option<usize>,
     /// Never play a suicide (legal under Tromp-Taylor for two or more
@@ -81,7 +81,7 @@ struct Cli {
 
 #[derive(clap::Subcommand, Debug)]
 enum Tool {
-    /// Measure light playouts and tree search on one thread (not GTP).
+    /// Measure light playouts (one thread) and tree search (not GTP).
     Bench {
         /// Board sizes to measure, separated by commas: 9,13,19.
         #[arg(
@@ -97,6 +97,9 @@ enum Tool {
         /// Tree-search playouts per size.
         #[arg(long, default_value_t = 100_000)]
         search_playouts: u64,
+        /// Threads of the tree search, sharing its tree and its playouts.
+        #[arg(short = 't', long, default_value_t = 1, value_parser = at_least_one::<usize>)]
+        threads: usize,
     },
     /// Review a game: search every position of its main line and write the
     /// game with Black's win rate on each node (Sabaki's SBKV), a comment on
@@ -133,7 +136,14 @@ fn main() {
             sizes,
             playouts,
             search_playouts,
-        }) => bench(&sizes, playouts, search_playouts, cli.seed.unwrap_or(1)),
+            threads,
+        }) => bench(
+            &sizes,
+            playouts,
+            search_playouts,
+            threads,
+            cli.seed.unwrap_or(1),
+        ),
         Some(Tool::Analyze(args)) => analyze(&cli, args),
         None => play(&cli),
     }
@@ -142,7 +152,7 @@ fn main() {
 /// The GTP engine on stdin/stdout.
 fn play(cli: &Cli) {
     let threads = threads_or_every_core(cli.threads);
-    let search = search_params(cli, threads);
+    let search = search_params(cli);
     let config = PlayerConfig {
         threads,
         playouts: cli.playouts,
@@ -153,7 +163,7 @@ fn play(cli: &Cli) {
         search,
     };
     log::info!(
-        "hane {}: {} thread(s), {}, tree bound {} nodes a thread; rules {} (hane {}), \
+        "hane {}: {} thread(s), {}, tree bound {} nodes; rules {} (hane {}), \
 komi 7.5 until the client sets one",
         env!("CARGO_PKG_VERSION"),
         config.threads,
@@ -195,7 +205,7 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
             playouts: args.playouts,
             seconds_per_move: seconds_set(args.time),
             seed: cli.seed,
-            search: search_params(cli, threads),
+            search: search_params(cli),
             ..PlayerConfig::default()
         },
     };
@@ -224,10 +234,10 @@ fn threads_or_every_core(threads: Option<usize>) -> usize {
 }
 
 /// The search settings of the command line; a bad --param ends the process.
-fn search_params(cli: &Cli, threads: usize) -> SearchParams {
+fn search_params(cli: &Cli) -> SearchParams {
     let mut search = SearchParams {
         allow_suicide: !cli.no_suicide,
-        max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb, threads),
+        max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb),
         ..SearchParams::default()
     };
     for param in &cli.params {
@@ -248,18 +258,17 @@ fn seconds_set(time: Option<f64>) -> Option<f64> {
     time.filter(|t| t.is_finite() && *t > 0.0)
 }
 
-/// Nodes per thread's tree: --max-nodes, lowered to fit --max-tree-mb when
-/// given, and never below a thousand (a tree that small still plays).
-fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>, threads: usize) -> usize {
+/// Nodes of the search tree, which all threads share: --max-nodes, lowered
+/// to fit --max-tree-mb when given, and never below a thousand (a tree that
+/// small still plays).
+fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>) -> usize {
     let node_bytes = hane::TREE_NODE_BYTES;
-    let fitting = max_tree_mb.map_or(usize::MAX, |mb| {
-        mb.saturating_mul(1 << 20) / node_bytes / threads
-    });
+    let fitting = max_tree_mb.map_or(usize::MAX, |mb| mb.saturating_mul(1 << 20) / node_bytes);
     max_nodes.min(fitting).max(1000)
 }
 
 /// `hane bench`: a tool, not the engine, so its report goes to stdout.
-fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, seed: u64) {
+fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, threads: usize, seed: u64) {
     use hane::bench;
     use std::io::Write;
     let mut out = std::io::stdout().lock();
@@ -279,10 +288,15 @@ fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, seed: u64) {
             light.black_win_rate
         );
         for (heavy, label) in [(false, "light"), (true, "policy")] {
-            let search = bench::tree_search(size, search_playouts, seed, heavy);
+            let search = bench::tree_search(size, search_playouts, seed, heavy, threads);
+            // The one-thread line as it always read, for comparisons.
+            let threads = match search.threads {
+                1 => String::new(),
+                n => format!(", {n} threads"),
+            };
             let _ = writeln!(
                 out,
-                "tree search    {size}x{size}, {label} playouts: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
+                "tree search    {size}x{size}, {label} playouts{threads}: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
                 search.per_second(),
                 search.playouts,
                 search.seconds,

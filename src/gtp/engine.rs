@@ -52,7 +52,7 @@ pub struct Context<'a> {
 
 /// The GTP engine: owns the game (position, record, superko history), the
 /// handicap count the record needs, the player (its search threads and
-/// trees) and the clock. It maps one typed `Command` to one `Reply`; the
+/// their tree) and the clock. It maps one typed `Command` to one `Reply`; the
 /// loop in `io.rs` reads the commands and writes the replies.
 pub struct Engine {
     game: Game,

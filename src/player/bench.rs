@@ -2,14 +2,14 @@
 //! figures depend on the machine. Compare with a peer measured in the same
 //! run (see README).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
 use super::playout::light_playout;
 use super::playout_board::{winner, PlayoutBoard};
 use super::rng::FastRng;
-use super::search::{Search, SearchParams};
-use super::time::Budget;
+use super::run_threads;
+use super::search::{Search, SearchParams, Worker};
 use crate::game::{Color, Game};
 
 /// Light playouts from the empty board.
@@ -56,10 +56,11 @@ pub fn light_playouts(size: usize, playouts: u64, seed: u64) -> PlayoutBench {
     }
 }
 
-/// Tree search from the empty board on one thread.
+/// Tree search from the empty board, on `threads` threads sharing the tree.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchBench {
     pub size: usize,
+    pub threads: usize,
     pub playouts: u64,
     pub seconds: f64,
     pub tree_nodes: usize,
@@ -72,27 +73,44 @@ impl SearchBench {
 }
 
 /// `heavy`: the search's own playout policy (capture, escape and shape
-/// moves), else light playouts as in `light_playouts`.
-pub fn tree_search(size: usize, playouts: u64, seed: u64, heavy: bool) -> SearchBench {
+/// moves), else light playouts as in `light_playouts`. The threads share
+/// `playouts` out as a genmove's do. Thread t's random stream is seeded
+/// from `seed` and t, thread 0's with `seed` itself, as the one-thread
+/// bench always was: its figures stay comparable with older ones.
+pub fn tree_search(
+    size: usize,
+    playouts: u64,
+    seed: u64,
+    heavy: bool,
+    threads: usize,
+) -> SearchBench {
     let game = Game::new(size, 7.0);
     let params = SearchParams {
         heavy_playouts: heavy,
         ..SearchParams::default()
     };
-    let mut search = Search::new(&game, Color::Black, params, seed);
+    let search = Search::new(&game, Color::Black, params);
+    let mut workers: Vec<Worker> = (0..threads.max(1) as u64)
+        .map(|t| {
+            Worker::new(
+                &search,
+                seed.wrapping_add(t.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            )
+        })
+        .collect();
     let stop = AtomicBool::new(false);
     let start = Instant::now();
-    search.run(
-        Budget {
-            playouts,
-            deadline: None,
-            latest: None,
-        },
+    run_threads(
+        &search,
+        &mut workers,
+        None,
+        &AtomicU64::new(playouts),
         &stop,
     );
     SearchBench {
         size,
-        playouts: search.playouts(),
+        threads: workers.len(),
+        playouts: workers.iter().map(Worker::playouts).sum(),
         seconds: start.elapsed().as_secs_f64(),
         tree_nodes: search.tree().len(),
     }

@@ -1,8 +1,10 @@
 //! Move generation: fast playouts and Monte Carlo tree search.
 //!
-//! The player runs one `Search` per thread (root parallelism), adds up their
-//! root statistics (`report`) and turns them into a move with the pass,
-//! resign and dead-stone rules (`decision`).
+//! The player runs one `Search` on every thread at once: the threads grow
+//! one tree together (`tree`), each with its own `Worker` state, and the
+//! report (`report`) reads the tree's root and adds up what the threads
+//! counted on their own (ownership, margins). `decision` turns the report
+//! into a move with the pass, resign and dead-stone rules.
 
 pub mod bench;
 mod decision;
@@ -22,7 +24,7 @@ mod tactics;
 mod time;
 mod tree;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use log::{debug, info};
@@ -30,7 +32,7 @@ use log::{debug, info};
 use crate::game::{Color, Game, Vertex};
 use decision::{decide, Resign};
 use report::summarise;
-use search::Search;
+use search::{Search, Worker};
 
 pub use decision::Decision;
 pub use filter::{FilterKind, MoveFilter, MoveRule};
@@ -38,7 +40,7 @@ pub use report::{RootMove, SearchReport};
 pub use search::SearchParams;
 pub use time::{Budget, Clock, TimeControl};
 
-/// Bytes one node of a search tree takes, for fitting `--max-tree-mb`.
+/// Bytes one node of the search tree takes, for fitting `--max-tree-mb`.
 pub const TREE_NODE_BYTES: usize = std::mem::size_of::<tree::Node>();
 
 #[cfg(test)]
@@ -85,13 +87,16 @@ pub struct Watch<'a> {
     pub on_report: &'a mut dyn FnMut(&SearchReport) -> bool,
 }
 
-/// The move generator: owns one search (tree, root board, random stream)
-/// per thread, kept from move to move for tree reuse, and the memory of the
-/// resign rule. Stateless otherwise: the game is the caller's.
+/// The move generator: owns the search (the tree all threads share, and
+/// its root position), kept from move to move for tree reuse, and the
+/// memory of the resign rule. Stateless otherwise: the game is the
+/// caller's.
 pub struct Player {
     config: PlayerConfig,
-    /// One search per thread, kept between moves for tree reuse.
-    searches: Vec<Option<Search>>,
+    /// Search threads, at least one.
+    threads: usize,
+    /// The last search, kept between moves for tree reuse.
+    search: Option<Search>,
     seed_counter: u64,
     /// The winning chance of our last genmove, for the resign rule.
     last_win_rate: Option<f32>,
@@ -104,10 +109,10 @@ pub struct Player {
 
 impl Player {
     pub fn new(config: &PlayerConfig) -> Player {
-        let threads = config.threads.max(1);
         Player {
             config: config.clone(),
-            searches: (0..threads).map(|_| None).collect(),
+            threads: config.threads.max(1),
+            search: None,
             seed_counter: config.seed.unwrap_or_else(rand::random),
             last_win_rate: None,
             filter: MoveFilter::default(),
@@ -128,11 +133,9 @@ impl Player {
         &self.config
     }
 
-    /// Forgets the trees (after a new game, say).
+    /// Forgets the tree (after a new game, say).
     pub fn clear(&mut self) {
-        for s in &mut self.searches {
-            *s = None;
-        }
+        self.search = None;
         self.last_win_rate = None;
         self.filter = MoveFilter::default();
         self.adaptive_komi.clear();
@@ -154,7 +157,7 @@ impl Player {
             return Decision::Pass;
         }
         // Without a commit (reg_genmove) the search leaves no trace: the
-        // kept trees stay as they were and the seed stream is put back.
+        // kept tree stays as it was and the seed stream is put back.
         let seed_counter = self.seed_counter;
         let extra_komi = self.extra_komi(game, color);
         let komi = komi::search_komi(game.komi(), color, extra_komi);
@@ -247,11 +250,11 @@ impl Player {
         )
     }
 
-    /// Runs the threads' searches in slices of one interval each (a single
-    /// slice without one), reporting between slices; the trees carry on
-    /// from slice to slice, so watching costs only the thread restarts.
-    /// With `keep`, the trees are kept for the next search; without, the
-    /// ones kept before stay as they were.
+    /// Runs the search on every thread in slices of one interval each (a
+    /// single slice without one), reporting between slices; the tree and
+    /// the threads' sums carry on from slice to slice, so watching costs
+    /// only the thread restarts. With `keep`, the tree is kept for the next
+    /// search; without, the one kept before stays as it was.
     #[allow(clippy::too_many_arguments)]
     fn run_search(
         &mut self,
@@ -264,13 +267,17 @@ impl Player {
         keep: bool,
     ) -> SearchReport {
         let start = Instant::now();
-        let mut searches = self.prepare_searches(game, color, komi, keep);
-        // A playout count is per move (as Leela Zero's and KataGo's are),
-        // shared out among the threads.
-        let mut playouts_left = match budget.playouts {
-            u64::MAX => u64::MAX,
-            n => n.div_ceil(searches.len().max(1) as u64),
-        };
+        let search = self.prepare_search(game, color, komi, keep);
+        let mut workers: Vec<Worker> = (0..self.threads)
+            .map(|_| {
+                self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                Worker::new(&search, self.seed_counter)
+            })
+            .collect();
+        // A playout count is per move (as Leela Zero's and KataGo's are):
+        // the threads take their playouts from this one count, so a thread
+        // that runs faster (the other sharing its core, say) does more.
+        let playouts_left = AtomicU64::new(budget.playouts);
         let mut deadline = budget.deadline;
         loop {
             // Slices of one watch interval, and under a clock short ones
@@ -280,40 +287,14 @@ impl Player {
                 budget.latest.map(|_| stopping::CHECK_INTERVAL),
             );
             let slice_end = slice_len.map(|d| Instant::now() + d);
-            let before: Vec<u64> = searches.iter().map(Search::playouts).collect();
-            let slice = Budget {
-                playouts: playouts_left,
-                deadline: earliest(deadline, slice_end),
-                latest: None,
-            };
-            std::thread::scope(|scope| {
-                let threads: Vec<_> = searches
-                    .iter_mut()
-                    .map(|search| scope.spawn(move || search.run(slice, stop)))
-                    .collect();
-                // Joined here so that a thread's panic reaches the caller
-                // with its own message (the scope would replace it with "a
-                // scoped thread panicked").
-                for thread in threads {
-                    if let Err(payload) = thread.join() {
-                        std::panic::resume_unwind(payload);
-                    }
-                }
-            });
-            // The limit is per thread: the thread that did least decides.
-            let done = searches
-                .iter()
-                .zip(&before)
-                .map(|(search, before)| search.playouts() - before)
-                .min()
-                .unwrap_or(0);
-            playouts_left = playouts_left.saturating_sub(done.max(1));
+            let slice_deadline = earliest(deadline, slice_end);
+            run_threads(&search, &mut workers, slice_deadline, &playouts_left, stop);
             let mut finished =
-                stop.load(std::sync::atomic::Ordering::Relaxed) || playouts_left == 0;
+                stop.load(Ordering::Relaxed) || playouts_left.load(Ordering::Relaxed) == 0;
             if !finished {
                 deadline = match (budget.deadline, budget.latest) {
                     (Some(target), Some(latest)) => {
-                        manage_time(&searches, start, target, latest, color)
+                        manage_time(&search, &workers, start, target, latest, color)
                     }
                     (d, _) => d.filter(|&d| Instant::now() < d),
                 };
@@ -323,57 +304,79 @@ impl Player {
                 break;
             }
             if let Some(watch) = watch.as_mut() {
-                if !(watch.on_report)(&summarise(&searches, game, color, start.elapsed())) {
+                let report = summarise(&search, &workers, game, color, start.elapsed());
+                if !(watch.on_report)(&report) {
                     break;
                 }
             }
         }
-        let report = summarise(&searches, game, color, start.elapsed());
+        let report = summarise(&search, &workers, game, color, start.elapsed());
         if keep {
-            for (slot, search) in self.searches.iter_mut().zip(searches) {
-                *slot = Some(search);
-            }
+            self.search = Some(search);
         }
         report
     }
 
-    /// Each thread's search moved to the game's position, reusing its tree
-    /// where the game followed it.
-    fn prepare_searches(
-        &mut self,
-        game: &Game,
-        color: Color,
-        komi: f32,
-        keep: bool,
-    ) -> Vec<Search> {
-        let mut searches: Vec<Search> = Vec::with_capacity(self.searches.len());
-        for slot in self.searches.iter_mut() {
-            self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let seed = self.seed_counter;
-            // Each search starts from a copy of the subtree it reuses. A
-            // tree grown under another filter, or one whose depths the
-            // moves since have shifted, holds moves the filter forbids.
-            let filter = &self.filter;
-            let search = match slot.as_ref() {
-                Some(old)
-                    if old.komi() == komi
-                        && old.filter() == filter
-                        && (filter.is_empty() || old.is_at(game)) =>
-                {
-                    old.advance(game, color, seed)
-                }
-                _ => Search::new(game, color, self.config.search.clone(), seed),
-            }
+    /// The search at the game's position, on the kept tree's subtree where
+    /// the game followed it: the kept tree itself when the game has not
+    /// moved (after pondering, or an analysis) and `keep` lets it change,
+    /// else a copy of the subtree, made once for all threads.
+    fn prepare_search(&mut self, game: &Game, color: Color, komi: f32, keep: bool) -> Search {
+        // A tree grown under another filter, or one whose depths the moves
+        // since have shifted, holds moves the filter forbids; one counted
+        // with another komi holds other win rates.
+        let filter = &self.filter;
+        let reusable = self.search.as_ref().and_then(|old| {
+            let fits = old.komi() == komi
+                && old.filter() == filter
+                && (filter.is_empty() || old.is_at(game));
+            fits.then(|| old.node_at(game, color)).flatten()
+        });
+        let tree = match reusable {
+            Some(tree::Tree::ROOT) if keep => self.search.take().map(Search::into_tree),
+            Some(node) => self.search.as_ref().map(|old| old.tree().subtree(node)),
+            None => None,
+        };
+        if keep {
+            // The new search replaces the old tree: free it now.
+            self.search = None;
+        }
+        let search = Search::new(game, color, self.config.search.clone())
             .with_filter(filter.clone())
             .with_komi(komi);
-            if keep {
-                // The new search replaces the old tree: free it now.
-                *slot = None;
-            }
-            searches.push(search);
+        match tree {
+            Some(tree) => search.with_tree(tree),
+            None => search,
         }
-        searches
     }
+}
+
+/// Runs `search` on one thread per worker until `deadline`, until
+/// `playouts_left` runs out or until `stop`: the threads grow the one tree
+/// together. A panic in a thread reaches the caller with its own message.
+pub(crate) fn run_threads(
+    search: &Search,
+    workers: &mut [Worker],
+    deadline: Option<Instant>,
+    playouts_left: &AtomicU64,
+    stop: &AtomicBool,
+) {
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = workers
+            .iter_mut()
+            .map(|worker| scope.spawn(move || search.run(worker, deadline, playouts_left, stop)))
+            .collect();
+        // Joined here so that a thread's panic reaches the caller with its
+        // own message (the scope would replace it with "a scoped thread
+        // panicked"). The tree it leaves half-built (a node marked as being
+        // expanded for ever) is the caller's to drop: the engine clears the
+        // player after a panic.
+        for thread in threads {
+            if let Err(payload) = thread.join() {
+                std::panic::resume_unwind(payload);
+            }
+        }
+    });
 }
 
 /// The earlier (or shorter) of two optional times, either when only one is
@@ -388,14 +391,15 @@ fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 /// A clock-managed search between slices: the time to run to (`target`,
 /// or `latest` while the choice is unclear), or None to stop now.
 fn manage_time(
-    searches: &[Search],
+    search: &Search,
+    workers: &[Worker],
     start: Instant,
     target: Instant,
     latest: Instant,
     color: Color,
 ) -> Option<Instant> {
-    let (best, runner_up) = stopping::top_two(searches);
-    let playouts = searches.iter().map(Search::playouts).sum();
+    let (best, runner_up) = stopping::top_two(search);
+    let playouts = workers.iter().map(Worker::playouts).sum();
     let now = Instant::now();
     let until = stopping::run_until(best, runner_up, playouts, now - start, now, target, latest);
     match until {
@@ -417,10 +421,13 @@ fn manage_time(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Move;
 
     #[test]
     fn a_playout_count_is_per_move_whatever_the_threads() {
         // It was per thread: two threads made twice the playouts asked for.
+        // The threads now take their playouts from one count: exactly the
+        // number asked for, however the threads share them.
         for threads in [1, 2, 3] {
             let mut player = Player::new(&PlayerConfig {
                 threads,
@@ -434,9 +441,78 @@ mod tests {
                 latest: None,
             };
             let report = player.search(&game, Color::Black, budget, &AtomicBool::new(false));
-            let expected = 300u64.div_ceil(threads as u64) * threads as u64;
-            assert_eq!(report.playouts, expected, "{threads} threads");
+            assert_eq!(report.playouts, 300, "{threads} threads");
         }
+    }
+
+    fn playouts(n: u64) -> Budget {
+        Budget {
+            deadline: None,
+            playouts: n,
+            latest: None,
+        }
+    }
+
+    /// The kept tree's node count and root playouts.
+    fn kept(player: &Player) -> (usize, u32) {
+        let search = player.search.as_ref().expect("a kept search");
+        let tree = search.tree();
+        (tree.len(), tree.node(tree::Tree::ROOT).playouts())
+    }
+
+    #[test]
+    fn the_threads_tree_is_kept_and_followed_after_the_moves_played() {
+        let mut player = Player::new(&PlayerConfig {
+            threads: 2,
+            seed: Some(9),
+            ..PlayerConfig::default()
+        });
+        let stop = AtomicBool::new(false);
+        let mut game = Game::new(9, 7.5);
+        let decision = player.genmove(&game, Color::Black, playouts(2000), &stop, None, true);
+        let Decision::Play(vertex) = decision else {
+            panic!("{decision:?}");
+        };
+        let (_, first) = kept(&player);
+        assert_eq!(first, 2000);
+        // Black's move and White's most visited answer: the tree follows.
+        game.play(Color::Black, Move::Play(vertex)).expect("legal");
+        let search = player.search.as_ref().expect("kept");
+        let node = search.node_at(&game, Color::White).expect("in the tree");
+        let reply = search
+            .tree()
+            .children(node)
+            .max_by_key(|&c| search.tree().node(c).playouts());
+        let reply = search.tree().node(reply.expect("searched")).mv();
+        let reply_playouts = {
+            let child = search.tree().child_with_move(node, reply).expect("child");
+            search.tree().node(child).playouts()
+        };
+        assert!(reply_playouts > 0);
+        let reply = search.board().vertex(reply);
+        game.play(Color::White, Move::Play(reply)).expect("legal");
+        player.genmove(&game, Color::Black, playouts(500), &stop, None, true);
+        // The subtree was copied once and searched on by both threads.
+        assert_eq!(kept(&player).1, reply_playouts + 500);
+    }
+
+    #[test]
+    fn a_search_without_keep_leaves_the_kept_tree_as_it_was() {
+        let mut player = Player::new(&PlayerConfig {
+            threads: 2,
+            seed: Some(5),
+            ..PlayerConfig::default()
+        });
+        let stop = AtomicBool::new(false);
+        let game = Game::new(9, 7.5);
+        player.search(&game, Color::Black, playouts(600), &stop);
+        let before = kept(&player);
+        player.genmove(&game, Color::Black, playouts(600), &stop, None, false);
+        assert_eq!(kept(&player), before);
+        // With keep, the same position grows the kept tree itself.
+        player.search(&game, Color::Black, playouts(600), &stop);
+        assert_eq!(kept(&player).1, before.1 + 600);
+        assert!(kept(&player).0 > before.0);
     }
 
     #[test]
@@ -465,7 +541,7 @@ mod tests {
             } else {
                 player.search(&game, color, budget, &stop);
             }
-            player.searches[0].as_ref().expect("kept").komi()
+            player.search.as_ref().expect("kept").komi()
         };
         assert_eq!(search_komi(true, Color::Black, true), 28.5);
         assert_eq!(search_komi(false, Color::Black, true), 0.5);

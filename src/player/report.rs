@@ -1,12 +1,13 @@
-//! What a search reports, summed over the threads: per root move its
-//! visits, win rate, prior, mean margin and principal variation, and for
-//! the board its ownership and expected score. Numbers only: the protocol
+//! What a search reports: per root move its visits, win rate and prior
+//! (from the tree the threads share), mean margin (summed over the threads)
+//! and principal variation, and for the board its ownership and expected
+//! score (summed over the threads). Numbers only: the protocol
 //! layer turns them into text.
 
 use std::time::Duration;
 
 use super::playout_board::Point;
-use super::search::Search;
+use super::search::{Search, Worker};
 use super::tree::PASS;
 use crate::game::{BoardSize, Color, Game, Move, Vertex};
 
@@ -16,7 +17,7 @@ const MAX_PV_MOVES: usize = 20;
 /// The z value of the lower confidence bound (95%, one-sided 97.5%).
 const LCB_Z: f32 = 1.96;
 
-/// The statistics of one root move after a search, summed over threads.
+/// The statistics of one root move after a search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootMove {
     pub mv: Move,
@@ -85,92 +86,78 @@ impl SearchReport {
     }
 }
 
-/// One root move's statistics summed over the threads.
+/// One root move's statistics in the tree the threads share.
 pub(super) struct MoveTotals {
     pub point: Point,
     pub visits: u32,
+    /// Wins, as the win rate times the visits.
     pub wins: f64,
-    margin_sum: f64,
-    margin_count: u32,
-    /// The thread whose tree explored the move most, for its PV.
-    best_thread: usize,
-    best_thread_visits: u32,
 }
 
-/// The root moves' statistics summed over every thread's search, in the
-/// order the threads first meet them.
-pub(super) fn root_totals(searches: &[Search]) -> Vec<MoveTotals> {
-    let mut totals: Vec<MoveTotals> = Vec::new();
-    for (thread, search) in searches.iter().enumerate() {
-        for (point, visits, rate) in search.root_children() {
-            let index = match totals.iter().position(|t| t.point == point) {
-                Some(index) => index,
-                None => {
-                    totals.push(MoveTotals {
-                        point,
-                        visits: 0,
-                        wins: 0.0,
-                        margin_sum: 0.0,
-                        margin_count: 0,
-                        best_thread: thread,
-                        best_thread_visits: 0,
-                    });
-                    totals.len() - 1
-                }
-            };
-            let t = &mut totals[index];
-            t.visits = t.visits.saturating_add(visits);
-            t.wins += rate as f64 * visits as f64;
-            if visits > t.best_thread_visits {
-                t.best_thread = thread;
-                t.best_thread_visits = visits;
-            }
-        }
-        for (point, sum, count) in search.root_scores() {
-            if let Some(t) = totals.iter_mut().find(|t| t.point == point) {
-                t.margin_sum += sum;
-                t.margin_count += count;
-            }
-        }
-    }
-    totals
+/// The root moves' statistics, in the order of the root's children.
+pub(super) fn root_totals(search: &Search) -> Vec<MoveTotals> {
+    search
+        .root_children()
+        .into_iter()
+        .map(|(point, visits, rate)| MoveTotals {
+            point,
+            visits,
+            wins: rate as f64 * visits as f64,
+        })
+        .collect()
 }
 
-/// Adds up the root statistics of every thread's search for `to_move` at
-/// the game's position.
+/// The search's report for `to_move` at the game's position: the root
+/// moves from the tree, and what each thread counted on its own
+/// (ownership, margins, playouts) added up over `workers`.
 pub(super) fn summarise(
-    searches: &[Search],
+    search: &Search,
+    workers: &[Worker],
     game: &Game,
     to_move: Color,
     elapsed: Duration,
 ) -> SearchReport {
     let size = game.size();
-    let totals = root_totals(searches);
+    let totals = root_totals(search);
     let mut ownership = vec![0.0f64; size.points()];
     let mut samples = 0u64;
     let mut margin_sum = 0.0f64;
     let mut playouts = 0;
-    for search in searches {
-        playouts += search.playouts();
-        let own = search.ownership();
-        let n = search.ownership_samples();
+    // Per root move: the sum of Black's margins and the playouts counted.
+    let mut margins: Vec<(Point, f64, u32)> = Vec::new();
+    for worker in workers {
+        playouts += worker.playouts();
+        let own = worker.ownership();
+        let n = worker.ownership_samples();
         for (i, v) in Vertex::all(size).enumerate() {
             ownership[i] += own[search.board().point(v) as usize] as f64 * n as f64;
         }
         samples += n;
-        margin_sum += search.score_sum();
+        margin_sum += worker.score_sum();
+        for (point, sum, count) in search.root_scores(worker) {
+            match margins.iter_mut().find(|m| m.0 == point) {
+                Some(m) => {
+                    m.1 += sum;
+                    m.2 += count;
+                }
+                None => margins.push((point, sum, count)),
+            }
+        }
     }
     let ownership = ownership
         .iter()
         .map(|o| (o / samples.max(1) as f64) as f32)
         .collect();
-    let priors = searches
-        .first()
-        .map(Search::root_priors)
-        .unwrap_or_default();
+    let priors = search.root_priors();
     let mut moves: Vec<RootMove> = totals
         .iter()
-        .map(|t| root_move(t, searches, &priors))
+        .map(|t| {
+            let margin = margins
+                .iter()
+                .find(|m| m.0 == t.point)
+                .map(|&(_, sum, count)| (sum / count as f64) as f32);
+            root_move(t, margin, search, &priors)
+        })
         .collect();
     moves.sort_by(|a, b| {
         b.visits
@@ -194,9 +181,14 @@ pub(super) fn summarise(
     }
 }
 
-/// One move of the report from its summed statistics.
-fn root_move(t: &MoveTotals, searches: &[Search], priors: &[(Point, f32)]) -> RootMove {
-    let search = &searches[t.best_thread];
+/// One move of the report from its statistics and Black's mean margin
+/// after it.
+fn root_move(
+    t: &MoveTotals,
+    black_margin: Option<f32>,
+    search: &Search,
+    priors: &[(Point, f32)],
+) -> RootMove {
     let to_move = |p: Point| {
         if p == PASS {
             Move::Pass
@@ -216,7 +208,7 @@ fn root_move(t: &MoveTotals, searches: &[Search], priors: &[(Point, f32)]) -> Ro
             .iter()
             .find(|(p, _)| *p == t.point)
             .map_or(0.0, |&(_, prior)| prior),
-        black_margin: (t.margin_count > 0).then(|| (t.margin_sum / t.margin_count as f64) as f32),
+        black_margin,
         pv: search
             .principal_variation(t.point, MAX_PV_MOVES)
             .into_iter()

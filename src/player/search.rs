@@ -1,13 +1,19 @@
 //! Monte Carlo tree search with RAVE (all-moves-as-first) statistics, in the
 //! manner of Michi and Pachi's UCT engine.
 //!
-//! One `Search` owns one tree and one random stream; the player runs one per
-//! thread (root parallelism) and adds their root statistics up. Each
-//! iteration copies the root board, walks down the tree choosing the child
-//! with the best blend of its own and its RAVE win rate, expands the leaf it
-//! reaches, finishes the game with a playout (the policy playout by
-//! default, the light random one when `heavy_playouts` is off) and scores
-//! it by the Tromp-Taylor count.
+//! A `Search` is the tree and the position at its root, shared by every
+//! search thread (`player/mod.rs` runs them); a `Worker` is one thread's
+//! own state (its random stream, readers, last good replies and the sums it
+//! reports). Each iteration copies the root board, walks down the tree
+//! choosing the child with the best blend of its own and its RAVE win rate,
+//! expands the leaf it reaches, finishes the game with a playout (the
+//! policy playout by default, the light random one when `heavy_playouts` is
+//! off) and scores it by the Tromp-Taylor count.
+//!
+//! Threads searching one tree would all follow the same best line; a
+//! virtual loss (`SearchParams::virtual_loss`) on every node an iteration
+//! runs through makes that line look worse to the others until the
+//! iteration's result replaces it, so that they spread out.
 //!
 //! Pass is a move of the tree. Two passes in a row end the game: such a node
 //! is terminal and is valued by the exact count of its board, which is how
@@ -19,7 +25,7 @@
 //! repetition here; the move finally played is checked exactly by the game).
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::filter::MoveFilter;
@@ -32,15 +38,14 @@ use super::reply::Replies;
 use super::rng::FastRng;
 use super::selfatari::is_bad_self_atari;
 use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
-use super::time::Budget;
-use super::tree::{Candidate, HalfWins, Node, NodeId, Tree, PASS};
+use super::tree::{Candidate, Expansion, HalfWins, Node, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Superko, Vertex};
 
 /// The shortest side on which the third and fourth lines get their
 /// opening prior.
 const MIN_OPENING_LINE_SIDE: usize = 13;
 
-/// Playouts a search makes even when told to stop at once.
+/// Playouts a search thread makes even when told to stop at once.
 const MIN_PLAYOUTS_ON_STOP: u64 = 64;
 
 /// Tuning of the search. The defaults are what the matches were played with.
@@ -69,6 +74,10 @@ pub struct SearchParams {
     pub prior_self_atari: u32,
     /// Virtual losses for multi-stone suicides.
     pub prior_suicide: u32,
+    /// Lost visits a thread adds to each node it descends through, taken
+    /// back by the iteration's result, so that threads sharing the tree
+    /// spread out (0: none). One thread never sees its own.
+    pub virtual_loss: u32,
     /// Playouts with the capture and shape rules (true) or light ones.
     pub heavy_playouts: bool,
     /// Policy playouts try the last good reply (LGRF-2) to the last moves.
@@ -84,7 +93,7 @@ pub struct SearchParams {
     /// Whether tree moves may be suicides of two or more stones (legal under
     /// Tromp-Taylor; engines that forbid suicide reject them).
     pub allow_suicide: bool,
-    /// Bound on the number of tree nodes.
+    /// Bound on the number of tree nodes (the one tree of all threads).
     pub max_nodes: usize,
     /// Tests only: the search panics, to check what the client is told.
     #[cfg(test)]
@@ -104,6 +113,7 @@ impl Default for SearchParams {
             prior_capture: 20,
             prior_self_atari: 10,
             prior_suicide: 40,
+            virtual_loss: 1,
             heavy_playouts: true,
             last_good_reply: true,
             handicap_komi: false,
@@ -137,6 +147,7 @@ impl SearchParams {
             "prior_pattern" => self.prior_pattern = parse(name, value)?,
             "prior_capture" => self.prior_capture = parse(name, value)?,
             "prior_self_atari" => self.prior_self_atari = parse(name, value)?,
+            "virtual_loss" => self.virtual_loss = parse(name, value)?,
             "heavy_playouts" => self.heavy_playouts = parse(name, value)?,
             "last_good_reply" => self.last_good_reply = parse(name, value)?,
             "handicap_komi" => self.handicap_komi = parse(name, value)?,
@@ -154,11 +165,12 @@ impl SearchParams {
     }
 }
 
-/// One thread's search: owns its tree, the board at the root (a
-/// `PlayoutBoard`, copied at the start of every iteration), the colouring
-/// hashes of the game for superko, its random stream, and the statistics
-/// the player reads after a run (root children, ownership, margins). It
-/// borrows nothing: the player keeps it from move to move for tree reuse.
+/// The search every thread runs together: owns the tree, the board at the
+/// root (a `PlayoutBoard`, copied at the start of every iteration), the
+/// colouring hashes of the game for superko and the client's move filter.
+/// Read-only during a search but for the tree's atomics, so the threads
+/// share it by reference (`run`). It borrows nothing: the player keeps it
+/// from move to move for tree reuse.
 pub struct Search {
     params: SearchParams,
     tree: Tree,
@@ -173,6 +185,15 @@ pub struct Search {
     superko: Superko,
     /// The client's avoid / allow rules, applied where children are made.
     filter: MoveFilter,
+    /// The game's record this tree was built for, to recognise reuse.
+    actions_seen: Vec<Action>,
+}
+
+/// One search thread's own state: its random stream, tactical readers and
+/// last good replies, and the statistics the player sums over the threads
+/// after a run (ownership, margins, playouts). Made afresh for every
+/// search (`Worker::new`).
+pub struct Worker {
     rng: FastRng,
     /// The playouts' tactical reader (short reading).
     reader: Reader,
@@ -186,21 +207,79 @@ pub struct Search {
     /// f64 so that long analyses (more than 2^24 playouts) still add up.
     ownership: Vec<f64>,
     ownership_samples: u64,
-    /// Sum of Black's final margins over this search's playouts.
+    /// Sum of Black's final margins over this thread's playouts.
     score_sum: f64,
     /// Per root child (by its offset among the root's children): the sum of
-    /// Black's margins and the number of playouts through it in this search.
+    /// Black's margins and the number of this thread's playouts through it.
     /// Kept apart from the nodes so the tree stays small; a reused tree's
     /// root children start again from zero here.
     root_scores: Vec<(f64, u32)>,
     playouts: u64,
-    /// The game's record this tree was built for, to recognise reuse.
-    actions_seen: Vec<Action>,
 }
+
+impl Worker {
+    /// A thread's state for searching `search`, its random stream seeded
+    /// with `seed`.
+    pub fn new(search: &Search, seed: u64) -> Worker {
+        Worker {
+            rng: FastRng::new(seed),
+            reader: Reader::new(PLAYOUT_BUDGET),
+            replies: Replies::new(),
+            moves: Vec::new(),
+            deep_reader: Reader::new(DEEP_BUDGET),
+            ownership: vec![0.0; ownership_len(&search.root_board)],
+            ownership_samples: 0,
+            score_sum: 0.0,
+            root_scores: Vec::new(),
+            playouts: 0,
+        }
+    }
+
+    /// Playouts this thread has finished.
+    pub fn playouts(&self) -> u64 {
+        self.playouts
+    }
+
+    /// The average owner of each point over this thread's playouts: +1
+    /// Black, -1 White, indexed by `Point`.
+    pub fn ownership(&self) -> Vec<f32> {
+        let samples = self.ownership_samples.max(1) as f64;
+        self.ownership
+            .iter()
+            .map(|&o| (o / samples) as f32)
+            .collect()
+    }
+
+    pub fn ownership_samples(&self) -> u64 {
+        self.ownership_samples
+    }
+
+    /// Sum of Black's margins over this thread's playouts (divide by
+    /// `ownership_samples` for the mean).
+    pub fn score_sum(&self) -> f64 {
+        self.score_sum
+    }
+
+    fn record_ownership(&mut self, board: &PlayoutBoard) {
+        let size = board.size();
+        for vertex in Vertex::all(size) {
+            let point = board.point(vertex);
+            match board.owner(point) {
+                Some(Color::Black) => self.ownership[point as usize] += 1.0,
+                Some(Color::White) => self.ownership[point as usize] -= 1.0,
+                None => {}
+            }
+        }
+        self.ownership_samples += 1;
+    }
+}
+
+/// A node of an iteration's path and the virtual loss it carries for it.
+type Step = (NodeId, u32);
 
 impl Search {
     /// A fresh search at the game's current position, `to_move` to play.
-    pub fn new(game: &Game, to_move: Color, params: SearchParams, seed: u64) -> Search {
+    pub fn new(game: &Game, to_move: Color, params: SearchParams) -> Search {
         let size = game.size();
         let mut root_board = PlayoutBoard::new(size);
         for vertex in Vertex::all(size) {
@@ -214,7 +293,6 @@ impl Search {
             .map(|v| root_board.point(v));
         let tree = Tree::new(params.max_nodes);
         Search {
-            ownership: vec![0.0; ownership_len(&root_board)],
             params,
             tree,
             root_board,
@@ -225,39 +303,29 @@ impl Search {
             history: game.superko_keys().collect(),
             superko: game.superko(),
             filter: MoveFilter::default(),
-            rng: FastRng::new(seed),
-            reader: Reader::new(PLAYOUT_BUDGET),
-            replies: Replies::new(),
-            moves: Vec::new(),
-            deep_reader: Reader::new(DEEP_BUDGET),
-            ownership_samples: 0,
-            score_sum: 0.0,
-            root_scores: Vec::new(),
-            playouts: 0,
             actions_seen: game.actions().to_vec(),
         }
     }
 
-    /// Moves the search to the game's new position, keeping the subtree of
-    /// the moves played since, when the game followed this tree. Otherwise
-    /// starts afresh.
+    /// The node of this tree that stands for the game's position with
+    /// `to_move` to play, reached by the moves played since the tree was
+    /// made (the root when none was); None when the game left the tree.
     /// The komi is not checked here: a tree counted with another komi is
     /// the caller's to refuse (`Search::komi`).
-    pub fn advance(&self, game: &Game, to_move: Color, seed: u64) -> Search {
-        let params = self.params.clone();
+    pub fn node_at(&self, game: &Game, to_move: Color) -> Option<NodeId> {
         let now = game.actions();
         let seen = self.actions_seen.len();
         let reusable = now.len() >= seen
             && now[..seen] == self.actions_seen[..]
             && self.root_board.size() == game.size();
         if !reusable {
-            return Search::new(game, to_move, params, seed);
+            return None;
         }
         let mut node = Tree::ROOT;
         let mut expected = self.root_to_move;
         for action in &now[seen..] {
             let Action::Move(color, mv) = *action else {
-                return Search::new(game, to_move, params, seed);
+                return None;
             };
             let point = match mv {
                 Move::Pass => PASS,
@@ -265,17 +333,23 @@ impl Search {
             };
             match self.tree.child_with_move(node, point) {
                 Some(child) if color == expected => node = child,
-                _ => return Search::new(game, to_move, params, seed),
+                _ => return None,
             }
             expected = expected.opponent();
         }
-        if expected != to_move {
-            return Search::new(game, to_move, params, seed);
-        }
-        let tree = self.tree.subtree(node);
-        let mut search = Search::new(game, to_move, params, seed);
-        search.tree = tree;
-        search
+        (expected == to_move).then_some(node)
+    }
+
+    /// The same search growing `tree` instead (a reused one, whose root
+    /// is this search's position).
+    pub fn with_tree(mut self, tree: Tree) -> Search {
+        self.tree = tree;
+        self
+    }
+
+    /// The tree, for reuse by the next search.
+    pub fn into_tree(self) -> Tree {
+        self.tree
     }
 
     /// The search under the client's move filter. Its depths count from
@@ -307,10 +381,6 @@ impl Search {
         self
     }
 
-    pub fn playouts(&self) -> u64 {
-        self.playouts
-    }
-
     pub fn tree(&self) -> &Tree {
         &self.tree
     }
@@ -319,29 +389,49 @@ impl Search {
         &self.root_board
     }
 
-    /// Runs iterations until a limit is reached or `stop` is raised.
+    /// Runs iterations on this thread, with `worker`'s state, until the
+    /// `deadline`, until `playouts_left` (shared by the threads: each
+    /// finished playout takes one) runs out, or until `stop` is raised.
     ///
     /// A stop that comes at once (GoGui's interrupt written with the
     /// command) still leaves `MIN_PLAYOUTS_ON_STOP` playouts, and a deadline
     /// already past still leaves one: the root is then expanded and its
     /// most visited child is the heuristics' choice, never a pass that
     /// nothing chose.
-    pub fn run(&mut self, limits: Budget, stop: &AtomicBool) {
+    pub fn run(
+        &self,
+        worker: &mut Worker,
+        deadline: Option<Instant>,
+        playouts_left: &AtomicU64,
+        stop: &AtomicBool,
+    ) {
         #[cfg(test)]
         if self.params.panic_in_search {
             panic!("a test's panic in a search thread");
         }
         let mut done = 0u64;
-        while done < limits.playouts {
-            // A playout takes tens of microseconds: looking at the clock
-            // and the flag before each costs nothing that shows.
+        loop {
+            // A playout takes tens of microseconds: looking at the clock,
+            // the flag and the shared count before each costs nothing that
+            // shows.
             if done >= MIN_PLAYOUTS_ON_STOP && stop.load(Ordering::Relaxed) {
                 break;
             }
-            if done >= 1 && limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            if done >= 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            self.iterate();
+            let taken = playouts_left
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+            if taken.is_err() {
+                break;
+            }
+            if !self.iterate(worker) {
+                // Refused by superko: no playout was made, so the count
+                // gets it back (a refusal marks a node for good, so this
+                // ends). The budget counts finished playouts, as it did
+                // before the threads shared it.
+                playouts_left.fetch_add(1, Ordering::Relaxed);
+            }
             done += 1;
         }
     }
@@ -352,39 +442,19 @@ impl Search {
         self.tree
             .children(Tree::ROOT)
             .map(|id| self.tree.node(id))
-            .filter(|n| !n.illegal)
-            .map(|n| (n.mv, n.playouts(), n.win_rate()))
+            .filter(|n| !n.is_illegal())
+            .map(|n| (n.mv(), n.playouts(), n.win_rate()))
             .collect()
     }
 
-    /// The average owner of each point over the playouts: +1 Black, -1
-    /// White, indexed by `Point`.
-    pub fn ownership(&self) -> Vec<f32> {
-        let samples = self.ownership_samples.max(1) as f64;
-        self.ownership
-            .iter()
-            .map(|&o| (o / samples) as f32)
-            .collect()
-    }
-
-    pub fn ownership_samples(&self) -> u64 {
-        self.ownership_samples
-    }
-
-    /// Sum of Black's margins over the playouts of this search (divide by
-    /// `ownership_samples` for the mean).
-    pub fn score_sum(&self) -> f64 {
-        self.score_sum
-    }
-
-    /// For each root child played out in this search: (move, sum of Black's
+    /// For each root child that `worker` played out: (move, sum of Black's
     /// margins, playouts counted).
-    pub fn root_scores(&self) -> Vec<(Point, f64, u32)> {
+    pub fn root_scores(&self, worker: &Worker) -> Vec<(Point, f64, u32)> {
         self.tree
             .children(Tree::ROOT)
-            .zip(&self.root_scores)
+            .zip(&worker.root_scores)
             .filter(|(_, &(_, count))| count > 0)
-            .map(|(id, &(sum, count))| (self.tree.node(id).mv, sum, count))
+            .map(|(id, &(sum, count))| (self.tree.node(id).mv(), sum, count))
             .collect()
     }
 
@@ -418,57 +488,63 @@ impl Search {
             let best = self
                 .tree
                 .children(node)
-                .filter(|&c| !self.tree.node(c).illegal && self.tree.node(c).playouts() > 0)
+                .filter(|&c| !self.tree.node(c).is_illegal() && self.tree.node(c).playouts() > 0)
                 .max_by_key(|&c| self.tree.node(c).playouts());
             let Some(child) = best else { break };
-            line.push(self.tree.node(child).mv);
+            line.push(self.tree.node(child).mv());
             node = child;
         }
         line
     }
 
-    /// One iteration: descend, expand, play out, back up.
-    fn iterate(&mut self) {
+    /// One iteration: descend, expand, play out, back up. False when a
+    /// tree move was refused by superko, which ends it with no playout.
+    fn iterate(&self, w: &mut Worker) -> bool {
         let mut board = self.root_board.clone();
         let mut amaf = [FIRST_NONE; super::playout_board::MAX_POINTS];
         // The iteration's moves for the last good replies, pass as PASS,
         // from the move before the root on.
-        let mut moves = std::mem::take(&mut self.moves);
+        let mut moves = std::mem::take(&mut w.moves);
         moves.clear();
         moves.push(self.root_last_move.unwrap_or(PASS));
-        let mut path: Vec<NodeId> = Vec::with_capacity(32);
+        // The root carries no virtual loss: no thread chooses it.
+        let mut path: Vec<Step> = Vec::with_capacity(32);
         let mut path_hashes: Vec<u64> = Vec::with_capacity(32);
         let mut to_move = self.root_to_move;
         let mut passes = self.root_passes;
         let mut last_move = self.root_last_move;
         let mut node = Tree::ROOT;
-        path.push(node);
+        path.push((node, 0));
         let mut terminal = false;
         loop {
-            if !self.tree.node(node).is_expanded() {
-                let playouts = self.tree.node(node).playouts();
+            let n = self.tree.node(node);
+            if !n.is_expanded() {
+                // This iteration's own virtual loss is no visit: one thread
+                // expands exactly when it did before virtual losses. Those
+                // of other threads count, as the visits they are about to be.
+                let own = path.last().map_or(0, |&(_, loss)| loss);
+                let playouts = n.playouts().saturating_sub(own);
                 if node != Tree::ROOT && playouts < self.params.expand_visits {
                     break;
                 }
-                let mut candidates = candidates(
-                    &self.params,
-                    &mut self.deep_reader,
-                    &board,
-                    to_move,
-                    last_move,
-                );
-                if !self.filter.is_empty() {
-                    let depth = path.len() - 1;
-                    self.filter.retain(&mut candidates, &board, to_move, depth);
-                }
-                if !self.tree.expand(node, &candidates) {
+                let expansion = self.tree.expand(node, || {
+                    let mut candidates =
+                        candidates(&self.params, &mut w.deep_reader, &board, to_move, last_move);
+                    if !self.filter.is_empty() {
+                        let depth = path.len() - 1;
+                        self.filter.retain(&mut candidates, &board, to_move, depth);
+                    }
+                    candidates
+                });
+                if expansion != Expansion::Expanded {
                     break;
                 }
             }
             let Some(child) = self.select(node) else {
                 break;
             };
-            let mv = self.tree.node(child).mv;
+            let c = self.tree.node(child);
+            let mv = c.mv();
             if mv == PASS {
                 board.pass();
                 passes += 1;
@@ -484,9 +560,12 @@ impl Search {
                 let hash = self.superko.key(board.hash(), to_move.opponent());
                 if self.history.contains(&hash) || path_hashes.contains(&hash) {
                     // A repetition: this child can never be played here.
-                    self.tree.node_mut(child).illegal = true;
-                    self.moves = moves;
-                    return;
+                    c.mark_illegal();
+                    for &(id, loss) in &path {
+                        self.tree.node(id).remove_virtual_loss(loss);
+                    }
+                    w.moves = moves;
+                    return false;
                 }
                 path_hashes.push(hash);
                 if amaf[mv as usize] == FIRST_NONE {
@@ -494,7 +573,7 @@ impl Search {
                 }
                 last_move = Some(mv);
             }
-            path.push(child);
+            path.push((child, c.add_virtual_loss(self.params.virtual_loss)));
             moves.push(mv);
             node = child;
             to_move = to_move.opponent();
@@ -511,21 +590,21 @@ impl Search {
                     &mut board,
                     to_move,
                     last_move,
-                    &mut self.rng,
-                    &mut self.reader,
+                    &mut w.rng,
+                    &mut w.reader,
                     Some(&mut amaf[..]),
                     self.params
                         .last_good_reply
-                        .then_some((&self.replies, &mut moves)),
+                        .then_some((&w.replies, &mut moves)),
                 )
                 .mercy;
             } else {
-                light_playout(&mut board, to_move, &mut self.rng, Some(&mut amaf[..]));
+                light_playout(&mut board, to_move, &mut w.rng, Some(&mut amaf[..]));
             }
         }
         let score = board.score(self.komi);
-        self.record_ownership(&board);
-        self.record_score(&path, score);
+        w.record_ownership(&board);
+        self.record_score(w, &path, score);
         // A playout the mercy rule cut short is the leader's, whatever
         // the unfinished board counts.
         let winner = mercy.or_else(|| winner(score));
@@ -536,33 +615,34 @@ impl Search {
         };
         self.back_up(&path, black_result, &amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
-            self.replies
+            w.replies
                 .learn(&moves, self.root_to_move.opponent(), winner);
         }
-        self.moves = moves;
-        self.playouts += 1;
+        w.moves = moves;
+        w.playouts += 1;
+        true
     }
 
     /// The child of `node` with the best RAVE-blended win rate.
     fn select(&self, node: NodeId) -> Option<NodeId> {
         let mut best = None;
         let mut best_value = f32::NEG_INFINITY;
-        for child in self.tree.children(node) {
-            let c = self.tree.node(child);
-            if c.illegal {
-                continue;
+        self.tree.child_nodes(node).for_each(|(child, c)| {
+            if c.is_illegal() {
+                return;
             }
             let value = self.value(c);
             if value > best_value {
                 best_value = value;
                 best = Some(child);
             }
-        }
+        });
         best
     }
 
     /// The RAVE blend of a child's own win rate and its all-moves-as-first
     /// rate, the latter weighing less as real visits grow (Michi's form).
+    /// Virtual losses under way count as lost visits.
     fn value(&self, child: &Node) -> f32 {
         let n = child.visits() as f32;
         let q = child.win_rate();
@@ -575,55 +655,44 @@ impl Search {
         (1.0 - beta) * q + beta * amaf_rate
     }
 
-    fn record_ownership(&mut self, board: &PlayoutBoard) {
-        let size = board.size();
-        for vertex in Vertex::all(size) {
-            let point = board.point(vertex);
-            match board.owner(point) {
-                Some(Color::Black) => self.ownership[point as usize] += 1.0,
-                Some(Color::White) => self.ownership[point as usize] -= 1.0,
-                None => {}
-            }
-        }
-        self.ownership_samples += 1;
-    }
-
-    fn record_score(&mut self, path: &[NodeId], score: f32) {
-        self.score_sum += score as f64;
-        let Some(&child) = path.get(1) else { return };
+    fn record_score(&self, w: &mut Worker, path: &[Step], score: f32) {
+        w.score_sum += score as f64;
+        let Some(&(child, _)) = path.get(1) else {
+            return;
+        };
         let children = self.tree.children(Tree::ROOT);
         let index = (child - children.start) as usize;
-        if self.root_scores.len() < children.len() {
-            self.root_scores.resize(children.len(), (0.0, 0));
+        if w.root_scores.len() < children.len() {
+            w.root_scores.resize(children.len(), (0.0, 0));
         }
-        if let Some(entry) = self.root_scores.get_mut(index) {
+        if let Some(entry) = w.root_scores.get_mut(index) {
             entry.0 += score as f64;
             entry.1 += 1;
         }
     }
 
-    /// Adds one result to every node of the path, and to the RAVE
-    /// statistics of the siblings whose move was played first by the same
-    /// colour later in the iteration.
-    fn back_up(&mut self, path: &[NodeId], black_result: HalfWins, amaf: &[u8]) {
+    /// Adds one result to every node of the path in place of its virtual
+    /// loss, and to the RAVE statistics of the siblings whose move was
+    /// played first by the same colour later in the iteration.
+    fn back_up(&self, path: &[Step], black_result: HalfWins, amaf: &[u8]) {
         let mut mover = self.root_to_move.opponent();
-        for &id in path {
+        for &(id, virtual_loss) in path {
             let result = if mover == Color::Black {
                 black_result
             } else {
                 2 - black_result
             };
-            self.tree.node_mut(id).add_result(result);
+            self.tree.node(id).add_result(result, virtual_loss);
             // Children of this node are moves of the opponent of `mover`.
             let child_mover = mover.opponent();
             let child_result = 2 - result;
             let code = first_code(child_mover);
-            for child in self.tree.children(id) {
-                let c = self.tree.node_mut(child);
-                if c.mv != PASS && amaf[c.mv as usize] == code {
+            self.tree.child_nodes(id).for_each(|(_, c)| {
+                let mv = c.mv();
+                if mv != PASS && amaf[mv as usize] == code {
                     c.add_amaf_result(child_result);
                 }
-            }
+            });
             mover = mover.opponent();
         }
     }
@@ -830,13 +899,12 @@ mod tests {
     }
 
     fn searched(game: &Game, to_move: Color, playouts: u64) -> Search {
-        let mut search = Search::new(game, to_move, SearchParams::default(), 7);
+        let search = Search::new(game, to_move, SearchParams::default());
+        let mut worker = Worker::new(&search, 7);
         search.run(
-            Budget {
-                playouts,
-                deadline: None,
-                latest: None,
-            },
+            &mut worker,
+            None,
+            &AtomicU64::new(playouts),
             &AtomicBool::new(false),
         );
         search
@@ -863,6 +931,41 @@ mod tests {
             .find(|&(mv, _, _)| mv == c5)
             .expect("C5 searched");
         assert!(rate > 0.8, "win rate after the capture {rate}");
+    }
+
+    #[test]
+    fn threads_sharing_a_search_count_every_playout_once() {
+        // Three threads, a large virtual loss: once they are done, every
+        // node's visits are its real playouts (no virtual loss left behind),
+        // and the tree's counts agree with the threads' own.
+        let game = Game::new(7, 7.5);
+        let params = SearchParams {
+            virtual_loss: 3,
+            ..SearchParams::default()
+        };
+        let search = Search::new(&game, Color::Black, params);
+        let mut workers: Vec<Worker> = (1..=3).map(|seed| Worker::new(&search, seed)).collect();
+        let left = AtomicU64::new(3000);
+        super::super::run_threads(&search, &mut workers, None, &left, &AtomicBool::new(false));
+        assert_eq!(left.load(Ordering::Relaxed), 0);
+        let playouts: u64 = workers.iter().map(Worker::playouts).sum();
+        assert_eq!(playouts, 3000);
+        let tree = search.tree();
+        assert_eq!(tree.node(Tree::ROOT).playouts() as u64, playouts);
+        let scored: u64 = workers
+            .iter()
+            .flat_map(|w| search.root_scores(w))
+            .map(|(_, _, count)| count as u64)
+            .sum();
+        let through_children: u64 = tree
+            .children(Tree::ROOT)
+            .map(|c| tree.node(c).playouts() as u64)
+            .sum();
+        assert_eq!(scored, through_children);
+        for id in 0..tree.len() as NodeId {
+            let below: u32 = tree.children(id).map(|c| tree.node(c).playouts()).sum();
+            assert!(below <= tree.node(id).playouts(), "node {id}");
+        }
     }
 
     #[test]

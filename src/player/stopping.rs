@@ -15,16 +15,16 @@ pub const CHECK_INTERVAL: Duration = Duration::from_millis(50);
 /// best move's visits.
 const CLOSE_VISITS: f64 = 0.8;
 
-/// A root move's visits and wins summed over the threads.
+/// A root move's visits and win rate.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Contender {
     pub visits: u64,
     pub win_rate: f64,
 }
 
-/// The two most visited root moves, summed over the threads' trees.
-pub fn top_two(searches: &[Search]) -> (Contender, Contender) {
-    let mut totals = root_totals(searches);
+/// The two most visited root moves of the tree the threads share.
+pub fn top_two(search: &Search) -> (Contender, Contender) {
+    let mut totals = root_totals(search);
     totals.sort_by_key(|t| std::cmp::Reverse(t.visits));
     let contender = |t: Option<&MoveTotals>| {
         t.map_or(Contender::default(), |t| Contender {

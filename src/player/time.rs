@@ -2,8 +2,8 @@
 //!
 //! Pure bookkeeping: no threads, no I/O. The engine maps the GTP commands onto
 //! [`TimeControl`] and [`Clock`], and asks [`Clock::budget`] how long a move
-//! may take: the answer, a [`Budget`], is handed down unchanged to every
-//! search thread. The clock also holds the command line's playouts and
+//! may take: the answer, a [`Budget`], is handed down to the search
+//! threads. The clock also holds the command line's playouts and
 //! seconds per move, so that it alone turns settings into a budget.
 //!
 //! # How the commands are read
@@ -224,9 +224,10 @@ pub struct Remaining {
 }
 
 /// How long one search may think: until `deadline` or until `playouts`
-/// playouts per thread, whichever comes first, and in any case until the
-/// stop signal. The one budget type: the clock makes it for each move
-/// ([`Clock::budget`]), the player hands it to every search thread.
+/// playouts (all threads together), whichever comes first, and in any case
+/// until the stop signal. The one budget type: the clock makes it for each
+/// move ([`Clock::budget`]), the player shares it out among the search
+/// threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     pub deadline: Option<Instant>,
@@ -303,7 +304,8 @@ pub struct Clock {
     /// Under [`TimeControl::Unlimited`]: the server has told us a real time
     /// left for this colour, which we then respect.
     reported: [bool; 2],
-    /// The command line's playouts per move (per thread), if fixed.
+    /// The command line's playouts per move (all threads together), if
+    /// fixed.
     playouts: Option<u64>,
     /// The command line's seconds per move when no time limit is set.
     seconds_per_move: Option<f64>,
@@ -323,7 +325,7 @@ impl Clock {
     }
 
     /// A clock with no time limits yet and the command line's settings:
-    /// `playouts` per move and thread when fixed, `seconds_per_move` when
+    /// `playouts` per move when fixed, `seconds_per_move` when
     /// the client sets no time limit (about a second on 9x9 when absent).
     pub fn with_settings(playouts: Option<u64>, seconds_per_move: Option<f64>) -> Clock {
         Clock {
