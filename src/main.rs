@@ -37,7 +37,7 @@ struct Cli {
     #[arg(long, default_value_t = 0.05, value_parser = probability)]
     resign: f64,
     /// Bound on the search tree, in nodes (one tree, shared by all threads).
-    #[arg(long, default_value_t = 4_000_000)]
+    #[arg(long, default_value_t = 8_000_000)]
     max_nodes: usize,
     /// Bound on the memory of the search tree (one tree, shared by all
     /// threads), in MiB; lowers --max-nodes to fit. The peak can briefly
