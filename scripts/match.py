@@ -397,6 +397,14 @@ def results_from_twogtp(args):
             count = {"B": (moves + 1) // 2, "W": moves // 2}
             if resigned:
                 count[resigned] += 1
+            allowed = clock_allows(args.twogtp_time, count[hane])
+            if not error and allowed is not None and time_b > allowed:
+                # twogtp ends no game on time: the driver does, from
+                # hane's real time against what the clock gave it.
+                error, error_by = f"hane used {time_b:.1f} s of {allowed:.1f} s", "hane"
+                result = ("W" if hane == "B" else "B") + "+T"
+                winner = opp
+                ended_by_passes = False
             results.append({
                 "game": int(game), "hane": hane, "result": result,
                 "hane_won": winner == hane, "tie": not error and result.strip() == "0",
@@ -409,6 +417,33 @@ def results_from_twogtp(args):
                 "error": error, "error_by": error_by,
             })
     return results
+
+
+def clock_allows(spec, moves):
+    """The most seconds a gogui-twogtp clock `spec` (TIME, or
+    TIME+TIME/MOVES: main time, then a period for every so many moves;
+    TIME as `clock_seconds` reads it) can give a side for `moves` moves; None without a clock. For
+    byo-yomi this is the bound of all periods used in full, so a game over
+    it certainly overran, though one under it may still have overrun one
+    period (the engine's own clock tests pin those)."""
+    if not spec:
+        return None
+    main, _, period = spec.partition("+")
+    allowed = clock_seconds(main)
+    if period:
+        length, _, stones = period.partition("/")
+        allowed += math.ceil(moves / max(int(stones or 1), 1)) * clock_seconds(length)
+    return allowed
+
+
+def clock_seconds(text):
+    """Seconds of one of gogui-twogtp's times: whole minutes, or a number
+    ending in m / min (minutes) or s / sec (seconds)."""
+    text = text.strip()
+    for suffix, factor in (("min", 60), ("sec", 1), ("m", 60), ("s", 1)):
+        if text.endswith(suffix):
+            return float(text[:-len(suffix)] or 0) * factor
+    return float(text or 0) * 60
 
 
 def twogtp_culprit(message, hane_label, sgf_path, hane):
@@ -441,6 +476,8 @@ def run_twogtp(args):
     cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
            "-size", str(args.size), "-komi", f"{args.komi:g}", "-alternate", "-auto",
            "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
+    if args.twogtp_time:
+        cmd += ["-time", args.twogtp_time]
     print("running", " ".join(shlex.quote(c) for c in cmd), flush=True)
     proc = subprocess.Popen(cmd)
     seen = len(results_from_twogtp(args))  # a resumed match's earlier games
@@ -547,6 +584,11 @@ def main():
                    help="sudden death: each side has SECONDS for the game (always the own driver, "
                         "as gogui-twogtp keeps no clock; "
                         "time_settings and time_left sent to both, overrunning loses)")
+    p.add_argument("--twogtp-time", metavar="SPEC",
+                   help="play under gogui-twogtp -time SPEC (TIME or TIME+TIME/MOVES for byo-yomi, "
+                        "TIME in whole minutes or with a unit: 12s, 2min): twogtp sends time_settings only and hane keeps its own "
+                        "clock; a game where hane's real time is over what the clock can give "
+                        "is scored as lost on time")
     p.add_argument("--parallel", type=int, default=1,
                    help="games played at once by the own driver (each with its own engines)")
     p.add_argument("--sprt", metavar="P0,P1",
@@ -555,6 +597,9 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     # gogui-twogtp -time sends time_settings once and neither sends
     # time_left nor ends a game on time, so a clock is kept by the driver.
+    if args.twogtp_time and (args.parallel != 1 or args.sprt or args.clock
+                             or not shutil.which("gogui-twogtp")):
+        p.error("--twogtp-time needs gogui-twogtp on PATH and no --parallel, --sprt or --clock")
     if (not args.no_twogtp and args.parallel == 1 and not args.sprt and not args.clock
             and shutil.which("gogui-twogtp")):
         results = run_twogtp(args)
