@@ -24,6 +24,7 @@ use crate::game::{
 };
 use crate::player::{
     Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
+    UNSEEN_LATENCY,
 };
 
 /// The protocol version this engine speaks.
@@ -358,7 +359,9 @@ impl Engine {
         if !commit {
             return Ok(decision);
         }
-        self.clock.record_move(color, started.elapsed());
+        // The clients' clocks also count what we cannot see.
+        self.clock
+            .record_move(color, started.elapsed() + UNSEEN_LATENCY);
         info!("genmove {color}: {}", decision_text(decision));
         if let Some(mv) = decision.as_move() {
             if let Err(e) = self.game.play(color, mv) {

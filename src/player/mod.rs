@@ -38,7 +38,7 @@ pub use decision::Decision;
 pub use filter::{FilterKind, MoveFilter, MoveRule};
 pub use report::{RootMove, SearchReport};
 pub use search::SearchParams;
-pub use time::{Budget, Clock, TimeControl};
+pub use time::{Budget, Clock, TimeControl, UNSEEN_LATENCY};
 
 /// Bytes one node of the search tree takes, for fitting `--max-tree-mb`.
 pub const TREE_NODE_BYTES: usize = std::mem::size_of::<tree::Node>();

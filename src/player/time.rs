@@ -57,6 +57,15 @@ const MARGIN_FRACTION: f64 = 0.05;
 /// Latency counted on our clock for each further move of a Canadian period,
 /// in seconds: the stones after this one need time to be sent too.
 const PER_MOVE_LAG: f64 = 0.2;
+/// What each of our moves costs on the opponent's or the GUI's clock
+/// beyond the time we measure between reading `genmove` and writing its
+/// answer: the command and the answer through the pipes, and the wait for
+/// the scheduler on a busy machine. Our own reckoning (`Clock::record_move`,
+/// when no `time_left` comes) charges it on every move: a 19x19 game of 551
+/// moves against GNU Go under gogui-twogtp, on a loaded machine, overran a
+/// 30 s sudden-death clock by 0.2 s without it, some 2.5 ms a move that we
+/// never saw. Four times that is charged.
+pub const UNSEEN_LATENCY: Duration = Duration::from_millis(10);
 /// The least time the search is given, in seconds, even when the clock says
 /// nothing is left: enough for the search to return its first legal move.
 pub const MIN_THINK: f64 = 0.02;

@@ -500,3 +500,27 @@ fn floors_shrink_with_what_is_left() {
     let budget = Allowance::new(0.0, 0.0).floored(0.0);
     assert_eq!(budget.hard_limit, Duration::ZERO);
 }
+
+#[test]
+fn a_long_game_counts_the_round_trips_it_cannot_see() {
+    // 30 s sudden death, 300 moves a side on 19x19 with no time_left (the
+    // game that overran had 551 in all), each move taking 5 ms more on the
+    // client's clock than the engine measures (pipes, a busy scheduler):
+    // charging UNSEEN_LATENCY keeps the client's count under the clock,
+    // where the engine's own count alone drifted past it. (No engine can
+    // answer in no time: a game long enough overruns any clock.)
+    let mut clock = Clock::new(TimeControl::gtp(30.0, 0.0, 0));
+    let unseen = 0.005;
+    let mut on_the_clients_clock = 0.0;
+    for move_number in 0..300 {
+        let budget = clock
+            .allowance(B, 19, 2 * move_number, 300)
+            .expect("a time limit is set");
+        on_the_clients_clock += secs(budget.hard_limit) + unseen;
+        clock.record_move(B, budget.hard_limit + UNSEEN_LATENCY);
+    }
+    assert!(
+        on_the_clients_clock < 30.0,
+        "the client counted {on_the_clients_clock} s of 30"
+    );
+}
