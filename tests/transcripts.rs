@@ -12,6 +12,20 @@ fn game_in_progress() -> Gtp {
     common::game_in_progress(&["--seed", "1"])
 }
 
+/// A simple ko on 5x5: White has just taken at B2, and Black retaking
+/// at C2 at once would repeat the colouring (and the side to move).
+const SIMPLE_KO: [&str; 9] = [
+    "boardsize 5",
+    "play b B3",
+    "play w C3",
+    "play b A2",
+    "play w D2",
+    "play b B1",
+    "play w C1",
+    "play b C2",
+    "play w B2",
+];
+
 #[test]
 fn unknown_commands_echo_the_id() {
     let mut gtp = game_in_progress();
@@ -64,20 +78,7 @@ fn illegal_moves_use_the_spec_wording() {
     assert_fails_unchanged(&mut gtp, "play w E5", "? illegal move");
     assert_fails_unchanged(&mut gtp, "3 play b J10", "?3 illegal move");
     assert_fails_unchanged(&mut gtp, "play b Z25", "? illegal move");
-    let mut gtp = Gtp::start();
-    for command in [
-        "boardsize 5",
-        "play b B3",
-        "play w C3",
-        "play b A2",
-        "play w D2",
-        "play b B1",
-        "play w C1",
-        "play b C2",
-        "play w B2",
-    ] {
-        gtp.ok(command);
-    }
+    let mut gtp = common::started_with(&[], &SIMPLE_KO);
     // Black retaking the ko at once recreates an earlier colouring.
     assert_fails_unchanged(&mut gtp, "play b C2", "? illegal move");
     assert_eq!(gtp.ok("is_legal b C2"), "0");
@@ -357,20 +358,7 @@ fn situational_superko_allows_the_suicide_that_positional_refuses() {
 
     // Both rules refuse the simple ko's recapture: it repeats the
     // colouring and the side to move.
-    let mut gtp = common::started_with(
-        &["--superko", "situational"],
-        &[
-            "boardsize 5",
-            "play b B3",
-            "play w C3",
-            "play b A2",
-            "play w D2",
-            "play b B1",
-            "play w C1",
-            "play b C2",
-            "play w B2",
-        ],
-    );
+    let mut gtp = common::started_with(&["--superko", "situational"], &SIMPLE_KO);
     assert_fails_unchanged(&mut gtp, "play b C2", "? illegal move");
 }
 

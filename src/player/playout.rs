@@ -180,13 +180,13 @@ impl Default for Policy {
         Policy {
             capture: 0.9,
             two_liberties: 0.9,
-            // After captures of three or more: 80 of 100 against 69 of 100
+            // After captures of three or more: 122 of 160 against 69 of 100
             // without (docs/strength.md). Fired after any move next to a
             // small region it scored 31 of 56.
             nakade: 0.9,
             pattern: 0.95,
             reject_self_atari: 0.9,
-            // With the exact self-atari test: 49 of 60 against 33 of 48
+            // With the exact self-atari test: 81 of 100 against 45 of 60
             // without the exception (docs/strength.md).
             throw_ins: true,
             // Off: see docs/strength.md ("Mercy rule") for what it saves
