@@ -127,12 +127,11 @@ pub(super) fn summarise(
     let mut margins: Vec<(Point, f64, u32)> = Vec::new();
     for worker in workers {
         playouts += worker.playouts();
-        let own = worker.ownership();
-        let n = worker.ownership_samples();
+        let sums = worker.ownership_sums();
         for (i, v) in Vertex::all(size).enumerate() {
-            ownership[i] += own[search.board().point(v) as usize] as f64 * n as f64;
+            ownership[i] += sums[search.board().point(v) as usize];
         }
-        samples += n;
+        samples += worker.ownership_samples();
         margin_sum += worker.score_sum();
         for (point, sum, count) in search.root_scores(worker) {
             match margins.iter_mut().find(|m| m.0 == point) {

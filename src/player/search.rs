@@ -242,14 +242,11 @@ impl Worker {
         self.playouts
     }
 
-    /// The average owner of each point over this thread's playouts: +1
-    /// Black, -1 White, indexed by `Point`.
-    pub fn ownership(&self) -> Vec<f32> {
-        let samples = self.ownership_samples.max(1) as f64;
-        self.ownership
-            .iter()
-            .map(|&o| (o / samples) as f32)
-            .collect()
+    /// Per point (indexed by `Point`), the sum over this thread's playouts
+    /// of +1 where Black owned it and -1 where White did; the report adds
+    /// the threads' sums and divides by all their samples.
+    pub fn ownership_sums(&self) -> &[f64] {
+        &self.ownership
     }
 
     pub fn ownership_samples(&self) -> u64 {
