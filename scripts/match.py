@@ -62,11 +62,14 @@ def sgf_point(vertex, size):
     return SGF_LETTERS[col] + SGF_LETTERS[size - row]
 
 
-def write_sgf(path, size, komi, black, white, moves, result):
+def write_sgf(path, size, komi, black, white, moves, result, handicap=()):
     nodes = "".join(f";{c}[{sgf_point(v, size)}]" for c, v in moves)
     re_prop = f"RE[{result}]" if result else ""
+    setup = (f"HA[{len(handicap)}]AB" + "".join(f"[{sgf_point(v, size)}]" for v in handicap)
+             if handicap else "")
     with open(path, "w") as f:
-        f.write(f"(;FF[4]GM[1]SZ[{size}]KM[{komi}]RU[Tromp-Taylor]PB[{black}]PW[{white}]{re_prop}{nodes})\n")
+        f.write(f"(;FF[4]GM[1]SZ[{size}]KM[{komi}]RU[Tromp-Taylor]PB[{black}]PW[{white}]"
+                f"{setup}{re_prop}{nodes})\n")
 
 
 def play_game(engines, hane_colour, args, game_index):
@@ -78,9 +81,16 @@ def play_game(engines, hane_colour, args, game_index):
         e.send(f"komi {args.komi}")
         if args.clock:
             e.send(f"time_settings {args.clock} 0 0")
+    handicap = []
+    if args.handicap:
+        # Both engines place the same stones (fixed_handicap's list is the
+        # spec's), and White moves first.
+        stones = engines["hane"].send(f"fixed_handicap {args.handicap}")
+        engines["opponent"].send(f"set_free_handicap {stones}")
+        handicap = stones.split()
     colour_of = {"B": engines["hane"] if hane_colour == "B" else engines["opponent"],
                  "W": engines["opponent"] if hane_colour == "B" else engines["hane"]}
-    moves, passes, to_move = [], 0, "B"
+    moves, passes, to_move = [], 0, "W" if args.handicap else "B"
     think = {"hane": 0.0, "opponent": 0.0}
     count = {"hane": 0, "opponent": 0}
     clock_left = {"hane": args.clock, "opponent": args.clock}
@@ -144,7 +154,7 @@ def play_game(engines, hane_colour, args, game_index):
     black = "hane" if hane_colour == "B" else "opponent"
     white = "opponent" if hane_colour == "B" else "hane"
     write_sgf(os.path.join(args.out, f"game-{game_index:04d}.sgf"), size, args.komi,
-              black, white, moves, result)
+              black, white, moves, result, handicap)
     return {
         "game": game_index, "hane": hane_colour, "result": result,
         "hane_won": winner == hane_colour, "tie": winner is None,
@@ -212,7 +222,7 @@ def run_own_driver(args):
                     "opponent": Engine(args.opponent, "opponent",
                                        os.path.join(args.out, f"opponent-{slot}.stderr")),
                 }
-            hane_colour = "B" if i % 2 == 0 else "W"
+            hane_colour = "B" if i % 2 == 0 or args.handicap else "W"
             try:
                 r = play_game(engines, hane_colour, args, i)
             except EngineError as e:
@@ -551,7 +561,8 @@ def plot_win_rate(path, results, args):
     top.legend(loc="lower right")
     opponent = os.path.basename(shlex.split(args.opponent)[0]) if args.opponent else "?"
     top.set_title(f"hane ({args.hane_args.strip() or 'defaults'}) against {opponent}\n"
-                  f"{args.size}x{args.size}, komi {args.komi:g}, colours alternating: "
+                  f"{args.size}x{args.size}, komi {args.komi:g}, "
+                  f"{f'hane Black with {args.handicap} stones' if args.handicap else 'colours alternating'}: "
                   f"{wins:g} of {len(results)} won", fontsize=10)
     bottom.plot(games, [r["hane_secs_per_move"] for r in results], "o-", markersize=3,
                 color="#1f3d99", label="hane")
@@ -591,6 +602,9 @@ def main():
                         "is scored as lost on time")
     p.add_argument("--parallel", type=int, default=1,
                    help="games played at once by the own driver (each with its own engines)")
+    p.add_argument("--handicap", type=int, default=0, metavar="N",
+                   help="hane takes Black in every game with N fixed handicap stones "
+                        "(the own driver; set --komi too, 0.5 say)")
     p.add_argument("--sprt", metavar="P0,P1",
                    help="stop early once Wald's test (alpha = beta = 0.05) tells win rate P1 from P0")
     args = p.parse_args()
@@ -600,8 +614,10 @@ def main():
     if args.twogtp_time and (args.parallel != 1 or args.sprt or args.clock
                              or not shutil.which("gogui-twogtp")):
         p.error("--twogtp-time needs gogui-twogtp on PATH and no --parallel, --sprt or --clock")
+    if args.twogtp_time and args.handicap:
+        p.error("--handicap is played by the own driver only (no --twogtp-time)")
     if (not args.no_twogtp and args.parallel == 1 and not args.sprt and not args.clock
-            and shutil.which("gogui-twogtp")):
+            and not args.handicap and shutil.which("gogui-twogtp")):
         results = run_twogtp(args)
     else:
         results = run_own_driver(args)
