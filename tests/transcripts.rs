@@ -238,6 +238,24 @@ fn reg_genmove_does_not_count_towards_resigning() {
 }
 
 #[test]
+fn a_hopeless_19x19_game_is_resigned_on_a_short_search() {
+    // 150 playouts a move, as on a short clock. The prior's virtual
+    // playouts once held every move's win rate above 5% here, so that
+    // hane played a lost game out to the end.
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--playouts", "150", "--seed", "5"]);
+    gtp.ok("boardsize 19");
+    gtp.ok("clear_board");
+    gtp.ok("komi 1000");
+    // Past the opening (a quarter of the points), where resigning begins.
+    for _ in 0..46 {
+        gtp.ok("play b pass");
+        gtp.ok("play w pass");
+    }
+    assert_ne!(gtp.ok("genmove b"), "resign");
+    assert_eq!(gtp.ok("genmove b"), "resign");
+}
+
+#[test]
 fn loadsgf_up_to_move_n_answers_the_colour_of_move_n() {
     // Black moved twice in a row: move 2 is Black's, and GNU Go answers
     // black too. hane once answered white (the side after move 1).

@@ -73,7 +73,7 @@ pub(super) fn decide(game: &Game, color: Color, report: &SearchReport, resign: R
             }
         };
     }
-    if should_resign(resign, game, best.win_rate) {
+    if should_resign(resign, game, report) {
         return Decision::Resign;
     }
     let best_play = report
@@ -114,16 +114,27 @@ pub(super) fn decide(game: &Game, color: Color, report: &SearchReport, resign: R
     }
 }
 
-/// Whether to resign with `win_rate` the best winning chance now.
-fn should_resign(resign: Resign, game: &Game, win_rate: f32) -> bool {
+/// Playouts a search needs before its win rates can resign: below this,
+/// a rate under a few percent is a handful of playouts (a 19x19 move near
+/// the end of a short clock).
+const MIN_RESIGN_PLAYOUTS: u64 = 64;
+
+/// Whether to resign after the search of `report`. The best move's win
+/// rate is its playouts' own, the prior left out: the prior's even virtual
+/// playouts held a move with tens of lost playouts above 5%, so that hane
+/// never resigned a lost 19x19 game on a short clock.
+fn should_resign(resign: Resign, game: &Game, report: &SearchReport) -> bool {
     let threshold = resign.threshold;
-    if threshold <= 0.0 {
+    let Some(best) = report.moves.first() else {
+        return false;
+    };
+    if threshold <= 0.0 || report.playouts < MIN_RESIGN_PLAYOUTS {
         return false;
     }
     // Early in a game on a large board low values are noise.
     let size = game.size();
     let early = game.moves().count() < size.points() / 4;
-    !early && win_rate < threshold && resign.last_win_rate.is_some_and(|w| w < threshold)
+    !early && best.win_rate < threshold && resign.last_win_rate.is_some_and(|w| w < threshold)
 }
 
 /// Whether `color` wins by the Tromp-Taylor count of the board as it stands.
@@ -368,6 +379,10 @@ mod tests {
             ..resign
         };
         assert_eq!(decide(&game, W, &report, off), Decision::Play(v("C3")));
+        // Not on a few playouts.
+        let mut few = report.clone();
+        few.playouts = MIN_RESIGN_PLAYOUTS - 1;
+        assert_eq!(decide(&game, W, &few, resign), Decision::Play(v("C3")));
         // Not in the opening: fewer moves than a quarter of the points.
         let opening = game_with(9, &[("E5", B), ("C3", W)]);
         let report = self::report(&opening, W, &[("G7", 0.01)], vec![0.0; 81]);

@@ -22,7 +22,8 @@ const LCB_Z: f32 = 1.96;
 pub struct RootMove {
     pub mv: Move,
     pub visits: u32,
-    /// Winning chance for the side to move.
+    /// Winning chance for the side to move: the playouts' through the
+    /// move, the prior's virtual ones left out (0.5 before any).
     pub win_rate: f32,
     /// The tree's prior for the move, a share of 1 over the root's moves.
     pub prior: f32,

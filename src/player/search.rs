@@ -435,14 +435,15 @@ impl Search {
         }
     }
 
-    /// The root's children with their statistics: (move, visits, win rate
-    /// for the side to move), illegal ones left out.
+    /// The root's children with their statistics: (move, playouts, the
+    /// playouts' win rate for the side to move, the prior left out),
+    /// illegal ones left out.
     pub fn root_children(&self) -> Vec<(Point, u32, f32)> {
         self.tree
             .children(Tree::ROOT)
             .map(|id| self.tree.node(id))
             .filter(|n| !n.is_illegal())
-            .map(|n| (n.mv(), n.playouts(), n.win_rate()))
+            .map(|n| (n.mv(), n.playouts(), n.playout_win_rate()))
             .collect()
     }
 

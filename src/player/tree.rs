@@ -61,8 +61,9 @@ pub struct Node {
     /// Set once, before the node is published.
     mv: AtomicU16,
     child_count: AtomicU16,
-    /// The virtual playouts of the prior, included in `visits`; set once.
-    prior_visits: AtomicU32,
+    /// The prior's virtual playouts (low 16 bits) and their half wins
+    /// (high 16 bits), both included in `visits` and `half_wins`; set once.
+    prior: AtomicU32,
     /// Playouts through this node, plus the prior's virtual ones and the
     /// virtual losses of the iterations running through it.
     visits: AtomicU32,
@@ -89,12 +90,14 @@ impl Node {
     /// Gives a node fresh from its chunk (all zero) its move and prior.
     /// Only the thread that allocated it calls this, before publishing it.
     fn init(&self, mv: Point, prior_visits: u32, prior_wins: f32) {
-        self.mv.store(mv, RELAXED);
-        self.prior_visits.store(prior_visits, RELAXED);
-        self.visits.store(prior_visits, RELAXED);
+        // A prior is worth at most a few hundred playouts; 16 bits each.
+        let prior_visits = prior_visits.min(u16::MAX as u32 / 2);
         let half_wins = (2.0 * prior_wins)
             .round()
             .clamp(0.0, 2.0 * prior_visits as f32) as u32;
+        self.mv.store(mv, RELAXED);
+        self.prior.store(prior_visits | half_wins << 16, RELAXED);
+        self.visits.store(prior_visits, RELAXED);
         self.half_wins.store(half_wins, RELAXED);
     }
 
@@ -102,7 +105,7 @@ impl Node {
     fn copy_statistics(&self, other: &Node) {
         self.mv.store(other.mv(), RELAXED);
         for (to, from) in [
-            (&self.prior_visits, &other.prior_visits),
+            (&self.prior, &other.prior),
             (&self.visits, &other.visits),
             (&self.half_wins, &other.half_wins),
             (&self.amaf_visits, &other.amaf_visits),
@@ -139,13 +142,25 @@ impl Node {
     /// Playouts through this node, the prior left out (virtual losses of
     /// iterations under way included).
     pub fn playouts(&self) -> u32 {
-        self.visits()
-            .saturating_sub(self.prior_visits.load(RELAXED))
+        self.visits().saturating_sub(self.prior().0)
     }
 
-    /// The winning rate, prior included.
+    /// The prior's virtual playouts and their half wins.
+    fn prior(&self) -> (u32, HalfWins) {
+        let prior = self.prior.load(RELAXED);
+        (prior & 0xffff, prior >> 16)
+    }
+
+    /// The winning rate, prior included: what the selection trusts.
     pub fn win_rate(&self) -> f32 {
         rate(self.half_wins.load(RELAXED), self.visits())
+    }
+
+    /// The winning rate of the playouts alone, the prior left out: what
+    /// the search measured, for the report (0.5 before any playout).
+    pub fn playout_win_rate(&self) -> f32 {
+        let half_wins = self.half_wins.load(RELAXED).saturating_sub(self.prior().1);
+        rate(half_wins, self.playouts()).min(1.0)
     }
 
     /// All-moves-as-first playouts and their winning rate (at most 1,
@@ -583,6 +598,23 @@ mod tests {
         node.add_result(2, loss);
         assert_eq!(node.visits(), FULL);
         assert_eq!(node.win_rate(), before);
+    }
+
+    #[test]
+    fn the_playouts_win_rate_leaves_the_prior_out() {
+        let node = Node::default();
+        // A prior of 10 virtual playouts, 7 of them won.
+        node.init(10, 10, 7.0);
+        assert_eq!((node.playouts(), node.playout_win_rate()), (0, 0.5));
+        for _ in 0..30 {
+            node.add_result(0, 0);
+        }
+        // Thirty lost playouts: 7 wins in 40 with the prior, none without.
+        assert_eq!(node.win_rate(), 7.0 / 40.0);
+        assert_eq!((node.playouts(), node.playout_win_rate()), (30, 0.0));
+        node.add_result(2, 0);
+        node.add_result(1, 0);
+        assert_eq!(node.playout_win_rate(), 1.5 / 32.0);
     }
 
     #[test]
