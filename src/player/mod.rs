@@ -8,7 +8,10 @@
 
 pub mod bench;
 mod decision;
+mod features;
 mod filter;
+mod fit;
+mod gammas;
 mod komi;
 mod nakade;
 mod patterns;
@@ -36,6 +39,7 @@ use search::{Search, Worker};
 
 pub use decision::Decision;
 pub use filter::{FilterKind, MoveFilter, MoveRule};
+pub use fit::{fit_prior, FitOptions};
 pub use report::{RootMove, SearchReport};
 pub use search::SearchParams;
 pub use time::{Budget, Clock, TimeControl, UNSEEN_LATENCY};

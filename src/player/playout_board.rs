@@ -329,6 +329,12 @@ impl PlayoutBoard {
         }
     }
 
+    /// The number of stones of the string at `p`.
+    #[inline]
+    pub fn string_size(&self, p: Point) -> u16 {
+        self.stones[self.string[p as usize] as usize]
+    }
+
     /// Writes the distinct liberties of the string at `p` into `out`, as
     /// many as fit, and returns how many were written.
     pub fn liberties_into(&self, p: Point, out: &mut [Point]) -> usize {

@@ -28,7 +28,9 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::features::{features, is_empty_area, Recent};
 use super::filter::MoveFilter;
+use super::gammas::Gammas;
 use super::patterns;
 use super::playout::{
     first_code, light_playout, policy_playout, two_liberty_answers, Policy, FIRST_NONE,
@@ -66,6 +68,12 @@ pub struct SearchParams {
     /// stone, on boards of 13 and more: where an opening takes territory
     /// and bases. On 9x9 the centre matters more, so it is not applied.
     pub prior_opening_line: u32,
+    /// Virtual playouts of the learned prior (`gammas`; 0: off), won at a
+    /// rate that says how the move's strength compares with the others'.
+    pub prior_learned: u32,
+    /// How far from 50% the learned prior's rate goes: 0.5 takes a move
+    /// n times stronger than the average of n candidates to 100%.
+    pub prior_learned_slope: f32,
     /// Virtual wins for moves that make a good 3x3 shape.
     pub prior_pattern: u32,
     /// Virtual wins for capturing or saving a string in atari.
@@ -109,6 +117,8 @@ impl Default for SearchParams {
             prior_near_last: 10,
             prior_empty_edge: 10,
             prior_opening_line: 0,
+            prior_learned: 0,
+            prior_learned_slope: 0.5,
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
@@ -147,6 +157,8 @@ impl SearchParams {
             "prior_empty_edge" => self.prior_empty_edge = parse(name, value)?,
             "prior_opening_line" => self.prior_opening_line = parse(name, value)?,
             "prior_pattern" => self.prior_pattern = parse(name, value)?,
+            "prior_learned" => self.prior_learned = parse(name, value)?,
+            "prior_learned_slope" => self.prior_learned_slope = parse(name, value)?,
             "prior_capture" => self.prior_capture = parse(name, value)?,
             "prior_self_atari" => self.prior_self_atari = parse(name, value)?,
             "virtual_loss" => self.virtual_loss = parse(name, value)?,
@@ -180,6 +192,8 @@ pub struct Search {
     root_to_move: Color,
     root_passes: u32,
     root_last_move: Option<Point>,
+    /// The move before it, for the learned prior's distances.
+    root_last2_move: Option<Point>,
     komi: f32,
     /// Superko keys of the game so far: tree moves may not repeat them.
     history: HashSet<u64>,
@@ -290,6 +304,17 @@ impl Search {
             .last_move()
             .and_then(|(_, mv)| mv.vertex())
             .map(|v| root_board.point(v));
+        let root_last2_move = game
+            .actions()
+            .iter()
+            .rev()
+            .filter_map(|a| match a {
+                Action::Move(_, mv) => Some(*mv),
+                Action::Setup(_) => None,
+            })
+            .nth(1)
+            .and_then(|mv| mv.vertex())
+            .map(|v| root_board.point(v));
         let tree = Tree::new(params.max_nodes);
         Search {
             params,
@@ -298,6 +323,7 @@ impl Search {
             root_to_move: to_move,
             root_passes: game.consecutive_passes().min(1),
             root_last_move,
+            root_last2_move,
             komi: game.komi() as f32,
             history: game.superko_keys().collect(),
             superko: game.superko(),
@@ -467,7 +493,7 @@ impl Search {
             &mut Reader::new(DEEP_BUDGET),
             &self.root_board,
             self.root_to_move,
-            self.root_last_move,
+            [self.root_last_move, self.root_last2_move],
         );
         let total: f32 = candidates.iter().map(|c| c.prior_wins).sum();
         candidates
@@ -528,8 +554,18 @@ impl Search {
                     break;
                 }
                 let expansion = self.tree.expand(node, || {
-                    let mut candidates =
-                        candidates(&self.params, &mut w.deep_reader, &board, to_move, last_move);
+                    // The move before the last: the path's, or the root's.
+                    let last2 = match moves.len() {
+                        0 | 1 => self.root_last2_move,
+                        n => Some(moves[n - 2]).filter(|&m| m != PASS),
+                    };
+                    let mut candidates = candidates(
+                        &self.params,
+                        &mut w.deep_reader,
+                        &board,
+                        to_move,
+                        [last_move, last2],
+                    );
                     if !self.filter.is_empty() {
                         let depth = path.len() - 1;
                         self.filter.retain(&mut candidates, &board, to_move, depth);
@@ -708,13 +744,19 @@ fn candidates(
     reader: &mut Reader,
     board: &PlayoutBoard,
     to_move: Color,
-    last_move: Option<Point>,
+    [last_move, last2]: [Option<Point>; 2],
 ) -> Vec<Candidate> {
     let mut out = Vec::with_capacity(board.empty_points().len() + 1);
     let size = board.size();
     let (width, height) = (size.width as i32, size.height as i32);
     let last = last_move.map(|m| board.vertex(m));
     let tactics = Tactics::read(board, to_move, last_move, reader);
+    let learned = (p.prior_learned > 0).then(|| Gammas::shipped(size));
+    let recent = Recent {
+        last,
+        last2: last2.map(|m| board.vertex(m)),
+    };
+    let mut strengths = Vec::new();
     for &point in board.empty_points() {
         if board.is_eye(point, to_move) {
             continue;
@@ -769,18 +811,43 @@ fn candidates(
             // and opponents: the search must really prefer it.
             visits += p.prior_suicide;
         }
+        if let Some(gammas) = learned {
+            strengths.push(gammas.strength(&features(board, point, to_move, recent)));
+        }
         out.push(Candidate {
             mv: point,
             prior_visits: visits,
             prior_wins: wins,
         });
     }
+    add_learned_prior(p, &mut out, &strengths);
     out.push(Candidate {
         mv: PASS,
         prior_visits: p.prior_even,
         prior_wins: p.prior_even as f32 / 2.0,
     });
     out
+}
+
+/// The learned prior (`gammas`) on top of the others: `prior_learned`
+/// virtual playouts for each of `candidates` (the board points, pass not
+/// among them), won at a rate that grows with the log of the move's share
+/// of the candidates' total strength: 50% for an average share (1/n), up
+/// to 50% more or less (by `prior_learned_slope`) for a share n times
+/// the average or an n-th of it.
+fn add_learned_prior(p: &SearchParams, candidates: &mut [Candidate], strengths: &[f32]) {
+    let n = candidates.len();
+    if strengths.len() != n || n < 2 {
+        return;
+    }
+    let total: f32 = strengths.iter().sum();
+    let scale = (n as f32).ln();
+    for (c, &s) in candidates.iter_mut().zip(strengths) {
+        let share = (s / total * n as f32).max(f32::MIN_POSITIVE);
+        let rate = (0.5 + p.prior_learned_slope * share.ln() / scale).clamp(0.02, 0.98);
+        c.prior_visits += p.prior_learned;
+        c.prior_wins += p.prior_learned as f32 * rate;
+    }
 }
 
 /// What tactical reading says about a position for the side to move.
@@ -842,29 +909,6 @@ fn is_multi_stone_suicide(board: &PlayoutBoard, point: Point, color: Color) -> b
             .any(|&n| board.color_at(n) == Some(color))
 }
 
-/// No stone within Manhattan distance 3: a move here on the first two
-/// lines is almost always wasted.
-fn is_empty_area(board: &PlayoutBoard, v: Vertex) -> bool {
-    let size = board.size();
-    let (width, height) = (size.width as i32, size.height as i32);
-    for dc in -3i32..=3 {
-        for dr in -3i32..=3 {
-            if dc.abs() + dr.abs() > 3 {
-                continue;
-            }
-            let (c, r) = (v.col as i32 + dc, v.row as i32 + dr);
-            if c < 0 || r < 0 || c >= width || r >= height {
-                continue;
-            }
-            let p = board.point(Vertex::new(c as usize, r as usize));
-            if board.color_at(p).is_some() {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 fn ownership_len(board: &PlayoutBoard) -> usize {
     let size = board.size();
     Vertex::all(size)
@@ -908,6 +952,67 @@ mod tests {
             &AtomicBool::new(false),
         );
         search
+    }
+
+    #[test]
+    fn the_learned_prior_rates_moves_by_their_share_of_the_strength() {
+        let params = SearchParams {
+            prior_learned: 20,
+            prior_learned_slope: 0.5,
+            ..SearchParams::default()
+        };
+        let mut candidates: Vec<Candidate> = (0..4)
+            .map(|mv| Candidate {
+                mv,
+                prior_visits: 10,
+                prior_wins: 5.0,
+            })
+            .collect();
+        // Shares of the total of 4 candidates: 2.5, 1, 1/4 and 1/4 times
+        // the average.
+        add_learned_prior(&params, &mut candidates, &[2.5, 1.0, 0.25, 0.25]);
+        let rates: Vec<f32> = candidates
+            .iter()
+            .map(|c| (c.prior_wins - 5.0) / (c.prior_visits - 10) as f32)
+            .collect();
+        // 50% and half the slope's log ratio more; the average 50%; an
+        // n-th of it 0%, held to 2%.
+        let expected = [0.5 + 0.5 * 2.5f32.ln() / 4f32.ln(), 0.5, 0.02, 0.02];
+        for (rate, expected) in rates.iter().zip(expected) {
+            assert!((rate - expected).abs() < 1e-4, "{rates:?}");
+        }
+        // Off, or with the strengths missing: nothing added.
+        let before: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
+        add_learned_prior(&params, &mut candidates, &[1.0]);
+        let after: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn with_the_learned_prior_the_search_still_finds_the_deciding_capture() {
+        // The position of the test below.
+        let game = game_with(
+            5,
+            0.5,
+            &["B1", "B2", "B3", "B4", "D2", "D3", "D4", "C1"],
+            &["C2", "C3", "C4", "A5", "E5"],
+        );
+        let params = SearchParams {
+            prior_learned: 20,
+            ..SearchParams::default()
+        };
+        let search = Search::new(&game, Color::Black, params);
+        let mut worker = Worker::new(&search, 7);
+        search.run(
+            &mut worker,
+            None,
+            &AtomicU64::new(3000),
+            &AtomicBool::new(false),
+        );
+        let c5 = search
+            .board()
+            .point(Vertex::parse_gtp("C5").expect("vertex"));
+        assert_eq!(most_visited(&search), c5);
     }
 
     #[test]
