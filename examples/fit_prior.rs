@@ -1,8 +1,8 @@
 //! Fits the learned prior to game records and prints the gammas file:
 //!
 //! ```sh
-//! cargo run --release --example fit_prior -- --skip-moves 4 \
-//!     games/gnugo-9/*.sgf games/gnugo-19/*.sgf > data/prior-gammas.txt
+//! cargo run --release --example fit_prior -- --skip-moves 4 --min-shape-count 30 --iterations 10 \
+//!     data/selfplay/9x9/*.sgf data/selfplay/19x19/*.sgf > data/prior-gammas.txt
 //! ```
 //!
 //! The fit's summary (positions, likelihood, how often the played move is
@@ -15,8 +15,8 @@ use hane::{fit_prior, FitOptions};
 fn main() -> ExitCode {
     let mut options = FitOptions {
         skip_moves: 4,
-        min_shape_count: 40,
-        iterations: 20,
+        min_shape_count: 30,
+        iterations: 10,
     };
     let mut paths = Vec::new();
     let mut args = std::env::args().skip(1);

@@ -9,8 +9,8 @@ SGF into --out as game-NNNN.sgf; a game already there is skipped, so an
 interrupted run resumes.
 
 Example (the corpus of data/prior-gammas.txt, see docs/strength.md):
-  scripts/selfplay.py --size 19 --games 40 --random-moves 4 --out games/gnugo-19
-  scripts/selfplay.py --size 9 --games 400 --random-moves 2 --out games/gnugo-9
+  scripts/selfplay.py --size 19 --games 21 --random-moves 4 --out data/selfplay/19x19
+  scripts/selfplay.py --size 9 --games 158 --random-moves 2 --out data/selfplay/9x9
 """
 
 import argparse

@@ -75,7 +75,7 @@ pub fn fit_prior(records: &[(String, Vec<u8>)], options: &FitOptions) -> (String
     }
     let mut file = String::from(
         "# hane's learned prior: Bradley-Terry strengths of move features, fitted by\n\
-         # examples/fit_prior.rs to GNU Go self-play (scripts/selfplay.py); see\n\
+         # examples/fit_prior.rs to GNU Go self-play (data/selfplay/, by scripts/selfplay.py); see\n\
          # src/player/gammas.rs for the format and docs/strength.md for the fit.\n",
     );
     for (class, positions) in ["small", "large"].iter().zip(raw) {
