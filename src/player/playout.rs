@@ -50,11 +50,38 @@ pub fn light_playout(
     )
 }
 
+/// The mercy rule of a playout: the capture lead that decides it, and the
+/// komi the lead is counted against.
+#[derive(Clone, Copy, Debug)]
+struct Mercy {
+    threshold: u32,
+    komi: f32,
+}
+
+impl Mercy {
+    /// The side that has won, with `capture_lead` the stones Black has
+    /// captured in the playout less White's: a side whose captures lead by
+    /// the threshold and still do once the komi against it is paid. The
+    /// komi alone decides nothing (the captures say nothing of the
+    /// territory the board may still give).
+    fn leader(self, capture_lead: i64) -> Option<Color> {
+        let lead = capture_lead as f32;
+        let threshold = self.threshold as f32;
+        if lead >= threshold + self.komi.max(0.0) {
+            Some(Color::Black)
+        } else if -lead >= threshold + (-self.komi).max(0.0) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+}
+
 /// The playout loop both policies share: `choose` gives the move of the
 /// side to move (None: pass) from the board and the last move; two passes
 /// in a row, or 3·N² moves, end the playout, and so does the mercy rule
-/// when given: one side has captured `mercy` stones more than the other
-/// in this playout.
+/// when given: one side leads by the rule's threshold, counting the
+/// stones each has captured in this playout and the komi.
 #[allow(clippy::too_many_arguments)]
 fn play_out(
     board: &mut PlayoutBoard,
@@ -62,7 +89,7 @@ fn play_out(
     mut last_move: Option<Point>,
     mut first_mover: Option<&mut [u8]>,
     mut record: Option<&mut Vec<Point>>,
-    mercy: Option<u32>,
+    mercy: Option<Mercy>,
     mut choose: impl FnMut(&mut PlayoutBoard, Color, Option<Point>, &[Point]) -> Option<Point>,
 ) -> PlayoutEnd {
     let max_moves = 3 * board.size().points();
@@ -105,18 +132,11 @@ fn play_out(
         }
         moves += 1;
         to_move = to_move.opponent();
-        if let Some(threshold) = mercy {
-            if capture_lead.unsigned_abs() >= threshold as u64 {
-                let leader = if capture_lead > 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                return PlayoutEnd {
-                    moves,
-                    mercy: Some(leader),
-                };
-            }
+        if let Some(leader) = mercy.and_then(|m| m.leader(capture_lead)) {
+            return PlayoutEnd {
+                moves,
+                mercy: Some(leader),
+            };
         }
     }
     PlayoutEnd { moves, mercy: None }
@@ -168,10 +188,12 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// The mercy rule's capture lead on `board`, None when it is off.
-    fn mercy_threshold(&self, board: &PlayoutBoard) -> Option<u32> {
-        (self.mercy > 0.0)
-            .then(|| ((self.mercy * board.size().points() as f32).ceil() as u32).max(1))
+    /// The mercy rule on `board` at `komi`, None when it is off.
+    fn mercy_rule(&self, board: &PlayoutBoard, komi: f32) -> Option<Mercy> {
+        (self.mercy > 0.0).then(|| Mercy {
+            threshold: ((self.mercy * board.size().points() as f32).ceil() as u32).max(1),
+            komi,
+        })
     }
 }
 
@@ -207,6 +229,7 @@ impl Default for Policy {
 pub fn policy_playout(
     policy: &Policy,
     board: &mut PlayoutBoard,
+    komi: f32,
     to_move: Color,
     last_move: Option<Point>,
     rng: &mut FastRng,
@@ -219,7 +242,7 @@ pub fn policy_playout(
         Some((r, record)) => (Some(r), Some(record)),
         None => (None, None),
     };
-    let mercy = policy.mercy_threshold(board);
+    let mercy = policy.mercy_rule(board, komi);
     play_out(
         board,
         to_move,
@@ -583,6 +606,7 @@ mod tests {
         let end = policy_playout(
             policy,
             &mut board,
+            7.5,
             Color::Black,
             None,
             &mut rng,
@@ -617,6 +641,25 @@ mod tests {
             }
         }
         (cut, agree, moves_off, moves_on)
+    }
+
+    #[test]
+    fn the_mercy_rule_pays_the_komi_before_it_names_a_winner() {
+        let rule = |komi| Mercy {
+            threshold: 13,
+            komi,
+        };
+        // At komi 7.5 Black needs 21 captured stones more, White 13.
+        assert_eq!(rule(7.5).leader(20), None);
+        assert_eq!(rule(7.5).leader(21), Some(Color::Black));
+        assert_eq!(rule(7.5).leader(-12), None);
+        assert_eq!(rule(7.5).leader(-13), Some(Color::White));
+        // At komi 100 a 13-stone lead wins nothing for Black, and the
+        // komi alone does not end a playout for White.
+        assert_eq!(rule(100.0).leader(13), None);
+        assert_eq!(rule(100.0).leader(0), None);
+        assert_eq!(rule(-7.5).leader(-20), None);
+        assert_eq!(rule(-7.5).leader(13), Some(Color::Black));
     }
 
     #[test]
