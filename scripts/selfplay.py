@@ -20,17 +20,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gtp_client import Engine, EngineError  # noqa: E402
+from match import GTP_LETTERS as LETTERS, sgf_point  # noqa: E402
 
 GNUGO = "/usr/games/gnugo --mode gtp --chinese-rules"
-LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-
-
-def sgf_point(vertex, size):
-    if vertex.lower() == "pass":
-        return ""
-    col = LETTERS.index(vertex[0].upper())
-    row = int(vertex[1:])
-    return "abcdefghijklmnopqrstuvwxy"[col] + "abcdefghijklmnopqrstuvwxy"[size - row]
 
 
 def random_move(engine, colour, size, rng):

@@ -328,19 +328,7 @@ mod tests {
     use super::*;
 
     fn board(rows: &[&str]) -> PlayoutBoard {
-        let size = rows.len();
-        let mut board = PlayoutBoard::new(size);
-        for (i, row) in rows.iter().enumerate() {
-            for (col, ch) in row.chars().enumerate() {
-                let v = Vertex::new(col, size - 1 - i);
-                match ch {
-                    'X' => board.set_stone(v, Color::Black),
-                    'O' => board.set_stone(v, Color::White),
-                    _ => {}
-                }
-            }
-        }
-        board
+        PlayoutBoard::from_rows(rows)
     }
 
     fn at(board: &PlayoutBoard, gtp: &str) -> Point {

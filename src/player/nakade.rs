@@ -88,22 +88,8 @@ mod tests {
     use super::*;
     use crate::game::Vertex;
 
-    /// A 7x7 board from rows written top (row 7) first: `X` Black, `O`
-    /// White, `.` empty.
     fn board(rows: &[&str]) -> PlayoutBoard {
-        let size = rows.len();
-        let mut board = PlayoutBoard::new(size);
-        for (i, row) in rows.iter().enumerate() {
-            for (col, c) in row.chars().enumerate() {
-                let v = Vertex::new(col, size - 1 - i);
-                match c {
-                    'X' => board.set_stone(v, Color::Black),
-                    'O' => board.set_stone(v, Color::White),
-                    _ => {}
-                }
-            }
-        }
-        board
+        PlayoutBoard::from_rows(rows)
     }
 
     fn point(board: &PlayoutBoard, gtp: &str) -> Point {

@@ -329,6 +329,25 @@ impl PlayoutBoard {
         }
     }
 
+    /// A square board from rows written top row first: `X` Black, `O`
+    /// White, anything else empty. For tests.
+    #[cfg(test)]
+    pub fn from_rows(rows: &[&str]) -> PlayoutBoard {
+        let size = rows.len();
+        let mut board = PlayoutBoard::new(size);
+        for (i, row) in rows.iter().enumerate() {
+            for (col, c) in row.chars().enumerate() {
+                let v = Vertex::new(col, size - 1 - i);
+                match c {
+                    'X' => board.set_stone(v, Color::Black),
+                    'O' => board.set_stone(v, Color::White),
+                    _ => {}
+                }
+            }
+        }
+        board
+    }
+
     /// The number of stones of the string at `p`.
     #[inline]
     pub fn string_size(&self, p: Point) -> u16 {
