@@ -11,7 +11,7 @@ use std::fmt::Write;
 use super::features::{canonical_shape, features, Recent, GROUPS};
 use super::playout_board::{PlayoutBoard, Point};
 use crate::game::sgf::{self, SgfAction};
-use crate::game::{Color, Move};
+use crate::game::{Color, Game, Move, Superko};
 
 /// What the fit is told.
 #[derive(Clone, Debug)]
@@ -92,9 +92,9 @@ pub fn fit_prior(records: &[(String, Vec<u8>)], options: &FitOptions) -> (String
 #[allow(clippy::type_complexity)]
 fn positions_of(text: &[u8], skip_moves: usize) -> Result<(bool, Vec<(Vec<Raw>, usize)>), String> {
     let record = sgf::parse(text).map_err(|e| e.to_string())?;
-    if !record.size.is_playable() {
-        return Err(format!("board size {}", record.size));
-    }
+    // The rules board checks the whole record first (sizes, setups,
+    // legality): the playout board below trusts what it is given.
+    Game::from_sgf(&record, None, 7.5, Superko::Positional).map_err(|e| e.to_string())?;
     let mut board = PlayoutBoard::new(record.size);
     let mut recent = Recent::default();
     let mut out = Vec::new();
@@ -103,8 +103,13 @@ fn positions_of(text: &[u8], skip_moves: usize) -> Result<(bool, Vec<(Vec<Raw>, 
         match action {
             SgfAction::Setup(stones) => {
                 for &(v, color) in stones {
-                    if let Some(color) = color {
-                        board.set_stone(v, color);
+                    let empty = board.color_at(board.point(v)).is_none();
+                    match color {
+                        Some(color) if empty && moves == 0 => board.set_stone(v, color),
+                        _ => {
+                            return Err("a setup other than stones placed before the first move"
+                                .to_string())
+                        }
                     }
                 }
             }
@@ -385,8 +390,16 @@ mod tests {
                 "{d}: {other} against {next_to_last}\n{file}"
             );
         }
-        // Unreadable records are named, not fatal.
-        let (_, summary) = fit_prior(&[("bad".to_string(), b"not sgf".to_vec())], &options);
-        assert!(summary.contains("skipped bad"), "{summary}");
+        // Unreadable records are named, not fatal: not SGF, an illegal
+        // move (onto a stone), a stone set up twice, a setup mid-game.
+        for (name, text) in [
+            ("not-sgf", &b"not sgf"[..]),
+            ("illegal", b"(;SZ[9];B[ee];W[ee])"),
+            ("twice", b"(;SZ[9]AB[ee][ee];W[dd])"),
+            ("mid-game", b"(;SZ[9];B[ee];AW[dd];W[cc])"),
+        ] {
+            let (_, summary) = fit_prior(&[(name.to_string(), text.to_vec())], &options);
+            assert!(summary.contains(&format!("skipped {name}")), "{summary}");
+        }
     }
 }
