@@ -219,18 +219,26 @@ fn reg_genmove_leaves_no_trace_in_the_next_genmove() {
     assert_eq!(alone.ok("showboard"), after.ok("showboard"));
 }
 
+/// An engine at `playouts` a move (seed 5) on an empty `size` board with
+/// a komi no board can win against, past the opening (a quarter of the
+/// points), where resigning begins, after `pass_pairs` passes by each side.
+fn hopeless_game(size: usize, komi: &str, playouts: &str, pass_pairs: usize) -> Gtp {
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--playouts", playouts, "--seed", "5"]);
+    gtp.ok(&format!("boardsize {size}"));
+    gtp.ok("clear_board");
+    gtp.ok(&format!("komi {komi}"));
+    for _ in 0..pass_pairs {
+        gtp.ok("play b pass");
+        gtp.ok("play w pass");
+    }
+    gtp
+}
+
 #[test]
 fn reg_genmove_does_not_count_towards_resigning() {
     // Resigning takes two hopeless genmoves running; a reg_genmove before
     // the first must not count as one of them.
-    let mut gtp = Gtp::start_with(&["--threads", "1", "--playouts", "3000", "--seed", "5"]);
-    gtp.ok("boardsize 9");
-    gtp.ok("clear_board");
-    gtp.ok("komi 100");
-    for _ in 0..11 {
-        gtp.ok("play b pass");
-        gtp.ok("play w pass");
-    }
+    let mut gtp = hopeless_game(9, "100", "3000", 11);
     // Hopeless, but the first look never resigns.
     assert_ne!(gtp.ok("reg_genmove b"), "resign");
     assert_ne!(gtp.ok("genmove b"), "resign");
@@ -242,15 +250,7 @@ fn a_hopeless_19x19_game_is_resigned_on_a_short_search() {
     // 150 playouts a move, as on a short clock. The prior's virtual
     // playouts once held every move's win rate above 5% here, so that
     // hane played a lost game out to the end.
-    let mut gtp = Gtp::start_with(&["--threads", "1", "--playouts", "150", "--seed", "5"]);
-    gtp.ok("boardsize 19");
-    gtp.ok("clear_board");
-    gtp.ok("komi 1000");
-    // Past the opening (a quarter of the points), where resigning begins.
-    for _ in 0..46 {
-        gtp.ok("play b pass");
-        gtp.ok("play w pass");
-    }
+    let mut gtp = hopeless_game(19, "1000", "150", 46);
     assert_ne!(gtp.ok("genmove b"), "resign");
     assert_eq!(gtp.ok("genmove b"), "resign");
 }

@@ -65,8 +65,10 @@ impl Group {
         }
     }
 
+    /// The group's place in `GROUPS`, which lists them in declaration
+    /// order.
     pub fn index(self) -> usize {
-        GROUPS.iter().position(|&g| g == self).unwrap_or(0)
+        self as usize
     }
 }
 
@@ -267,11 +269,9 @@ pub fn shape_key(board: &PlayoutBoard, p: Point, to_move: Color) -> u32 {
         };
         key |= relative << (2 * i);
     }
-    let w = board.stride() as isize;
-    // The cells' points, in the order of `neighbourhood`.
-    let offsets = [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1];
+    let points = board.neighbourhood_points(p);
     for (bit, &cell) in ORTHOGONAL.iter().enumerate() {
-        let q = (p as isize + offsets[cell]) as Point;
+        let q = points[cell];
         if board.color_at(q).is_some() && board.liberties_up_to_two(q).0 == 1 {
             key |= 1 << (16 + bit);
         }
@@ -333,6 +333,13 @@ mod tests {
 
     fn at(board: &PlayoutBoard, gtp: &str) -> Point {
         board.point(Vertex::parse_gtp(gtp).expect("vertex"))
+    }
+
+    #[test]
+    fn each_group_knows_its_place_in_the_list() {
+        for (i, g) in GROUPS.iter().enumerate() {
+            assert_eq!(g.index(), i, "{g:?}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use std::fmt::Write;
 
 use super::features::{canonical_shape, features, Recent, GROUPS};
+use super::gammas::LARGE_FROM;
 use super::playout_board::{PlayoutBoard, Point};
 use crate::game::sgf::{self, SgfAction};
 use crate::game::{Color, Game, Move, Superko};
@@ -44,6 +45,15 @@ struct Positions {
     starts: Vec<(usize, usize)>,
     /// Whether the position is held out, to measure the fit.
     held_out: Vec<bool>,
+}
+
+impl Positions {
+    /// Position `j`'s teams, and the index among them of the move played.
+    fn teams_of(&self, j: usize) -> (&[Team], usize) {
+        let (start, chosen) = self.starts[j];
+        let end = self.starts.get(j + 1).map_or(self.teams.len(), |s| s.0);
+        (&self.teams[start..end], chosen - start)
+    }
 }
 
 /// A candidate's features before the shapes are numbered.
@@ -144,7 +154,7 @@ fn positions_of(text: &[u8], skip_moves: usize) -> Result<(bool, Vec<(Vec<Raw>, 
             }
         }
     }
-    Ok((record.size.shorter_side() >= 13, out))
+    Ok((record.size.shorter_side() >= LARGE_FROM, out))
 }
 
 /// The candidates of `to_move` (the tree's: legal, no own eye filled)
@@ -284,15 +294,11 @@ fn fit_class(
 fn update(positions: &Positions, gammas: &mut [f64], slot: usize, block: &[u32]) {
     let mut wins = vec![0.0f64; gammas.len()];
     let mut denominators = vec![0.0f64; gammas.len()];
-    for (j, &(start, chosen)) in positions.starts.iter().enumerate() {
+    for j in 0..positions.starts.len() {
         if positions.held_out[j] {
             continue;
         }
-        let end = positions
-            .starts
-            .get(j + 1)
-            .map_or(positions.teams.len(), |s| s.0);
-        let teams = &positions.teams[start..end];
+        let (teams, chosen) = positions.teams_of(j);
         let total: f64 = teams.iter().map(|t| strength(t, gammas)).sum();
         for team in teams {
             let f = team[slot];
@@ -300,7 +306,7 @@ fn update(positions: &Positions, gammas: &mut [f64], slot: usize, block: &[u32])
                 denominators[f as usize] += strength(team, gammas) / gammas[f as usize] / total;
             }
         }
-        let f = positions.teams[chosen][slot];
+        let f = teams[chosen][slot];
         if f != NONE {
             wins[f as usize] += 1.0;
         }
@@ -319,20 +325,14 @@ fn strength(team: &Team, gammas: &[f64]) -> f64 {
 /// is the strongest, on the held-out positions or the taught ones.
 fn measure(positions: &Positions, gammas: &[f64], held_out: bool) -> (f64, f64) {
     let (mut ll, mut top, mut n) = (0.0, 0usize, 0usize);
-    for (j, &(start, chosen)) in positions.starts.iter().enumerate() {
+    for j in 0..positions.starts.len() {
         if positions.held_out[j] != held_out {
             continue;
         }
-        let end = positions
-            .starts
-            .get(j + 1)
-            .map_or(positions.teams.len(), |s| s.0);
-        let strengths: Vec<f64> = positions.teams[start..end]
-            .iter()
-            .map(|t| strength(t, gammas))
-            .collect();
+        let (teams, chosen) = positions.teams_of(j);
+        let strengths: Vec<f64> = teams.iter().map(|t| strength(t, gammas)).collect();
         let total: f64 = strengths.iter().sum();
-        let played = strengths[chosen - start];
+        let played = strengths[chosen];
         ll += (played / total).ln();
         if strengths.iter().all(|&s| s <= played) {
             top += 1;

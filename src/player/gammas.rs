@@ -27,7 +27,7 @@ use crate::game::BoardSize;
 const SHIPPED: &str = include_str!("../../data/prior-gammas.txt");
 
 /// The board class of boards whose shorter side is at least this.
-const LARGE_FROM: usize = 13;
+pub const LARGE_FROM: usize = 13;
 
 /// Most values in a group, plus one for "none".
 const MAX_VALUES: usize = 17;

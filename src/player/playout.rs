@@ -328,7 +328,7 @@ fn local_answer(
     }
     if rng.chance(policy.pattern) {
         candidates.clear();
-        for p in neighbourhood_points(board, last) {
+        for p in board.neighbourhood_points(last) {
             if board.color_at(p).is_none()
                 && board.is_on_board(p)
                 && super::patterns::matches(board.neighbourhood(p))
@@ -341,21 +341,6 @@ fn local_answer(
         }
     }
     None
-}
-
-/// The eight points around `p`.
-fn neighbourhood_points(board: &PlayoutBoard, p: Point) -> [Point; 8] {
-    let w = board.stride() as Point;
-    [
-        p - w - 1,
-        p - w,
-        p - w + 1,
-        p - 1,
-        p + 1,
-        p + w - 1,
-        p + w,
-        p + w + 1,
-    ]
 }
 
 /// The strings the last move touched (its own and its neighbours), each

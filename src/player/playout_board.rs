@@ -227,11 +227,6 @@ impl PlayoutBoard {
         self.hash = other.hash;
     }
 
-    /// The distance between vertically adjacent points of the padded array.
-    pub fn stride(&self) -> usize {
-        self.stride
-    }
-
     #[inline]
     pub fn point(&self, v: Vertex) -> Point {
         ((v.row as usize + 1) * self.stride + v.col as usize + 1) as Point
@@ -382,14 +377,27 @@ impl PlayoutBoard {
     /// order of `patterns::CELLS` (grid row 0 is the row below `p`).
     #[inline]
     pub fn neighbourhood(&self, p: Point) -> u16 {
-        let w = self.stride as isize;
-        let offsets = [-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1];
         let mut code = 0u16;
-        for (i, off) in offsets.iter().enumerate() {
-            let q = (p as isize + off) as usize;
-            code |= (self.color[q] as u16) << (2 * i);
+        for (i, q) in self.neighbourhood_points(p).into_iter().enumerate() {
+            code |= (self.color[q as usize] as u16) << (2 * i);
         }
         code
+    }
+
+    /// The eight points around `p`, in the order of `neighbourhood`.
+    #[inline]
+    pub fn neighbourhood_points(&self, p: Point) -> [Point; 8] {
+        let w = self.stride as Point;
+        [
+            p - w - 1,
+            p - w,
+            p - w + 1,
+            p - 1,
+            p + 1,
+            p + w - 1,
+            p + w,
+            p + w + 1,
+        ]
     }
 
     /// The liberties of the string at `p`, counted up to two: (0, 1 or 2
@@ -930,7 +938,7 @@ mod tests {
         // each corner has two neighbours on the board and two edge points.
         let size = BoardSize::new(7, 4).expect("a playable size");
         let board = PlayoutBoard::new(size);
-        assert_eq!(board.stride(), 9);
+        assert_eq!(board.stride, 9);
         assert_eq!(board.empty_points().len(), 28);
         for corner in ["A1", "G1", "A4", "G4"] {
             let p = board.point(Vertex::parse_gtp(corner).expect("a vertex"));

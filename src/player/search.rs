@@ -309,21 +309,14 @@ impl Search {
                 root_board.set_stone(vertex, color);
             }
         }
-        let root_last_move = game
-            .last_move()
-            .and_then(|(_, mv)| mv.vertex())
-            .map(|v| root_board.point(v));
-        let root_last2_move = game
-            .actions()
-            .iter()
-            .rev()
-            .filter_map(|a| match a {
-                Action::Move(_, mv) => Some(*mv),
-                Action::Setup(_) => None,
-            })
-            .nth(1)
-            .and_then(|mv| mv.vertex())
-            .map(|v| root_board.point(v));
+        // The last two moves (a pass: none), as far back as the last
+        // setup: a move before stones were placed is no move to answer.
+        let mut recent = game.actions().iter().rev().map_while(|a| match a {
+            Action::Move(_, mv) => Some(mv.vertex().map(|v| root_board.point(v))),
+            Action::Setup(_) => None,
+        });
+        let root_last_move = recent.next().flatten();
+        let root_last2_move = recent.next().flatten();
         let tree = Tree::new(params.max_nodes);
         Search {
             params,
@@ -995,7 +988,7 @@ mod tests {
         for (rate, expected) in rates.iter().zip(expected) {
             assert!((rate - expected).abs() < 1e-4, "{rates:?}");
         }
-        // Off, or with the strengths missing: nothing added.
+        // With the strengths missing (the prior off): nothing added.
         let before: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
         add_learned_prior(&params, &mut candidates, &[1.0]);
         let after: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
