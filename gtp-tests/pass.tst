@@ -152,3 +152,41 @@ play b B1
 play w pass
 19 reg_genmove b
 #? [pass]
+
+# A board that counts as scored out only because the search's own best move
+# closes it: Black's G6-H6 has two liberties, G5 and H5, and White at G5
+# ataris it and breaks into Black's area. The playouts nearly all began with
+# Black G5, so their ownership matched the count (B+1.5) and hane passed
+# here in a game GNU Go then won. Before passing while the opponent has not,
+# the opponent's reply to the pass is searched.
+boardsize 9
+clear_board
+komi 7.5
+play b C3
+play w F7
+play b F5
+play w C7
+play b H6
+play w D5
+play b D4
+play w H7
+play b G6
+play w G7
+play b B5
+play w B6
+play b C5
+play w J6
+play b J5
+play w J7
+play b H4
+play w E5
+play b E4
+play w A6
+play b A5
+play w C6
+play b G3
+play w F6
+20 final_score
+#? [B\+1\.5]
+21 reg_genmove b
+#? [!pass|resign]

@@ -181,7 +181,7 @@ fn capture_of_dead_string(game: &Game, color: Color, report: &SearchReport) -> O
 
 /// A move whose win rate is within this of passing's is taken as no worse
 /// than passing: the two are within the search's noise.
-const NO_WORSE: f32 = 0.05;
+pub(super) const NO_WORSE: f32 = 0.05;
 
 /// How sure the playouts must be of a point's owner for the board to count
 /// as scored out, or for a stone to count as dead.

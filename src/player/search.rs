@@ -31,6 +31,7 @@ use std::time::Instant;
 use super::features::{features, is_empty_area, Recent};
 use super::filter::MoveFilter;
 use super::gammas::Gammas;
+use super::outcome::Valuation;
 use super::patterns;
 use super::playout::{
     first_code, light_playout, policy_playout, two_liberty_answers, Policy, FIRST_NONE,
@@ -110,6 +111,11 @@ pub struct SearchParams {
     pub allow_suicide: bool,
     /// Bound on the number of tree nodes (the one tree of all threads).
     pub max_nodes: usize,
+    /// The margin's share of a playout's value (`outcome`; 0: wins only).
+    pub margin_weight: f32,
+    /// The margin that earns all of that share, as a share of the board's
+    /// points.
+    pub margin_scale: f32,
     /// Tests only: the search panics, to check what the client is told.
     #[cfg(test)]
     pub panic_in_search: bool,
@@ -141,6 +147,8 @@ impl Default for SearchParams {
             // 256 MB when full: what two threads' trees of 4,000,000 took
             // before they shared one, which fills twice as fast.
             max_nodes: 8_000_000,
+            margin_weight: 0.0,
+            margin_scale: 0.5,
             #[cfg(test)]
             panic_in_search: false,
         }
@@ -182,6 +190,20 @@ impl SearchParams {
             "policy_reject_self_atari" => self.policy.reject_self_atari = parse(name, value)?,
             "policy_throw_ins" => self.policy.throw_ins = parse(name, value)?,
             "policy_mercy" => self.policy.mercy = parse(name, value)?,
+            "margin_weight" => {
+                let weight: f32 = parse(name, value)?;
+                if !(0.0..=1.0).contains(&weight) {
+                    return Err(format!("bad value '{value}' for parameter {name}"));
+                }
+                self.margin_weight = weight;
+            }
+            "margin_scale" => {
+                let scale: f32 = parse(name, value)?;
+                if !(scale > 0.0 && scale <= 1.0) {
+                    return Err(format!("bad value '{value}' for parameter {name}"));
+                }
+                self.margin_scale = scale;
+            }
             _ => return Err(format!("unknown parameter {name}")),
         }
         Ok(())
@@ -204,6 +226,8 @@ pub struct Search {
     /// The move before it, for the learned prior's distances.
     root_last2_move: Option<Point>,
     komi: f32,
+    /// What a playout's result is worth to the tree.
+    valuation: Valuation,
     /// Superko keys of the game so far: tree moves may not repeat them.
     history: HashSet<u64>,
     /// The game's superko rule, which makes the keys.
@@ -318,8 +342,13 @@ impl Search {
         let root_last_move = recent.next().flatten();
         let root_last2_move = recent.next().flatten();
         let tree = Tree::new(params.max_nodes);
+        let valuation = Valuation::new(
+            params.margin_weight,
+            params.margin_scale * size.points() as f32,
+        );
         Search {
             params,
+            valuation,
             tree,
             root_board,
             root_to_move: to_move,
@@ -650,11 +679,7 @@ impl Search {
             self.record_score(w, &path, score);
         }
         let winner = mercy.or_else(|| winner(score));
-        let black_result: HalfWins = match winner {
-            Some(Color::Black) => 2,
-            Some(Color::White) => 0,
-            None => 1,
-        };
+        let black_result = self.valuation.black_half_wins(mercy, score, &mut w.rng);
         self.back_up(&path, black_result, &amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
             w.replies
@@ -1051,6 +1076,60 @@ mod tests {
             .board()
             .point(Vertex::parse_gtp("C5").expect("vertex"));
         assert_eq!(most_visited(&search), c5);
+    }
+
+    /// The best root move's rate after a search of `game` with the margin
+    /// weighing `margin_weight` of a playout's value.
+    fn best_rate_with_margin_weight(game: &Game, margin_weight: f32) -> f32 {
+        let params = SearchParams {
+            margin_weight,
+            margin_scale: 1.0,
+            ..SearchParams::default()
+        };
+        let search = Search::new(game, Color::Black, params);
+        let mut worker = Worker::new(&search, 7);
+        search.run(
+            &mut worker,
+            None,
+            &AtomicU64::new(2000),
+            &AtomicBool::new(false),
+        );
+        let best = most_visited(&search);
+        let (_, _, rate) = search
+            .root_children()
+            .into_iter()
+            .find(|&(mv, _, _)| mv == best)
+            .expect("best move");
+        rate
+    }
+
+    #[test]
+    fn with_a_margin_weight_a_larger_lead_is_worth_more() {
+        // 5x5: a Black wall across the middle row, nothing of White's: Black
+        // owns the board whatever the playouts do there, winning by 35 at
+        // komi -10 and by 15 at komi 10.
+        let wall = ["A3", "B3", "C3", "D3", "E3"];
+        let by_35 = game_with(5, -10.0, &wall, &[]);
+        let by_15 = game_with(5, 10.0, &wall, &[]);
+        // Counting wins only, both are won outright.
+        let (plain_35, plain_15) = (
+            best_rate_with_margin_weight(&by_35, 0.0),
+            best_rate_with_margin_weight(&by_15, 0.0),
+        );
+        assert!(plain_35 > 0.95 && plain_15 > 0.95, "{plain_35} {plain_15}");
+        assert!((plain_35 - plain_15).abs() < 0.01, "{plain_35} {plain_15}");
+        // With a fifth of the value from the margin (the whole of it at 25
+        // points), the larger lead rates higher: by 0.2 x 0.2 for the
+        // playouts, less for the prior's share.
+        let (weighted_35, weighted_15) = (
+            best_rate_with_margin_weight(&by_35, 0.2),
+            best_rate_with_margin_weight(&by_15, 0.2),
+        );
+        assert!(
+            weighted_35 > weighted_15 + 0.02,
+            "{weighted_35} {weighted_15}"
+        );
+        assert!(weighted_15 > 0.8, "{weighted_15}");
     }
 
     #[test]
