@@ -18,6 +18,7 @@ mod outcome;
 mod patterns;
 mod playout;
 mod playout_board;
+mod race;
 mod reply;
 mod report;
 mod rng;

@@ -173,6 +173,9 @@ pub struct Policy {
     pub two_liberties: f32,
     /// Playing the vital point of an eye space next to the last move.
     pub nakade: f32,
+    /// Taking a liberty of an opponent string racing ours when the last
+    /// move took one of ours (`race`).
+    pub race: f32,
     /// Trying the 3x3 shape moves around the last move.
     pub pattern: f32,
     /// Refusing a self-atari chosen by the shape or random rule.
@@ -206,6 +209,7 @@ impl Default for Policy {
             // without (docs/strength.md). Fired after any move next to a
             // small region it scored 31 of 56.
             nakade: 0.9,
+            race: 0.0,
             pattern: 0.95,
             reject_self_atari: 0.9,
             // With the exact self-atari test: 81 of 100 against 45 of 60
@@ -323,6 +327,13 @@ fn local_answer(
         candidates.clear();
         two_liberty_answers(board, color, last, reader, candidates);
         if let Some(p) = pick(board, color, candidates, rng, None) {
+            return Some(p);
+        }
+    }
+    if policy.race > 0.0 && rng.chance(policy.race) {
+        candidates.clear();
+        super::race::race_answers(board, color, last, candidates);
+        if let Some(p) = pick(board, color, candidates, rng, Some(policy)) {
             return Some(p);
         }
     }

@@ -186,6 +186,7 @@ impl SearchParams {
             "policy_capture" => self.policy.capture = parse(name, value)?,
             "policy_two_liberties" => self.policy.two_liberties = parse(name, value)?,
             "policy_nakade" => self.policy.nakade = parse(name, value)?,
+            "policy_race" => self.policy.race = parse(name, value)?,
             "policy_pattern" => self.policy.pattern = parse(name, value)?,
             "policy_reject_self_atari" => self.policy.reject_self_atari = parse(name, value)?,
             "policy_throw_ins" => self.policy.throw_ins = parse(name, value)?,
