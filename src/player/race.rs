@@ -9,7 +9,8 @@
 //! race a coin toss whoever is ahead in it, and a longer search converges
 //! on that wrong value (in three of the 9x9 positions GNU Go won, 5,000
 //! playouts found the race move and 50,000 left it; docs/strength.md,
-//! "Passing too early").
+//! "Passing too early"). On by default (`Policy::race`): 169 of 199 on
+//! 9x9 at 5,000 playouts against 83 of 100 without; 19x19 not measured.
 
 use super::playout_board::{PlayoutBoard, Point};
 use crate::game::Color;
