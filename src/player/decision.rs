@@ -76,10 +76,7 @@ pub(super) fn decide(game: &Game, color: Color, report: &SearchReport, resign: R
     if should_resign(resign, game, report) {
         return Decision::Resign;
     }
-    let best_play = report
-        .moves
-        .iter()
-        .find(|m| m.mv != Move::Pass && game.is_legal(color, m.mv));
+    let best_play = report.best_play(game);
     let scored_out = is_scored_out(game, &report.ownership);
     let pass = report.moves.iter().find(|m| m.mv == Move::Pass);
     let describe = |m: Option<&RootMove>| m.map_or("none".to_string(), |m| m.describe(color));

@@ -120,11 +120,7 @@ impl MoveFilter {
         if decision != Decision::Pass || self.allows(color, Move::Pass, 0) {
             return decision;
         }
-        report
-            .moves
-            .iter()
-            .find(|m| m.mv != Move::Pass && game.is_legal(color, m.mv))
-            .map_or(decision, |m| m.mv.into())
+        report.best_play(game).map_or(decision, |m| m.mv.into())
     }
 }
 

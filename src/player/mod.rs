@@ -194,14 +194,13 @@ impl Player {
         let decision = decide(game, color, &report, resign);
         let decision = self.check_pass(decision, game, color, komi, &budget, &report, stop);
         let decision = self.filter.kept_to(decision, game, color, &report);
-        if !commit {
-            self.seed_counter = seed_counter;
-        }
         if commit {
             self.last_win_rate = report.moves.first().map(|m| m.win_rate);
             if let (true, Some(best)) = (self.config.search.adaptive_komi, report.moves.first()) {
                 self.adaptive_komi.update(color, best.win_rate, game.size());
             }
+        } else {
+            self.seed_counter = seed_counter;
         }
         decision
     }
@@ -234,24 +233,14 @@ impl Player {
         if decision != Decision::Pass || game.consecutive_passes() > 0 || best.mv == Move::Pass {
             return decision;
         }
-        let Some(play) = report
-            .moves
-            .iter()
-            .find(|m| m.mv != Move::Pass && game.is_legal(color, m.mv))
-        else {
+        let Some(play) = report.best_play(game) else {
             return decision;
         };
         let now = Instant::now();
         let check_end = now + report.elapsed / 4;
-        // The limit a clock sets: the latest an unclear move may run, or
-        // with a fixed playout count the clock's hard limit. A time per
-        // move with no clock sets none: the check runs a little over it.
-        let clock_limit = match budget.latest {
-            Some(latest) => Some(latest),
-            None if budget.playouts != u64::MAX => budget.deadline,
-            None => None,
-        };
-        let deadline = match (budget.deadline, clock_limit) {
+        // A time per move with no clock sets no limit: the check runs a
+        // little over it.
+        let deadline = match (budget.deadline, budget.clock_limit()) {
             (None, _) => None,
             (Some(_), Some(limit)) if limit <= now => return decision,
             (Some(_), Some(limit)) => Some(check_end.min(limit)),

@@ -86,14 +86,9 @@ pub fn vital_point(board: &PlayoutBoard, start: Point) -> Option<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Vertex;
 
     fn board(rows: &[&str]) -> PlayoutBoard {
         PlayoutBoard::from_rows(rows)
-    }
-
-    fn point(board: &PlayoutBoard, gtp: &str) -> Point {
-        board.point(Vertex::parse_gtp(gtp).expect("vertex"))
     }
 
     #[test]
@@ -101,9 +96,9 @@ mod tests {
         let b = board(&[
             ".......", ".......", ".......", ".......", "XXXX...", "...X...", "XXXX...",
         ]);
-        let vital = point(&b, "B2");
+        let vital = b.point_of("B2");
         for start in ["A2", "B2", "C2"] {
-            assert_eq!(vital_point(&b, point(&b, start)), Some(vital), "{start}");
+            assert_eq!(vital_point(&b, b.point_of(start)), Some(vital), "{start}");
         }
     }
 
@@ -114,24 +109,24 @@ mod tests {
             ".......", ".......", ".......", ".......", "XX.....", ".X.....", "..X....",
         ]);
         assert_eq!(
-            vital_point(&bent, point(&bent, "B1")),
-            Some(point(&bent, "A1"))
+            vital_point(&bent, bent.point_of("B1")),
+            Some(bent.point_of("A1"))
         );
         // Pyramid four B1 A1 C1 B2: vital B1.
         let pyramid = board(&[
             ".......", ".......", ".......", ".......", "XXX....", "X.XX...", "...X...",
         ]);
         assert_eq!(
-            vital_point(&pyramid, point(&pyramid, "A1")),
-            Some(point(&pyramid, "B1"))
+            vital_point(&pyramid, pyramid.point_of("A1")),
+            Some(pyramid.point_of("B1"))
         );
         // Bulky five A1 B1 A2 B2 C1: vital B1 (three neighbours inside).
         let bulky = board(&[
             ".......", ".......", ".......", ".......", "XX.....", "..X....", "...X...",
         ]);
         assert_eq!(
-            vital_point(&bulky, point(&bulky, "A1")),
-            Some(point(&bulky, "B1"))
+            vital_point(&bulky, bulky.point_of("A1")),
+            Some(bulky.point_of("B1"))
         );
     }
 
@@ -141,15 +136,15 @@ mod tests {
         let straight = board(&[
             ".......", ".......", ".......", ".......", ".......", "XXXXX..", "....X..",
         ]);
-        assert_eq!(vital_point(&straight, point(&straight, "A1")), None);
+        assert_eq!(vital_point(&straight, straight.point_of("A1")), None);
         let square = board(&[
             ".......", ".......", ".......", ".......", "XX.....", "..X....", "..X....",
         ]);
-        assert_eq!(vital_point(&square, point(&square, "A1")), None);
+        assert_eq!(vital_point(&square, square.point_of("A1")), None);
         let two = board(&[
             ".......", ".......", ".......", ".......", ".......", "XX.....", "..X....",
         ]);
-        assert_eq!(vital_point(&two, point(&two, "A1")), None);
+        assert_eq!(vital_point(&two, two.point_of("A1")), None);
     }
 
     #[test]
@@ -157,11 +152,11 @@ mod tests {
         let mixed = board(&[
             ".......", ".......", ".......", ".......", "XXXX...", "...O...", "XXXX...",
         ]);
-        assert_eq!(vital_point(&mixed, point(&mixed, "B2")), None);
+        assert_eq!(vital_point(&mixed, mixed.point_of("B2")), None);
         let open = board(&[
             ".......", ".......", ".......", ".......", "XXXX...", ".......", "XXXX...",
         ]);
-        assert_eq!(vital_point(&open, point(&open, "B2")), None);
+        assert_eq!(vital_point(&open, open.point_of("B2")), None);
     }
 
     #[test]
@@ -170,9 +165,9 @@ mod tests {
             ".......", ".......", ".......", ".......", "XXXX...", "...X...", "XXXX...",
         ]);
         let mut out = Vec::new();
-        vital_points_near(&b, point(&b, "D2"), &mut out);
-        assert_eq!(out, vec![point(&b, "B2")]);
-        vital_points_near(&b, point(&b, "B3"), &mut out);
-        assert_eq!(out, vec![point(&b, "B2")]);
+        vital_points_near(&b, b.point_of("D2"), &mut out);
+        assert_eq!(out, vec![b.point_of("B2")]);
+        vital_points_near(&b, b.point_of("B3"), &mut out);
+        assert_eq!(out, vec![b.point_of("B2")]);
     }
 }

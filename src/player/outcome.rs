@@ -15,7 +15,6 @@
 //! keeps its mean: the node stays 32 bytes, and the rate it converges to is
 //! the mean value.
 
-use super::playout_board::winner;
 use super::rng::FastRng;
 use super::tree::HalfWins;
 use crate::game::Color;
@@ -55,28 +54,23 @@ impl Valuation {
         (1.0 - self.margin_weight) * win + self.margin_weight * by_margin
     }
 
-    /// Black's half wins for a finished playout of margin `black_margin`,
-    /// or one the mercy rule gave to `mercy`. With no margin weight this is
-    /// the plain result and draws no random number, so searches seeded
-    /// before the margin counted play the same moves.
+    /// Black's half wins for a playout won by `winner_of` (None: even) by
+    /// `black_margin` (None: decided without a count, by the mercy rule).
+    /// With no margin weight, or no margin, this is the plain result and
+    /// draws no random number, so searches seeded before the margin
+    /// counted play the same moves.
     pub fn black_half_wins(
         &self,
-        mercy: Option<Color>,
-        black_margin: f32,
+        winner_of: Option<Color>,
+        black_margin: Option<f32>,
         rng: &mut FastRng,
     ) -> HalfWins {
-        let (winner_of, margin) = match mercy {
-            Some(color) => (Some(color), None),
-            None => (winner(black_margin), Some(black_margin)),
-        };
-        if self.margin_weight == 0.0 || margin.is_none() {
-            return match winner_of {
-                Some(Color::Black) => 2,
-                Some(Color::White) => 0,
-                None => 1,
-            };
+        let value = self.black_value(winner_of, black_margin);
+        if self.margin_weight == 0.0 || black_margin.is_none() {
+            // 0, 1/2 or 1 exactly.
+            return (2.0 * value) as HalfWins;
         }
-        round_at_random(2.0 * self.black_value(winner_of, margin), rng)
+        round_at_random(2.0 * value, rng)
     }
 }
 
@@ -97,11 +91,14 @@ mod tests {
     fn without_a_margin_weight_a_playout_is_its_win() {
         let plain = Valuation::new(0.0, 40.5);
         let mut rng = FastRng::new(1);
-        assert_eq!(plain.black_half_wins(None, 0.5, &mut rng), 2);
-        assert_eq!(plain.black_half_wins(None, 40.5, &mut rng), 2);
-        assert_eq!(plain.black_half_wins(None, -0.5, &mut rng), 0);
-        assert_eq!(plain.black_half_wins(None, 0.0, &mut rng), 1);
-        assert_eq!(plain.black_half_wins(Some(Color::White), 30.0, &mut rng), 0);
+        let black = Some(Color::Black);
+        let white = Some(Color::White);
+        assert_eq!(plain.black_half_wins(black, Some(0.5), &mut rng), 2);
+        assert_eq!(plain.black_half_wins(black, Some(40.5), &mut rng), 2);
+        assert_eq!(plain.black_half_wins(white, Some(-0.5), &mut rng), 0);
+        assert_eq!(plain.black_half_wins(None, Some(0.0), &mut rng), 1);
+        // The mercy rule's playouts: the winner's, whatever the margin.
+        assert_eq!(plain.black_half_wins(white, None, &mut rng), 0);
         // No random number was drawn.
         assert_eq!(rng.next_u64(), FastRng::new(1).next_u64());
     }
@@ -129,7 +126,7 @@ mod tests {
         let n = 200_000;
         let margin = 10.5;
         let sum: u64 = (0..n)
-            .map(|_| u64::from(v.black_half_wins(None, margin, &mut rng)))
+            .map(|_| u64::from(v.black_half_wins(Some(Color::Black), Some(margin), &mut rng)))
             .sum();
         let mean = sum as f64 / (2.0 * n as f64);
         let expected = f64::from(v.black_value(Some(Color::Black), Some(margin)));

@@ -357,28 +357,6 @@ fn local_answer(
     None
 }
 
-/// The strings the last move touched (its own and its neighbours), each
-/// once, as one stone of each.
-fn strings_at(board: &PlayoutBoard, last: Point) -> ([Point; 5], usize) {
-    let mut strings = [0; 5];
-    let mut count = 0;
-    let mut ids = [0; 5];
-    let mut points = [last; 5];
-    points[1..].copy_from_slice(&board.adjacent(last));
-    for q in points {
-        if board.color_at(q).is_none() {
-            continue;
-        }
-        let id = board.string_id(q);
-        if !ids[..count].contains(&id) {
-            ids[count] = id;
-            strings[count] = q;
-            count += 1;
-        }
-    }
-    (strings, count)
-}
-
 /// Answers to ataris around the last move, for `color` to play: capture an
 /// opponent string it left in atari (or the last move's own string), and
 /// save ours it put in atari where a capture next to it or the extension
@@ -390,7 +368,7 @@ pub fn atari_answers(
     reader: &mut Reader,
     out: &mut Vec<Point>,
 ) {
-    let (strings, count) = strings_at(board, last);
+    let (strings, count) = board.strings_touching(last);
     for &q in &strings[..count] {
         let (liberties, liberty) = board.liberties_up_to_two(q);
         if liberties != 1 {
@@ -414,7 +392,7 @@ pub fn two_liberty_answers(
     reader: &mut Reader,
     out: &mut Vec<Point>,
 ) {
-    let (strings, count) = strings_at(board, last);
+    let (strings, count) = board.strings_touching(last);
     for &q in &strings[..count] {
         let mut liberties = [0; 3];
         if board.liberties_into(q, &mut liberties) != 2 {

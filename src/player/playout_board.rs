@@ -343,6 +343,34 @@ impl PlayoutBoard {
         board
     }
 
+    /// The strings at `p` and next to it (a move's own and its
+    /// neighbours'), each once, as one stone of each: the first `count`.
+    pub fn strings_touching(&self, p: Point) -> ([Point; 5], usize) {
+        let mut strings = [0; 5];
+        let mut count = 0;
+        let mut ids = [0; 5];
+        let mut points = [p; 5];
+        points[1..].copy_from_slice(&self.adjacent(p));
+        for q in points {
+            if self.color_at(q).is_none() {
+                continue;
+            }
+            let id = self.string_id(q);
+            if !ids[..count].contains(&id) {
+                ids[count] = id;
+                strings[count] = q;
+                count += 1;
+            }
+        }
+        (strings, count)
+    }
+
+    /// The point of a vertex written as GTP writes it. For tests.
+    #[cfg(test)]
+    pub fn point_of(&self, gtp: &str) -> Point {
+        self.point(Vertex::parse_gtp(gtp).expect("vertex"))
+    }
+
     /// The number of stones of the string at `p`.
     #[inline]
     pub fn string_size(&self, p: Point) -> u16 {

@@ -29,19 +29,11 @@ const MAX_WALKED_STONES: u16 = 24;
 /// three and no more than ours. Shared liberties are left out: filling one
 /// costs both sides a liberty. Each point is written once into `out`.
 pub fn race_answers(board: &PlayoutBoard, color: Color, last: Point, out: &mut Vec<Point>) {
-    let mut ours_seen: [Point; 4] = [0; 4];
-    let mut ours_count = 0;
-    for q in board.adjacent(last) {
-        if board.color_at(q) != Some(color) {
-            continue;
+    let (strings, count) = board.strings_touching(last);
+    for &q in &strings[..count] {
+        if board.color_at(q) == Some(color) {
+            answers_for(board, color, q, out);
         }
-        let id = board.string_id(q);
-        if ours_seen[..ours_count].contains(&id) {
-            continue;
-        }
-        ours_seen[ours_count] = id;
-        ours_count += 1;
-        answers_for(board, color, q, out);
     }
 }
 
@@ -86,15 +78,10 @@ fn answers_for(board: &PlayoutBoard, color: Color, ours: Point, out: &mut Vec<Po
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Vertex;
-
-    fn point(board: &PlayoutBoard, v: &str) -> Point {
-        board.point(Vertex::parse_gtp(v).expect("vertex"))
-    }
 
     fn answers(board: &PlayoutBoard, color: Color, last: &str) -> Vec<String> {
         let mut out = Vec::new();
-        race_answers(board, color, point(board, last), &mut out);
+        race_answers(board, color, board.point_of(last), &mut out);
         let mut names: Vec<String> = out.iter().map(|&p| board.vertex(p).to_string()).collect();
         names.sort();
         names

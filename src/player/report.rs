@@ -80,6 +80,14 @@ impl SearchReport {
         self.moves.iter().filter(|m| m.visits > 0)
     }
 
+    /// The most visited move that is a play and legal in `game` for the
+    /// side to move: what to play instead of passing.
+    pub fn best_play(&self, game: &Game) -> Option<&RootMove> {
+        self.moves
+            .iter()
+            .find(|m| m.mv != Move::Pass && game.is_legal(self.to_move, m.mv))
+    }
+
     /// Points the side to move leads by after `m`, as the playouts through
     /// it ended (the position's estimate when there were none).
     pub fn score_lead(&self, m: &RootMove) -> f32 {

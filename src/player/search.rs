@@ -680,7 +680,8 @@ impl Search {
             self.record_score(w, &path, score);
         }
         let winner = mercy.or_else(|| winner(score));
-        let black_result = self.valuation.black_half_wins(mercy, score, &mut w.rng);
+        let margin = mercy.is_none().then_some(score);
+        let black_result = self.valuation.black_half_wins(winner, margin, &mut w.rng);
         self.back_up(&path, black_result, &amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
             w.replies
@@ -976,7 +977,11 @@ mod tests {
     }
 
     fn searched(game: &Game, to_move: Color, playouts: u64) -> Search {
-        let search = Search::new(game, to_move, SearchParams::default());
+        searched_with(game, to_move, SearchParams::default(), playouts)
+    }
+
+    fn searched_with(game: &Game, to_move: Color, params: SearchParams, playouts: u64) -> Search {
+        let search = Search::new(game, to_move, params);
         let mut worker = Worker::new(&search, 7);
         search.run(
             &mut worker,
@@ -1065,14 +1070,7 @@ mod tests {
             prior_learned_min_side: 2,
             ..SearchParams::default()
         };
-        let search = Search::new(&game, Color::Black, params);
-        let mut worker = Worker::new(&search, 7);
-        search.run(
-            &mut worker,
-            None,
-            &AtomicU64::new(3000),
-            &AtomicBool::new(false),
-        );
+        let search = searched_with(&game, Color::Black, params, 3000);
         let c5 = search
             .board()
             .point(Vertex::parse_gtp("C5").expect("vertex"));
@@ -1087,14 +1085,7 @@ mod tests {
             margin_scale: 1.0,
             ..SearchParams::default()
         };
-        let search = Search::new(game, Color::Black, params);
-        let mut worker = Worker::new(&search, 7);
-        search.run(
-            &mut worker,
-            None,
-            &AtomicU64::new(2000),
-            &AtomicBool::new(false),
-        );
+        let search = searched_with(game, Color::Black, params, 2000);
         let best = most_visited(&search);
         let (_, _, rate) = search
             .root_children()

@@ -106,10 +106,6 @@ mod tests {
         board
     }
 
-    fn point(board: &PlayoutBoard, v: &str) -> Point {
-        board.point(Vertex::parse_gtp(v).expect("vertex"))
-    }
-
     #[test]
     fn a_throw_in_whose_capture_leaves_the_capturer_in_atari_is_kept() {
         //   3 X X X X .
@@ -122,7 +118,7 @@ mod tests {
             &["A3", "B3", "C3", "D3", "D2", "D1"],
             &["A2", "B2", "C2", "C1"],
         );
-        let a1 = point(&b, "A1");
+        let a1 = b.point_of("A1");
         assert!(b.is_self_atari(a1, Color::Black));
         assert!(!is_bad_self_atari(&b, a1, Color::Black, true));
         assert!(is_bad_self_atari(&b, a1, Color::Black, false));
@@ -139,7 +135,7 @@ mod tests {
             &["A3", "B3", "C3", "D3", "D2"],
             &["A2", "B2", "C2", "C1"],
         );
-        let a1 = point(&b, "A1");
+        let a1 = b.point_of("A1");
         assert!(b.is_self_atari(a1, Color::Black));
         assert!(!is_bad_self_atari(&b, a1, Color::Black, true));
     }
@@ -151,7 +147,7 @@ mod tests {
         //   1 . . . . .      Black C2 has one liberty, C1; White taking
         // there has B1 and D1 too, and C2 once it is empty.
         let b = board(5, &[], &["B2", "C3", "D2"]);
-        let c2 = point(&b, "C2");
+        let c2 = b.point_of("C2");
         assert!(b.is_self_atari(c2, Color::Black));
         assert!(is_bad_self_atari(&b, c2, Color::Black, true));
     }
@@ -162,7 +158,7 @@ mod tests {
         //   1 . X . O .      Black C1 joins B1: two stones with the one
         // liberty A1. Only lone stones are thrown in.
         let b = board(5, &["B1"], &["A2", "B2", "C2", "D1", "D2"]);
-        let c1 = point(&b, "C1");
+        let c1 = b.point_of("C1");
         assert!(b.is_self_atari(c1, Color::Black));
         assert!(is_bad_self_atari(&b, c1, Color::Black, true));
     }

@@ -254,6 +254,19 @@ impl Budget {
         playouts: u64::MAX,
         latest: None,
     };
+
+    /// The latest a move may be sent by the time control (`budget_within`
+    /// makes both cases): the latest an unclear move may run, or, with a
+    /// fixed playout count under a clock, the deadline, which is then the
+    /// clock's hard limit. None without a clock, where the deadline is a
+    /// time per move the user chose and no time can be lost.
+    pub fn clock_limit(&self) -> Option<Instant> {
+        match self.latest {
+            Some(latest) => Some(latest),
+            None if self.playouts != u64::MAX => self.deadline,
+            None => None,
+        }
+    }
 }
 
 /// What the time control allows one move, counted from its start: the

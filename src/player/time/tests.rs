@@ -425,6 +425,9 @@ fn budgets_follow_the_command_line_when_no_time_limit_is_set() {
     // Seconds per move, or about a second per 9 lines by default.
     let timed = Clock::with_settings(None, Some(2.5)).budget(B, 19, 0, 361);
     assert_eq!(timed.playouts, u64::MAX);
+    // No clock, so no limit a move must keep to.
+    assert_eq!(fixed.clock_limit(), None);
+    assert_eq!(timed.clock_limit(), None);
     deadline_after(timed, start, Duration::from_secs_f64(2.5));
     let default = Clock::with_settings(None, None);
     deadline_after(default.budget(B, 9, 0, 81), start, Duration::from_secs(1));
@@ -456,6 +459,7 @@ fn under_a_time_limit_budgets_follow_the_clock() {
     deadline_after(timed, start, allowance.target);
     // An unclear move may run on to twice its target, within the hard limit.
     let latest = timed.latest.expect("a clock-managed search");
+    assert_eq!(timed.clock_limit(), Some(latest));
     let stretch = latest.duration_since(timed.deadline.expect("a deadline"));
     assert!(latest.duration_since(start) <= allowance.hard_limit + Duration::from_millis(50));
     assert!(
@@ -472,6 +476,7 @@ fn under_a_time_limit_budgets_follow_the_clock() {
     assert_eq!(budget.playouts, 300);
     assert_eq!(budget.latest, None);
     deadline_after(budget, start, allowance.hard_limit);
+    assert_eq!(budget.clock_limit(), budget.deadline);
     // The command line's settings survive a new control and a new game.
     fixed.new_game();
     fixed.set_control(TimeControl::Unlimited);
