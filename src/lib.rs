@@ -27,6 +27,10 @@ mod player;
 pub use analyze::{analyze_file, AnalyzeError, AnalyzeOptions, Summary};
 pub use game::sgf;
 pub use game::zobrist::stone_key;
-pub use game::{rules_text, BoardSize, Color, Game, Move, Superko, Vertex};
+pub use game::{BoardSize, Color, Game, Move, Rules, Superko, Vertex};
 pub use gtp::{format_response, parse_line, serve, Command, Engine, LiveGfx, ParseError, Request};
-pub use player::{bench, fit_prior, FitOptions, PlayerConfig, SearchParams, TREE_NODE_BYTES};
+pub use player::model as knowledge;
+pub use player::{
+    bench, param, Param, ParamError, ParamKind, ParamValue, PlayerConfig, SearchParams, PARAMS,
+    TREE_NODE_BYTES,
+};

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use hane::{rules_text, AnalyzeOptions, Engine, LiveGfx, PlayerConfig, SearchParams, Superko};
+use hane::{AnalyzeOptions, Engine, LiveGfx, PlayerConfig, Rules, SearchParams, Superko};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -74,8 +74,8 @@ struct Cli {
     )]
     gogui_live_gfx: Option<f64>,
     /// A search parameter, NAME=VALUE, for tuning experiments
-    /// (docs/strength.md); may be repeated.
-    #[arg(long = "param", value_name = "NAME=VALUE", hide = true)]
+    /// (docs/strength.md); may be repeated. `hane params` lists them.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
 }
 
@@ -101,6 +101,9 @@ enum Tool {
         #[arg(short = 't', long, default_value_t = 1, value_parser = at_least_one::<usize>)]
         threads: usize,
     },
+    /// List the search parameters that --param sets: name, kind, default,
+    /// range and what each does.
+    Params,
     /// Review a game: search every position of its main line and write the
     /// game with Black's win rate on each node (Sabaki's SBKV), a comment on
     /// each move and hane's variation where it prefers another move.
@@ -145,6 +148,7 @@ fn main() {
             cli.seed.unwrap_or(1),
         ),
         Some(Tool::Analyze(args)) => analyze(&cli, args),
+        Some(Tool::Params) => list_params(),
         None => play(&cli),
     }
 }
@@ -153,6 +157,7 @@ fn main() {
 fn play(cli: &Cli) {
     let threads = threads_or_every_core(cli.threads);
     let search = search_params(cli);
+    let rules = rules(cli);
     let config = PlayerConfig {
         threads,
         playouts: cli.playouts,
@@ -163,7 +168,7 @@ fn play(cli: &Cli) {
         search,
     };
     log::info!(
-        "hane {}: {} thread(s), {}, tree bound {} nodes; rules {} (hane {}), \
+        "hane {}: {} thread(s), {}, tree bound {} nodes; rules {}, \
 komi 7.5 until the client sets one",
         env!("CARGO_PKG_VERSION"),
         config.threads,
@@ -173,14 +178,10 @@ komi 7.5 until the client sets one",
             (None, None) => "about board size / 9 seconds a move".to_string(),
         },
         config.search.max_nodes,
-        rules_text(cli.superko),
-        if config.search.allow_suicide {
-            "may play a suicide of two or more stones"
-        } else {
-            "never plays suicide: --no-suicide"
-        }
+        rules,
     );
-    let mut engine = Engine::new(&config).with_superko(cli.superko);
+    log::info!("search parameters: {}", config.search.summary());
+    let mut engine = Engine::new(&config).with_rules(rules);
     if let Some(seconds) = cli.gogui_live_gfx {
         engine = engine.with_live_gfx(LiveGfx {
             interval: Duration::from_secs_f64(seconds),
@@ -199,7 +200,7 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
     let options = AnalyzeOptions {
         input: args.game,
         output: args.output,
-        superko: cli.superko,
+        rules: rules(cli),
         player: PlayerConfig {
             threads,
             playouts: args.playouts,
@@ -233,10 +234,46 @@ fn threads_or_every_core(threads: Option<usize>) -> usize {
         .max(1)
 }
 
+/// The rules of the command line (the komi is the client's to set).
+fn rules(cli: &Cli) -> Rules {
+    Rules {
+        superko: cli.superko,
+        allow_suicide: !cli.no_suicide,
+        ..Rules::default()
+    }
+}
+
+/// `hane params`: the table of search parameters, one a line.
+fn list_params() {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{:<26} {:<8} {:>10}  {:<22} meaning",
+        "name", "kind", "default", "range"
+    );
+    for param in hane::PARAMS {
+        let (low, high) = param.range;
+        let range = match param.kind {
+            hane::ParamKind::Flag => "true, false".to_string(),
+            _ => format!("{low} to {high}"),
+        };
+        let _ = writeln!(
+            out,
+            "{:<26} {:<8} {:>10}  {:<22} {}",
+            param.name,
+            param.kind.to_string(),
+            param.default_value().to_string(),
+            range,
+            param.doc
+        );
+    }
+    let _ = writeln!(out, "\nSet one with --param NAME=VALUE (repeatable).");
+}
+
 /// The search settings of the command line; a bad --param ends the process.
 fn search_params(cli: &Cli) -> SearchParams {
     let mut search = SearchParams {
-        allow_suicide: !cli.no_suicide,
         max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb),
         ..SearchParams::default()
     };
@@ -244,7 +281,7 @@ fn search_params(cli: &Cli) -> SearchParams {
         let set = param
             .split_once('=')
             .ok_or_else(|| format!("--param {param}: expected NAME=VALUE"))
-            .and_then(|(name, value)| search.set(name, value));
+            .and_then(|(name, value)| search.set(name, value).map_err(|e| e.to_string()));
         if let Err(message) = set {
             eprintln!("hane: {message}");
             std::process::exit(2);

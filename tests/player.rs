@@ -1,5 +1,6 @@
 //! The player seen through GTP: deterministic when seeded with a fixed
-//! playout count, legal moves only, and the pass rule.
+//! playout count, legal moves only and each one played, and the pass rule
+//! (pass once the board is scored out, never while the count loses).
 
 mod common;
 
@@ -24,37 +25,167 @@ fn fixed_playouts_and_a_seed_repeat_the_same_game() {
     );
 }
 
+/// The last move of the record printsgf writes, as `B[cd]` (`B[]` a pass).
+fn last_recorded_move(gtp: &mut Gtp) -> String {
+    let sgf = gtp.ok("printsgf");
+    let at = sgf
+        .rfind(";B[")
+        .max(sgf.rfind(";W["))
+        .expect("a move in the record");
+    let end = sgf[at..].find(']').expect("closed") + at;
+    sgf[at + 1..=end].to_string()
+}
+
+/// A GTP vertex (`C4`) as SGF writes it on a board of `size` (`cd`).
+fn sgf_point(vertex: &str, size: usize) -> String {
+    let letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    let upper = vertex.to_ascii_uppercase();
+    let col = letters.find(&upper[..1]).expect("column");
+    let row: usize = upper[1..].parse().expect("row");
+    let sgf = |n: usize| (b'a' + n as u8) as char;
+    format!("{}{}", sgf(col), sgf(size - row))
+}
+
 #[test]
 fn generated_moves_are_legal_and_played() {
     let mut gtp = Gtp::start_with(&["--threads", "2", "--playouts", "200", "--seed", "5"]);
     gtp.ok("boardsize 7");
     gtp.ok("clear_board");
     let mut passes = 0;
+    let mut moves = 0;
     for turn in 0..200 {
         let color = if turn % 2 == 0 { "b" } else { "w" };
+        let letter = color.to_ascii_uppercase();
         let legal = gtp.ok(&format!("all_legal {color}"));
         let legal: Vec<&str> = legal.split_whitespace().collect();
         let played = gtp.ok(&format!("genmove {color}"));
-        match played.as_str() {
+        let recorded = match played.as_str() {
             "resign" => break,
             "pass" => {
                 passes += 1;
-                if passes == 2 {
-                    break;
-                }
+                format!("{letter}[]")
             }
             // A multi-stone suicide is legal and leaves the point empty,
             // so legality is checked against the list from before the move.
             mv => {
                 passes = 0;
                 assert!(legal.contains(&mv), "turn {turn}: {mv} not in {legal:?}");
+                format!("{letter}[{}]", sgf_point(mv, 7))
             }
+        };
+        moves += 1;
+        // genmove plays its move: it is the record's last.
+        assert_eq!(last_recorded_move(&mut gtp), recorded, "turn {turn}");
+        if passes == 2 {
+            break;
         }
     }
-    // However it ended, the count of the final board is well formed.
+    assert!(moves >= 20, "the game lasted {moves} moves");
+    // A game the two passes ended is scored in the record as final_score
+    // counts it.
     let score = gtp.ok("final_score");
     assert!(
         score == "0" || score.starts_with("B+") || score.starts_with("W+"),
         "{score}"
     );
+    if passes == 2 {
+        let sgf = gtp.ok("printsgf");
+        assert!(sgf.contains(&format!("RE[{score}]")), "{score} {sgf}");
+    }
+}
+
+/// 5x5, komi 0.5: a Black wall across the middle row, nothing of White's.
+/// Black owns the whole board as it stands.
+fn black_owns_the_board(args: &[&str]) -> Gtp {
+    let mut gtp = Gtp::start_with(args);
+    gtp.ok("boardsize 5");
+    gtp.ok("komi 0.5");
+    for v in ["A3", "B3", "C3", "D3", "E3"] {
+        gtp.ok(&format!("play b {v}"));
+        gtp.ok("play w pass");
+    }
+    gtp
+}
+
+#[test]
+fn the_pass_rule_passes_once_the_opponent_passed_and_the_count_wins() {
+    let mut gtp = black_owns_the_board(&["--threads", "1", "--playouts", "300", "--seed", "2"]);
+    // White has just passed; the board counts B+24.5, and it is scored
+    // out: Black passes, ending the game.
+    assert_eq!(gtp.ok("final_score"), "B+24.5");
+    assert_eq!(gtp.ok("genmove b"), "pass");
+    assert!(gtp.ok("printsgf").contains("RE[B+24.5]"));
+}
+
+#[test]
+fn the_pass_rule_never_passes_an_open_board_whose_count_loses() {
+    // 9x9: Black has one stone and has just passed. As it stands the
+    // board is all Black's (B+73.5): a pass by White would end the game
+    // lost, where any move of White's wins it back. The board is open
+    // (empty points with no stone near), so it is not scored out.
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--playouts", "300", "--seed", "3"]);
+    gtp.ok("boardsize 9");
+    gtp.ok("play b E5");
+    gtp.ok("play b pass");
+    assert_eq!(gtp.ok("final_score"), "B+73.5");
+    let reply = gtp.ok("genmove w");
+    assert!(
+        reply != "pass" && reply != "resign",
+        "White answered {reply}"
+    );
+}
+
+fn hane(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("hane runs")
+}
+
+#[test]
+fn the_parameter_table_drives_the_listing_the_errors_and_the_log() {
+    // `hane params` lists every parameter of the table, with its default.
+    let listing = hane(&["params"]);
+    assert!(listing.status.success());
+    let listing = String::from_utf8_lossy(&listing.stdout).into_owned();
+    for param in hane::PARAMS {
+        let line = listing
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(param.name))
+            .unwrap_or_else(|| panic!("{} not listed:\n{listing}", param.name));
+        assert!(line.contains(&param.default_value().to_string()), "{line}");
+    }
+    // An unknown name stops hane and names every valid one.
+    let unknown = hane(&["--param", "prior_evn=3"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&unknown.stderr).into_owned();
+    assert!(
+        message.contains("unknown parameter 'prior_evn'"),
+        "{message}"
+    );
+    for param in hane::PARAMS {
+        assert!(message.contains(param.name), "{message}");
+    }
+    // A value out of range says what is accepted.
+    let bad = hane(&["--param", "policy_capture=2"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&bad.stderr).into_owned();
+    assert!(
+        message
+            .contains("bad value '2' for parameter policy_capture: expected a number from 0 to 1"),
+        "{message}"
+    );
+    // The effective values are logged at start-up.
+    let gtp = Gtp::start_with_env(
+        &["--param", "prior_suicide=7", "--threads", "1"],
+        &[("RUST_LOG", "info")],
+    );
+    let (_, stderr) = gtp.close();
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("search parameters:"))
+        .unwrap_or_else(|| panic!("no parameters in the log: {stderr}"));
+    assert!(line.contains("prior_suicide=7"), "{line}");
+    assert!(line.contains("rave_equiv=3500"), "{line}");
 }

@@ -56,11 +56,13 @@ fn syntax_errors_leave_the_game_alone() {
         "fixed_handicap",
         "final_status_list zombie",
     ] {
+        let before = snapshot(&mut gtp);
         let response = gtp.send(command);
         assert!(
             response.starts_with("? syntax error"),
             "`{command}` answered {response}"
         );
+        assert_eq!(snapshot(&mut gtp), before, "the game after `{command}`");
     }
     let before = snapshot(&mut gtp);
     assert_eq!(gtp.send("8 play b"), gtp_syntax_with_id(8));
@@ -399,15 +401,48 @@ fn the_rules_in_force_are_in_the_record_and_the_start_up_log() {
     );
     assert!(line.contains("komi 7.5"), "{line}");
 
-    let gtp = Gtp::start_with_env(
+    let mut gtp = Gtp::start_with_env(
         &["--superko", "situational", "--no-suicide"],
         &[("RUST_LOG", "info")],
     );
+    // Under --no-suicide the rules forbid suicide to both sides: Black's
+    // A1 B1, whose last liberty C1 White surrounds, would take its own
+    // three stones off by playing there.
+    for command in [
+        "boardsize 5",
+        "play b A1",
+        "play b B1",
+        "play w A2",
+        "play w B2",
+        "play w C2",
+        "play w D1",
+    ] {
+        gtp.ok(command);
+    }
+    assert_fails_unchanged(&mut gtp, "play b C1", "? illegal move");
+    assert!(gtp
+        .ok("printsgf")
+        .contains("RU[Tromp-Taylor, situational superko, suicide forbidden]"));
     let (_, stderr) = gtp.close();
     assert!(
-        stderr.contains("rules Tromp-Taylor, situational superko, suicide allowed (hane never plays suicide: --no-suicide)"),
+        stderr.contains("rules Tromp-Taylor, situational superko, suicide forbidden"),
         "{stderr}"
     );
+    // Under the default rules the same suicide is legal.
+    let mut gtp = Gtp::start();
+    for command in [
+        "boardsize 5",
+        "play b A1",
+        "play b B1",
+        "play w A2",
+        "play w B2",
+        "play w C2",
+        "play w D1",
+    ] {
+        gtp.ok(command);
+    }
+    assert_eq!(gtp.send("play b C1"), "= ");
+    assert_eq!(gtp.ok("list_stones black"), "");
     // A superko rule hane does not know is refused at start.
     let gtp = Gtp::start_with(&["--superko", "simple"]);
     let (status, stderr) = gtp.close();

@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::game::sgf::{MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
-use crate::game::{Color, Game, Move, Superko};
+use crate::game::{Color, Game, Move, Rules, DEFAULT_KOMI};
 use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport};
 use notes::{comment, Verdict};
 use progress::Progress;
@@ -27,16 +27,14 @@ use progress::Progress;
 /// record comes near it.
 const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 
-/// The komi of a file that gives none, as the engine's default.
-const DEFAULT_KOMI: f64 = 7.5;
-
 /// What `hane analyze` is asked to do.
 #[derive(Clone, Debug)]
 pub struct AnalyzeOptions {
     pub input: PathBuf,
     pub output: PathBuf,
-    /// The rules the game is replayed and searched under.
-    pub superko: Superko,
+    /// The rules the game is replayed and searched under (the komi is the
+    /// file's, the engine's default when it gives none).
+    pub rules: Rules,
     /// Threads, seed and search settings; `playouts` or `seconds_per_move`
     /// is the budget of each position.
     pub player: PlayerConfig,
@@ -96,14 +94,14 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     let sgf_error = |e| AnalyzeError::Sgf(options.input.clone(), e);
     let mut tree = SgfTree::parse(&text).map_err(sgf_error)?;
     let main_line = tree.main_line().map_err(sgf_error)?;
-    let plan = plan(&main_line, options.superko)
+    let plan = plan(&main_line, options.rules)
         .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
     let mut output = open_output(&options.output)?;
     let searches = plan.iter().filter(|step| step.search_for.is_some()).count();
     let mut review = Review {
         player: Player::new(&options.player),
         clock: Clock::with_settings(options.player.playouts, options.player.seconds_per_move),
-        superko: options.superko,
+        rules: options.rules,
         progress: Progress::new(searches as u64),
     };
     review
@@ -193,9 +191,9 @@ struct Step {
 
 /// Replays the main line and says per node what to search; the text of
 /// the first illegal move or setup otherwise.
-fn plan(main_line: &MainLine, superko: Superko) -> Result<Vec<Step>, String> {
+fn plan(main_line: &MainLine, rules: Rules) -> Result<Vec<Step>, String> {
     let record = &main_line.game;
-    let mut game = Game::for_sgf(record, DEFAULT_KOMI, superko).map_err(|e| e.to_string())?;
+    let mut game = game_for(record, rules)?;
     let mut moves_played = 0;
     let mut steps = Vec::with_capacity(main_line.nodes.len());
     for (index, (_, actions)) in main_line.nodes.iter().enumerate() {
@@ -216,6 +214,14 @@ fn plan(main_line: &MainLine, superko: Superko) -> Result<Vec<Step>, String> {
     Ok(steps)
 }
 
+/// The game of `record` before its first action, under `rules` with the
+/// record's komi.
+fn game_for(record: &SgfGame, rules: Rules) -> Result<Game, String> {
+    let game = Game::for_sgf(record, DEFAULT_KOMI, rules.superko).map_err(|e| e.to_string())?;
+    let komi = game.komi();
+    Ok(game.with_rules(rules.with_komi(komi)))
+}
+
 /// The node's move, when its actions are exactly one move.
 fn single_move(record: &SgfGame, actions: std::ops::Range<usize>) -> Option<(Color, Move)> {
     match &record.actions[actions] {
@@ -228,7 +234,7 @@ fn single_move(record: &SgfGame, actions: std::ops::Range<usize>) -> Option<(Col
 struct Review {
     player: Player,
     clock: Clock,
-    superko: Superko,
+    rules: Rules,
     progress: Progress,
 }
 
@@ -242,8 +248,7 @@ impl Review {
         plan: &[Step],
     ) -> Result<(), String> {
         let record = &main_line.game;
-        let mut game =
-            Game::for_sgf(record, DEFAULT_KOMI, self.superko).map_err(|e| e.to_string())?;
+        let mut game = game_for(record, self.rules)?;
         let mut moves_played = 0;
         for (index, ((node, actions), step)) in main_line.nodes.iter().zip(plan).enumerate() {
             for action in &record.actions[actions.clone()] {

@@ -17,7 +17,7 @@
 //! The playout board's tests check its answers against this board's on
 //! random games.
 
-use super::color::Color;
+use super::color::{Color, PerColor};
 use super::vertex::{BoardSize, Vertex};
 use super::zobrist::stone_key;
 
@@ -114,7 +114,7 @@ impl Board {
 
     /// The points connected to `vertex` through points of its own colour
     /// (its string, or its empty region), and whether that set reaches each
-    /// colour (index by `Color::index`) and empty.
+    /// colour and empty.
     pub fn region(&self, vertex: Vertex) -> Region {
         let own = self.get(vertex);
         let mut seen = vec![false; self.size.points()];
@@ -127,7 +127,7 @@ impl Board {
                 let color = self.get(n);
                 if color != own {
                     match color {
-                        Some(c) => region.reaches[c.index()] = true,
+                        Some(c) => region.reaches[c] = true,
                         None => region.reaches_empty = true,
                     }
                 } else if !seen[self.index(n)] {
@@ -186,22 +186,20 @@ impl Board {
     }
 
     /// The Tromp-Taylor area of each colour: its stones plus the empty points
-    /// that reach only that colour. Index by `Color::index`.
-    pub fn area(&self) -> [usize; 2] {
-        let mut area = [0usize; 2];
+    /// that reach only that colour.
+    pub fn area(&self) -> PerColor<usize> {
+        let mut area = PerColor::default();
         let mut counted = vec![false; self.size.points()];
         for vertex in Vertex::all(self.size) {
             match self.get(vertex) {
-                Some(c) => area[c.index()] += 1,
+                Some(c) => area[c] += 1,
                 None if !counted[self.index(vertex)] => {
                     let region = self.region(vertex);
                     for &v in &region.points {
                         counted[self.index(v)] = true;
                     }
-                    match region.reaches {
-                        [true, false] => area[0] += region.points.len(),
-                        [false, true] => area[1] += region.points.len(),
-                        _ => {}
+                    if let Some(owner) = region.sole_colour() {
+                        area[owner] += region.points.len();
                     }
                 }
                 None => {}
@@ -235,11 +233,7 @@ impl Board {
     pub fn owner(&self, vertex: Vertex) -> Option<Color> {
         match self.get(vertex) {
             Some(c) => Some(c),
-            None => match self.region(vertex).reaches {
-                [true, false] => Some(Color::Black),
-                [false, true] => Some(Color::White),
-                _ => None,
-            },
+            None => self.region(vertex).sole_colour(),
         }
     }
 
@@ -252,8 +246,19 @@ impl Board {
 #[derive(Clone, Debug, Default)]
 pub struct Region {
     pub points: Vec<Vertex>,
-    pub reaches: [bool; 2],
+    pub reaches: PerColor<bool>,
     pub reaches_empty: bool,
+}
+
+impl Region {
+    /// The one colour the region reaches, if it reaches only one.
+    pub fn sole_colour(&self) -> Option<Color> {
+        match (self.reaches[Color::Black], self.reaches[Color::White]) {
+            (true, false) => Some(Color::Black),
+            (false, true) => Some(Color::White),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -309,12 +314,12 @@ mod tests {
     #[test]
     fn area_counts_stones_and_single_color_regions() {
         let mut board = Board::new(3);
-        assert_eq!(board.area(), [0, 0]);
+        assert_eq!(board.area(), PerColor::new(0, 0));
         board.play(Color::Black, v("B2"));
-        assert_eq!(board.area(), [9, 0]);
+        assert_eq!(board.area(), PerColor::new(9, 0));
         board.play(Color::White, v("A1"));
         // A2 and B1... every empty point reaches both colours now
-        assert_eq!(board.area(), [1, 1]);
+        assert_eq!(board.area(), PerColor::new(1, 1));
     }
 
     #[test]
@@ -324,10 +329,10 @@ mod tests {
         assert_eq!(board.neighbours(v("E2")).count(), 2);
         board.play(Color::Black, v("B1"));
         board.play(Color::Black, v("B2"));
-        assert_eq!(board.area(), [10, 0]);
+        assert_eq!(board.area(), PerColor::new(10, 0));
         board.play(Color::White, v("A2"));
         let effect = board.play(Color::White, v("A1"));
         assert_eq!(effect.suicided.len(), 2);
-        assert_eq!(board.area(), [10, 0]);
+        assert_eq!(board.area(), PerColor::new(10, 0));
     }
 }

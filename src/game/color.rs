@@ -17,7 +17,8 @@ impl Color {
         }
     }
 
-    /// 0 for Black, 1 for White: an index into per-colour arrays.
+    /// 0 for Black, 1 for White: the place of a colour in `PerColor` and
+    /// in tables of the playout board.
     pub fn index(self) -> usize {
         match self {
             Color::Black => 0,
@@ -49,5 +50,49 @@ impl fmt::Display for Color {
             Color::Black => "black",
             Color::White => "white",
         })
+    }
+}
+
+/// One value for each colour (captures, areas, clocks), read and written
+/// by colour rather than by a hand-made index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerColor<T> {
+    black: T,
+    white: T,
+}
+
+impl<T> PerColor<T> {
+    pub const fn new(black: T, white: T) -> PerColor<T> {
+        PerColor { black, white }
+    }
+}
+
+impl<T: Clone> PerColor<T> {
+    /// The same value for both colours.
+    pub fn both(value: T) -> PerColor<T> {
+        PerColor {
+            black: value.clone(),
+            white: value,
+        }
+    }
+}
+
+impl<T> std::ops::Index<Color> for PerColor<T> {
+    type Output = T;
+
+    fn index(&self, color: Color) -> &T {
+        match color {
+            Color::Black => &self.black,
+            Color::White => &self.white,
+        }
+    }
+}
+
+impl<T> std::ops::IndexMut<Color> for PerColor<T> {
+    fn index_mut(&mut self, color: Color) -> &mut T {
+        match color {
+            Color::Black => &mut self.black,
+            Color::White => &mut self.white,
+        }
     }
 }

@@ -15,7 +15,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::board::{Board, MoveEffect};
-use super::color::Color;
+use super::color::{Color, PerColor};
+use super::rules::Rules;
 use super::superko::Superko;
 use super::vertex::{BoardSize, Move, Vertex};
 
@@ -33,6 +34,9 @@ pub enum IllegalMove {
     /// The move would recreate an earlier colouring (this includes the
     /// simple ko recapture and every one-stone suicide).
     Superko,
+    /// The move would clear the mover's own string, under rules that
+    /// forbid suicide (`Rules::allow_suicide`).
+    Suicide,
 }
 
 impl fmt::Display for IllegalMove {
@@ -78,20 +82,19 @@ struct Position {
     to_move: Color,
     /// Stones each colour has captured (index by `Color::index`). A
     /// suicide's stones count as captured by the opponent.
-    captures: [u32; 2],
+    captures: PerColor<u32>,
     consecutive_passes: u32,
 }
 
 #[derive(Clone, Debug)]
 pub struct Game {
-    komi: f64,
+    rules: Rules,
     /// `positions[0]` is the start of the game; `positions[i + 1]` follows
     /// `actions[i]`.
     positions: Vec<Position>,
     actions: Vec<Action>,
     /// Colouring hash -> indices into `positions` with that hash.
     colorings: HashMap<u64, Vec<usize>>,
-    superko: Superko,
 }
 
 impl Game {
@@ -103,28 +106,38 @@ impl Game {
         let start = Position {
             board: Board::new(size),
             to_move: Color::Black,
-            captures: [0, 0],
+            captures: PerColor::default(),
             consecutive_passes: 0,
         };
         let mut colorings = HashMap::new();
         colorings.insert(start.board.hash(), vec![0]);
         Game {
-            komi,
+            rules: Rules::default().with_komi(komi),
             positions: vec![start],
             actions: Vec::new(),
             colorings,
-            superko: Superko::Positional,
         }
     }
 
     /// The same game under `superko`: it decides the moves from now on.
     pub fn with_superko(mut self, superko: Superko) -> Game {
-        self.superko = superko;
+        self.rules.superko = superko;
         self
     }
 
+    /// The same game under `rules` (superko, suicide and komi): they
+    /// decide the moves and the count from now on.
+    pub fn with_rules(mut self, rules: Rules) -> Game {
+        self.rules = rules;
+        self
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
     pub fn superko(&self) -> Superko {
-        self.superko
+        self.rules.superko
     }
 
     pub fn size(&self) -> BoardSize {
@@ -132,11 +145,11 @@ impl Game {
     }
 
     pub fn komi(&self) -> f64 {
-        self.komi
+        self.rules.komi
     }
 
     pub fn set_komi(&mut self, komi: f64) {
-        self.komi = komi;
+        self.rules.komi = komi;
     }
 
     pub fn board(&self) -> &Board {
@@ -154,7 +167,7 @@ impl Game {
 
     /// Stones `color` has captured so far.
     pub fn captures(&self, color: Color) -> u32 {
-        self.current().captures[color.index()]
+        self.current().captures[color]
     }
 
     /// Two consecutive passes end the game.
@@ -193,7 +206,7 @@ impl Game {
     pub fn superko_keys(&self) -> impl Iterator<Item = u64> + '_ {
         self.positions
             .iter()
-            .map(|p| self.superko.key(p.board.hash(), p.to_move))
+            .map(|p| self.rules.superko.key(p.board.hash(), p.to_move))
     }
 
     /// Whether `color` may play `mv` now. A pass is always legal.
@@ -261,8 +274,8 @@ impl Game {
     /// The Tromp-Taylor result of the board as it stands: Black's area minus
     /// White's area minus komi. Positive means Black wins.
     pub fn score(&self) -> f64 {
-        let [black, white] = self.board().area();
-        black as f64 - white as f64 - self.komi
+        let area = self.board().area();
+        area[Color::Black] as f64 - area[Color::White] as f64 - self.rules.komi
     }
 
     fn current(&self) -> &Position {
@@ -288,15 +301,18 @@ impl Game {
             return Err(IllegalMove::Occupied);
         }
         let effect = next.board.play(color, vertex);
-        let situation = match self.superko {
+        if !self.rules.allow_suicide && !effect.suicided.is_empty() {
+            return Err(IllegalMove::Suicide);
+        }
+        let situation = match self.rules.superko {
             Superko::Positional => None,
             Superko::Situational => Some(next.to_move),
         };
         if self.is_repetition(&next.board, situation) {
             return Err(IllegalMove::Superko);
         }
-        next.captures[color.index()] += effect.captured.len() as u32;
-        next.captures[color.opponent().index()] += effect.suicided.len() as u32;
+        next.captures[color] += effect.captured.len() as u32;
+        next.captures[color.opponent()] += effect.suicided.len() as u32;
         next.consecutive_passes = 0;
         Ok((next, effect))
     }

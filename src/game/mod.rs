@@ -6,16 +6,18 @@ mod color;
 mod handicap;
 mod history;
 mod record;
+mod rules;
 pub mod sgf;
 mod superko;
 mod vertex;
 pub mod zobrist;
 
-pub use color::Color;
+pub use color::{Color, PerColor};
 pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
 pub use history::{Action, Game, MAX_RECORD_ACTIONS};
 pub use record::result_text;
-pub use superko::{rules_text, Superko};
+pub use rules::{Rules, DEFAULT_KOMI};
+pub use superko::Superko;
 pub use vertex::{BoardSize, Move, Vertex, MAX_SIZE};
 
 /// The rules board by name, for the playout board's tests that check the

@@ -7,7 +7,7 @@ use std::fmt;
 use super::color::Color;
 use super::history::{Action, Game, SetupError};
 use super::sgf::{SgfAction, SgfGame};
-use super::superko::{rules_text, Superko};
+use super::superko::Superko;
 use super::vertex::{BoardSize, Move};
 
 /// Why an SGF main line does not replay as a game. `Display` is the text
@@ -105,7 +105,7 @@ impl Game {
     }
 
     /// The game as SGF describes it, under the Tromp-Taylor rules with this
-    /// game's superko (RU, `rules_text`), with its result once two passes
+    /// game's superko and suicide option (RU, `Rules`' text), with its result once two passes
     /// ended it. `handicap` is the number of
     /// handicap stones (HA); their setup is followed by White to move.
     pub fn to_sgf(&self, handicap: Option<u32>) -> SgfGame {
@@ -140,7 +140,7 @@ impl Game {
             size: self.size(),
             komi: Some(self.komi()),
             handicap,
-            rules: Some(rules_text(self.superko())),
+            rules: Some(self.rules().to_string()),
             result: self.is_over().then(|| result_text(self.score())),
             actions,
         }

@@ -60,13 +60,3 @@ impl FromStr for Superko {
         }
     }
 }
-
-/// The rules in force, as printsgf's RU and the start-up log write them:
-/// `Tromp-Taylor, positional superko, suicide allowed`. SGF's RU is free
-/// text; the name comes first so that a reader that knows Tromp-Taylor by
-/// name sees it at once. Suicide is always the rules' (two or more stones;
-/// a one-stone suicide repeats the colouring): `--no-suicide` only keeps
-/// hane from playing one.
-pub fn rules_text(superko: Superko) -> String {
-    format!("Tromp-Taylor, {superko} superko, suicide allowed")
-}

@@ -20,7 +20,7 @@ use super::signals::Signals;
 use crate::game::sgf::{self, SgfGame};
 use crate::game::{
     fixed_handicap_vertices, free_handicap_vertices, result_text, Action, BoardSize, Color, Game,
-    Move, Superko, Vertex, MAX_RECORD_ACTIONS,
+    Move, Rules, Vertex, DEFAULT_KOMI, MAX_RECORD_ACTIONS,
 };
 use crate::player::{
     Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
@@ -31,8 +31,7 @@ use crate::player::{
 const PROTOCOL_VERSION: &str = "2";
 /// Files larger than this are not SGF games anyone plays: refuse before reading.
 const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
-/// Komi of a fresh engine (the common Tromp-Taylor / CGOS value).
-const DEFAULT_KOMI: f64 = 7.5;
+/// The board of a fresh engine.
 const DEFAULT_SIZE: usize = 19;
 
 /// GoGui's analysis menu: `type/label/command`, `%m` standing for the side
@@ -65,8 +64,9 @@ pub struct Engine {
     /// Set by a genmove when pondering is on: search on the opponent's
     /// time once the response is out.
     ponder_due: bool,
-    /// The superko rule of every game this engine plays (`--superko`).
-    superko: Superko,
+    /// The rules of every game this engine plays (`--superko`,
+    /// `--no-suicide`); the komi is the game's, set by the client.
+    rules: Rules,
     /// Whether genmove draws its search in GoGui while it thinks.
     live_gfx: Option<LiveGfx>,
 }
@@ -80,7 +80,7 @@ impl Engine {
             clock: Clock::with_settings(config.playouts, config.seconds_per_move),
             quit: false,
             ponder_due: false,
-            superko: Superko::Positional,
+            rules: Rules::default(),
             live_gfx: None,
         }
     }
@@ -92,12 +92,20 @@ impl Engine {
         self
     }
 
-    /// The engine under `superko` (positional unless told), from the
-    /// start: its games, the ones it loads and its searches follow it.
-    pub fn with_superko(mut self, superko: Superko) -> Engine {
-        self.superko = superko;
-        self.game = Game::new(self.game.size(), self.game.komi()).with_superko(superko);
+    /// The engine under `rules` (superko and suicide; Tromp-Taylor's
+    /// positional superko with suicide unless told), from the start: its
+    /// games, the ones it loads and its searches follow them. The komi is
+    /// the client's to set.
+    pub fn with_rules(mut self, rules: Rules) -> Engine {
+        self.rules = rules;
+        self.game = self.empty_board(self.game.size());
         self
+    }
+
+    /// An empty board of `size` under the engine's rules and the komi the
+    /// client set.
+    fn empty_board(&self, size: BoardSize) -> Game {
+        Game::new(size, self.game.komi()).with_rules(self.rules.with_komi(self.game.komi()))
     }
 
     /// True once `quit` has been answered.
@@ -305,7 +313,7 @@ impl Engine {
     }
 
     fn new_game(&mut self, size: BoardSize) {
-        self.game = Game::new(size, self.game.komi()).with_superko(self.superko);
+        self.game = self.empty_board(size);
         self.handicap = None;
         // Same time settings, both clocks full again.
         self.clock.new_game();
@@ -539,8 +547,10 @@ impl Engine {
 
     fn loadsgf(&mut self, path: &str, move_number: Option<u64>) -> Reply {
         let loaded = read_sgf_file(path).and_then(|record| {
-            let game = Game::from_sgf(&record, move_number, self.game.komi(), self.superko)
+            let game = Game::from_sgf(&record, move_number, self.game.komi(), self.rules.superko)
                 .map_err(|e| e.to_string())?;
+            let komi = game.komi();
+            let game = game.with_rules(self.rules.with_komi(komi));
             Ok((record, game))
         });
         match loaded {

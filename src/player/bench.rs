@@ -5,11 +5,11 @@
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
-use super::playout::light_playout;
-use super::playout_board::{winner, PlayoutBoard};
+use super::board::{winner, PlayoutBoard};
+use super::params::SearchParams;
+use super::playout::{light_playout, Records};
 use super::rng::FastRng;
-use super::run_threads;
-use super::search::{Search, SearchParams, Worker};
+use super::search::{run_threads, Search, Worker};
 use crate::game::{Color, Game};
 
 /// Light playouts from the empty board.
@@ -38,7 +38,7 @@ pub fn light_playouts(size: usize, playouts: u64, seed: u64) -> PlayoutBench {
     let start = Instant::now();
     for _ in 0..playouts {
         let mut board = empty.clone();
-        moves += light_playout(&mut board, Color::Black, &mut rng, None).moves as u64;
+        moves += light_playout(&mut board, Color::Black, &mut rng, Records::default()).moves as u64;
         let score = board.score(7.0);
         black_wins += match winner(score) {
             Some(Color::Black) => 1.0,

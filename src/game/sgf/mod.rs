@@ -27,6 +27,8 @@ mod write;
 mod tests;
 
 pub use read::parse;
-pub use tree::{MainLine, NodeId, SgfTree, MAX_TREE_NODES};
-pub use types::{SgfAction, SgfError, SgfGame, MAX_MAIN_LINE_ACTIONS, MAX_SETUP_POINTS};
+pub use tree::{MainLine, NodeId, SgfTree};
+pub use types::{
+    SgfAction, SgfError, SgfGame, MAX_MAIN_LINE_ACTIONS, MAX_SETUP_POINTS, MAX_TREE_NODES,
+};
 pub use write::write;

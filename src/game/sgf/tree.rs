@@ -13,15 +13,10 @@ use std::ops::Range;
 
 use super::read::read_main_line_node;
 use super::syntax::{walk_tree, Event, Keep, Property};
-use super::types::{SgfError, SgfGame, MAX_SETUP_POINTS};
+use super::types::{SgfError, SgfGame, MAX_SETUP_POINTS, MAX_TREE_NODES};
 use super::write::point;
 use crate::game::color::Color;
 use crate::game::vertex::{BoardSize, Move};
-
-/// Far more nodes than any game record holds (a heavily commented
-/// professional game has a few thousand); the bound keeps a hostile file's
-/// tree to some tens of megabytes.
-pub const MAX_TREE_NODES: usize = 1_000_000;
 
 /// A node of an [`SgfTree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

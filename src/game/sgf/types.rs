@@ -7,6 +7,11 @@ use crate::game::color::Color;
 use crate::game::history::MAX_RECORD_ACTIONS;
 use crate::game::vertex::{BoardSize, Move, Vertex};
 
+/// Far more nodes than any game record holds (a heavily commented
+/// professional game has a few thousand); the bound keeps a hostile file's
+/// tree to some tens of megabytes.
+pub const MAX_TREE_NODES: usize = 1_000_000;
+
 /// A game as SGF describes it, reduced to what replaying it needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SgfGame {
@@ -71,7 +76,7 @@ pub enum SgfError {
     TooManySetupPoints,
     /// A main line of more than [`MAX_MAIN_LINE_ACTIONS`] moves and setups.
     MainLineTooLong,
-    /// A game tree of more than [`super::tree::MAX_TREE_NODES`] nodes.
+    /// A game tree of more than [`MAX_TREE_NODES`] nodes.
     TreeTooLarge,
 }
 
@@ -126,11 +131,7 @@ impl fmt::Display for SgfError {
                 f,
                 "main line longer than {MAX_MAIN_LINE_ACTIONS} moves and setups"
             ),
-            SgfError::TreeTooLarge => write!(
-                f,
-                "game tree larger than {} nodes",
-                super::tree::MAX_TREE_NODES
-            ),
+            SgfError::TreeTooLarge => write!(f, "game tree larger than {MAX_TREE_NODES} nodes"),
         }
     }
 }

@@ -6,10 +6,10 @@
 
 use std::time::Duration;
 
-use super::playout_board::Point;
-use super::search::{Search, Worker};
 use super::tree::PASS;
+use super::walk::{Search, Worker};
 use crate::game::{BoardSize, Color, Game, Move, Vertex};
+use crate::player::board::Point;
 
 /// Longest principal variation reported.
 const MAX_PV_MOVES: usize = 20;
@@ -96,7 +96,7 @@ impl SearchReport {
 }
 
 /// One root move's statistics in the tree the threads share.
-pub(super) struct MoveTotals {
+pub struct MoveTotals {
     pub point: Point,
     pub visits: u32,
     /// Wins, as the win rate times the visits.
@@ -104,7 +104,7 @@ pub(super) struct MoveTotals {
 }
 
 /// The root moves' statistics, in the order of the root's children.
-pub(super) fn root_totals(search: &Search) -> Vec<MoveTotals> {
+pub fn root_totals(search: &Search) -> Vec<MoveTotals> {
     search
         .root_children()
         .into_iter()
@@ -119,7 +119,7 @@ pub(super) fn root_totals(search: &Search) -> Vec<MoveTotals> {
 /// The search's report for `to_move` at the game's position: the root
 /// moves from the tree, and what each thread counted on its own
 /// (ownership, margins, playouts) added up over `workers`.
-pub(super) fn summarise(
+pub fn summarise(
     search: &Search,
     workers: &[Worker],
     game: &Game,
@@ -228,7 +228,7 @@ fn root_move(
 /// A report on a 3x3 board for White to move, for the tests of what reads
 /// it: a played-out move B2, pass, and an unvisited A1.
 #[cfg(test)]
-pub(crate) fn sample_report() -> SearchReport {
+pub fn sample_report() -> SearchReport {
     let vertex = |text: &str| Move::Play(Vertex::parse_gtp(text).expect("vertex"));
     let mut ownership = vec![0.5f32; 9];
     ownership[8] = -1.0; // C3

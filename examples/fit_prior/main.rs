@@ -10,7 +10,9 @@
 
 use std::process::ExitCode;
 
-use hane::{fit_prior, FitOptions};
+mod fit;
+
+use fit::{fit_prior, FitOptions};
 
 fn main() -> ExitCode {
     let mut options = FitOptions {

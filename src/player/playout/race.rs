@@ -12,8 +12,8 @@
 //! "Passing too early"). On by default (`Policy::race`): 169 of 199 on
 //! 9x9 at 5,000 playouts against 83 of 100 without; 19x19 not measured.
 
-use super::playout_board::{PlayoutBoard, Point};
 use crate::game::Color;
+use crate::player::board::{PlayoutBoard, Point};
 
 /// Races of more liberties than this are left to the random moves: they
 /// last long enough for either side to play elsewhere first.

@@ -4,8 +4,8 @@
 //! again when the same moves come up. A reply that loses is forgotten, so
 //! the tables follow what works in the current search.
 
-use super::playout_board::{Point, MAX_POINTS};
 use crate::game::Color;
+use crate::player::board::{Point, MAX_POINTS};
 
 /// No reply stored.
 const NONE: Point = 0;

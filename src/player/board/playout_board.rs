@@ -34,14 +34,14 @@ pub const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
 
 /// The point-colour codes the board stores, one byte a point; the 3x3
 /// patterns and the all-moves-as-first map use the same codes.
-pub(crate) const EMPTY: u8 = 0;
-pub(crate) const BLACK: u8 = 1;
-pub(crate) const WHITE: u8 = 2;
-pub(crate) const EDGE: u8 = 3;
+pub const EMPTY: u8 = 0;
+pub const BLACK: u8 = 1;
+pub const WHITE: u8 = 2;
+pub const EDGE: u8 = 3;
 
 /// The point-colour code of a colour.
 #[inline]
-pub(crate) fn code(color: Color) -> u8 {
+pub fn code(color: Color) -> u8 {
     match color {
         Color::Black => BLACK,
         Color::White => WHITE,
@@ -68,7 +68,7 @@ fn unit(color: u8) -> u16 {
 }
 
 #[inline]
-fn count_of(neighbours: u16, color: u8) -> u16 {
+pub(super) fn count_of(neighbours: u16, color: u8) -> u16 {
     (neighbours >> (4 * color as u16)) & 15
 }
 
@@ -131,12 +131,12 @@ impl Iterator for StringStones<'_> {
 
 #[derive(Clone)]
 pub struct PlayoutBoard {
-    size: BoardSize,
+    pub(super) size: BoardSize,
     /// The row stride of the padded array: the width and the two edges.
     stride: usize,
     /// The points the board uses: `stride` times the height and two edges.
     used: usize,
-    color: [u8; MAX_POINTS],
+    pub(super) color: [u8; MAX_POINTS],
     /// The representative stone of each stone's string.
     string: [Point; MAX_POINTS],
     /// Next stone of the same string (circular).
@@ -145,7 +145,7 @@ pub struct PlayoutBoard {
     /// (stone, empty neighbour) pairs.
     liberties: [u16; MAX_POINTS],
     stones: [u16; MAX_POINTS],
-    neighbours: [u16; MAX_POINTS],
+    pub(super) neighbours: [u16; MAX_POINTS],
     empties: [Point; MAX_SIZE * MAX_SIZE],
     empty_index: [u16; MAX_POINTS],
     empty_count: usize,
@@ -742,93 +742,6 @@ impl PlayoutBoard {
     pub(crate) fn empty_count(&self) -> usize {
         self.empty_count
     }
-
-    /// The Tromp-Taylor count: Black's area minus White's minus komi.
-    pub fn score(&self, komi: f32) -> f32 {
-        let mut black = 0i32;
-        let mut white = 0i32;
-        for v in Vertex::all(self.size) {
-            let p = self.point(v) as usize;
-            match self.color[p] {
-                BLACK => black += 1,
-                WHITE => white += 1,
-                _ => {}
-            }
-        }
-        let mut seen = [false; MAX_POINTS];
-        for &p in self.empty_points() {
-            if seen[p as usize] {
-                continue;
-            }
-            let nb = self.neighbours[p as usize];
-            let (b, w) = (count_of(nb, BLACK), count_of(nb, WHITE));
-            if count_of(nb, EMPTY) == 0 {
-                // A lone empty point, the usual case at a playout's end.
-                black += (b > 0 && w == 0) as i32;
-                white += (w > 0 && b == 0) as i32;
-                continue;
-            }
-            let (points, reaches) = self.empty_region(p, &mut seen);
-            match reaches {
-                (true, false) => black += points,
-                (false, true) => white += points,
-                _ => {}
-            }
-        }
-        (black - white) as f32 - komi
-    }
-
-    /// Size of the empty region at `p` and whether it reaches black and
-    /// white; marks the region in `seen`.
-    fn empty_region(&self, p: Point, seen: &mut [bool; MAX_POINTS]) -> (i32, (bool, bool)) {
-        let mut stack = [0 as Point; MAX_SIZE * MAX_SIZE];
-        let mut top = 0;
-        stack[top] = p;
-        top += 1;
-        seen[p as usize] = true;
-        let mut points = 0;
-        let (mut black, mut white) = (false, false);
-        while top > 0 {
-            top -= 1;
-            let q = stack[top];
-            points += 1;
-            for n in self.adjacent(q) {
-                match self.color[n as usize] {
-                    BLACK => black = true,
-                    WHITE => white = true,
-                    EMPTY if !seen[n as usize] => {
-                        seen[n as usize] = true;
-                        stack[top] = n;
-                        top += 1;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        (points, (black, white))
-    }
-
-    /// The owner of a point under the Tromp-Taylor count.
-    pub fn owner(&self, p: Point) -> Option<Color> {
-        match self.color[p as usize] {
-            BLACK => return Some(Color::Black),
-            WHITE => return Some(Color::White),
-            EDGE => return None,
-            _ => {}
-        }
-        let nb = self.neighbours[p as usize];
-        let reaches = if count_of(nb, EMPTY) == 0 {
-            (count_of(nb, BLACK) > 0, count_of(nb, WHITE) > 0)
-        } else {
-            let mut seen = [false; MAX_POINTS];
-            self.empty_region(p, &mut seen).1
-        };
-        match reaches {
-            (true, false) => Some(Color::Black),
-            (false, true) => Some(Color::White),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -857,7 +770,8 @@ mod tests {
             .collect();
         expected.sort();
         assert_eq!(empties, expected, "empty points");
-        let [black, white] = rules.area();
+        let area = rules.area();
+        let (black, white) = (area[Color::Black], area[Color::White]);
         assert_eq!(fast.score(0.5), black as f32 - white as f32 - 0.5, "score");
         for v in Vertex::all(rules.size()) {
             assert_eq!(fast.owner(fast.point(v)), rules.owner(v), "owner of {v}");

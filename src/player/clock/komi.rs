@@ -7,27 +7,18 @@
 //! it: the game's count, the pass rule and the final score use the real
 //! komi.
 //!
-//! Two parts, after the ideas of Pachi's "linear" and "adaptive" dynamic
-//! komi: a handicap bonus that fades linearly over the first part of the
-//! game, and an adaptive part that moves a little after each of our moves,
-//! up while our winning chance is high and down while it is low.
+//! After Pachi's "linear" dynamic komi: a handicap bonus that fades
+//! linearly over the first part of the game. (An adaptive part, moved after
+//! each move by the win rate, lost its match and was removed:
+//! docs/strength.md, "Adaptive dynamic komi".)
 
-use crate::game::{Action, BoardSize, Color, Game};
+use crate::game::{Action, Color, Game};
 
 /// What one handicap stone is worth, in points (about a first move).
 const HANDICAP_STONE_VALUE: f32 = 7.0;
 /// The handicap bonus is gone after this many moves per point of the
 /// board (200 on 19x19, 45 on 9x9).
 const FADE_MOVES_PER_POINT: f32 = 200.0 / 361.0;
-/// Above this winning chance we ask for more ...
-const HIGH_WIN_RATE: f32 = 0.8;
-/// ... and below this we give back what we asked for ...
-const EASE_WIN_RATE: f32 = 0.45;
-/// ... and below this we accept a smaller loss.
-const LOW_WIN_RATE: f32 = 0.2;
-/// The adaptive part stays within this share of the board's points.
-const MAX_SHARE_OF_POINTS: f32 = 1.0 / 8.0;
-
 /// The handicap bonus for `color`: for Black with handicap stones, what
 /// they are worth, fading to nothing as the game goes on.
 pub fn handicap_extra(game: &Game, color: Color) -> f32 {
@@ -70,41 +61,6 @@ pub fn search_komi(real: f64, color: Color, extra: f32) -> f32 {
     match color {
         Color::Black => real as f32 + extra,
         Color::White => real as f32 - extra,
-    }
-}
-
-/// The adaptive part, per colour (hane may play both sides).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Adaptive {
-    extra: [f32; 2],
-}
-
-impl Adaptive {
-    /// Points `color`'s searches ask for beyond the real komi.
-    pub fn extra(&self, color: Color) -> f32 {
-        self.extra[color.index()]
-    }
-
-    /// After a move of `color` whose search gave `win_rate`: a step up when
-    /// the game looks won, back towards the real komi when it no longer
-    /// does, below it when it looks lost. Steps grow with the board.
-    pub fn update(&mut self, color: Color, win_rate: f32, board_size: impl Into<BoardSize>) {
-        let points = board_size.into().points() as f32;
-        let step = (points / 81.0).max(1.0);
-        let limit = points * MAX_SHARE_OF_POINTS;
-        let extra = &mut self.extra[color.index()];
-        if win_rate > HIGH_WIN_RATE {
-            *extra += step;
-        } else if win_rate < EASE_WIN_RATE && *extra > 0.0 {
-            *extra = (*extra - step).max(0.0);
-        } else if win_rate < LOW_WIN_RATE {
-            *extra -= step;
-        }
-        *extra = extra.clamp(-limit, limit);
-    }
-
-    pub fn clear(&mut self) {
-        *self = Adaptive::default();
     }
 }
 
@@ -168,27 +124,5 @@ mod tests {
         assert_eq!(search_komi(7.5, Color::Black, 10.0), 17.5);
         assert_eq!(search_komi(7.5, Color::White, 10.0), -2.5);
         assert_eq!(search_komi(7.5, Color::White, -3.0), 10.5);
-    }
-
-    #[test]
-    fn the_adaptive_part_rises_when_winning_and_falls_when_losing() {
-        let mut adaptive = Adaptive::default();
-        adaptive.update(Color::Black, 0.9, 9);
-        adaptive.update(Color::Black, 0.9, 9);
-        assert_eq!(adaptive.extra(Color::Black), 2.0);
-        assert_eq!(adaptive.extra(Color::White), 0.0);
-        // In the middle it holds; below the ease line it gives back.
-        adaptive.update(Color::Black, 0.6, 9);
-        assert_eq!(adaptive.extra(Color::Black), 2.0);
-        adaptive.update(Color::Black, 0.4, 9);
-        adaptive.update(Color::Black, 0.1, 9);
-        assert_eq!(adaptive.extra(Color::Black), 0.0);
-        adaptive.update(Color::Black, 0.1, 9);
-        assert_eq!(adaptive.extra(Color::Black), -1.0);
-        // Bounded by an eighth of the board.
-        for _ in 0..100 {
-            adaptive.update(Color::White, 0.95, 19);
-        }
-        assert_eq!(adaptive.extra(Color::White), 361.0 / 8.0);
     }
 }

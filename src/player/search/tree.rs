@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use super::playout_board::Point;
+use crate::player::board::Point;
 
 /// The move of a node that stands for a pass. Point 0 is a border point of
 /// the padded board, never a move.
@@ -695,7 +695,7 @@ mod tests {
             for t in 0..THREADS {
                 let (tree, moves) = (&tree, &moves);
                 scope.spawn(move || {
-                    let mut rng = super::super::rng::FastRng::new(t as u64 + 1);
+                    let mut rng = crate::player::rng::FastRng::new(t as u64 + 1);
                     for _ in 0..ITERATIONS {
                         let mut path = vec![(Tree::ROOT, 0)];
                         let mut node = Tree::ROOT;

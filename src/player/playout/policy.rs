@@ -1,124 +1,85 @@
-//! The light playout: each move uniformly random among the legal moves of
-//! the side to move that do not fill one of its own eyes (the usual
-//! light-playout eye rule); a pass when none is left; two passes in a row,
-//! or 3·N² moves, end it. Simple ko only (the tree and the real move apply
-//! positional superko); no suicide (see `board`).
+//! The playouts: the light one (each move uniformly random among the legal
+//! moves of the side to move that do not fill one of its own eyes) and the
+//! policy one of the search (local answers to the last move first, then a
+//! random move that is mostly not a self-atari). A pass when no move is
+//! left; two passes in a row, or 3·N² moves, end a playout. Simple ko only
+//! (the tree and the real move apply superko); no suicide (see `board`).
 
-use super::playout_board::{self, PlayoutBoard, Point};
+use super::nakade::vital_points_near;
+use super::race::race_answers;
 use super::reply::Replies;
-use super::rng::FastRng;
-use super::selfatari::is_bad_self_atari;
-use super::tactics::Reader;
 use crate::game::Color;
+use crate::player::board::{self, is_bad_self_atari, PlayoutBoard, Point, Reader};
+use crate::player::knowledge::patterns;
+use crate::player::rng::FastRng;
 
 /// How a playout ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayoutEnd {
     /// Moves played, passes included (the two final passes too).
     pub moves: u32,
-    /// The side the mercy rule gave the game to, when it cut the playout
-    /// short; None when the playout was played out.
-    pub mercy: Option<Color>,
 }
 
 /// The all-moves-as-first map records who played a point first in the
 /// board's own colour codes: `FIRST_NONE` (the empty code) where nobody did.
-pub const FIRST_NONE: u8 = playout_board::EMPTY;
+pub const FIRST_NONE: u8 = board::EMPTY;
 
 /// The code of `color` in the all-moves-as-first map.
 pub fn first_code(color: Color) -> u8 {
-    playout_board::code(color)
+    board::code(color)
 }
 
-/// Plays a light playout from `board` with `to_move` to play. When given,
-/// `first_mover` (indexed by point) records who played each point first,
-/// where nobody had yet.
+/// What a playout records as it goes, for the tree: who played each point
+/// first (`first_mover`, indexed by point, where nobody had yet) and the
+/// moves themselves (`record`, a pass as 0, for the last good replies).
+#[derive(Default)]
+pub struct Records<'a> {
+    pub first_mover: Option<&'a mut [u8]>,
+    pub record: Option<&'a mut Vec<Point>>,
+}
+
+/// Plays a light playout from `board` with `to_move` to play, keeping
+/// `records`.
 pub fn light_playout(
     board: &mut PlayoutBoard,
     to_move: Color,
     rng: &mut FastRng,
-    first_mover: Option<&mut [u8]>,
+    records: Records,
 ) -> PlayoutEnd {
-    play_out(
-        board,
-        to_move,
-        None,
-        first_mover,
-        None,
-        None,
-        |board, color, _, _| choose_move(board, color, rng),
-    )
-}
-
-/// The mercy rule of a playout: the capture lead that decides it, and the
-/// komi the lead is counted against.
-#[derive(Clone, Copy, Debug)]
-struct Mercy {
-    threshold: u32,
-    komi: f32,
-}
-
-impl Mercy {
-    /// The side that has won, with `capture_lead` the stones Black has
-    /// captured in the playout less White's: a side whose captures lead by
-    /// the threshold and still do once the komi against it is paid. The
-    /// komi alone decides nothing (the captures say nothing of the
-    /// territory the board may still give).
-    fn leader(self, capture_lead: i64) -> Option<Color> {
-        let lead = capture_lead as f32;
-        let threshold = self.threshold as f32;
-        if lead >= threshold + self.komi.max(0.0) {
-            Some(Color::Black)
-        } else if -lead >= threshold + (-self.komi).max(0.0) {
-            Some(Color::White)
-        } else {
-            None
-        }
-    }
+    play_out(board, to_move, None, records, |board, color, _, _| {
+        choose_move(board, color, rng)
+    })
 }
 
 /// The playout loop both policies share: `choose` gives the move of the
-/// side to move (None: pass) from the board and the last move; two passes
-/// in a row, or 3·N² moves, end the playout, and so does the mercy rule
-/// when given: one side leads by the rule's threshold, counting the
-/// stones each has captured in this playout and the komi.
-#[allow(clippy::too_many_arguments)]
+/// side to move (None: pass) from the board, the last move and the moves
+/// recorded so far; two passes in a row, or 3·N² moves, end the playout.
 fn play_out(
     board: &mut PlayoutBoard,
     mut to_move: Color,
     mut last_move: Option<Point>,
-    mut first_mover: Option<&mut [u8]>,
-    mut record: Option<&mut Vec<Point>>,
-    mercy: Option<Mercy>,
+    mut records: Records,
     mut choose: impl FnMut(&mut PlayoutBoard, Color, Option<Point>, &[Point]) -> Option<Point>,
 ) -> PlayoutEnd {
     let max_moves = 3 * board.size().points();
     let mut passes = 0;
     let mut moves = 0u32;
-    // Stones captured by Black minus stones captured by White.
-    let mut capture_lead = 0i64;
     while passes < 2 && (moves as usize) < max_moves {
         let chosen = choose(
             board,
             to_move,
             last_move,
-            record.as_deref().map_or(&[], |r| r),
+            records.record.as_deref().map_or(&[], |r| r),
         );
-        if let Some(record) = record.as_deref_mut() {
+        if let Some(record) = records.record.as_deref_mut() {
             record.push(chosen.unwrap_or(0));
         }
         match chosen {
             Some(p) => {
-                let played = board.play(p, to_move);
-                let taken = played.captured as i64 - played.suicided as i64;
-                capture_lead += if to_move == Color::Black {
-                    taken
-                } else {
-                    -taken
-                };
+                board.play(p, to_move);
                 passes = 0;
                 last_move = Some(p);
-                if let Some(first) = first_mover.as_deref_mut() {
+                if let Some(first) = records.first_mover.as_deref_mut() {
                     if first[p as usize] == FIRST_NONE {
                         first[p as usize] = first_code(to_move);
                     }
@@ -132,14 +93,8 @@ fn play_out(
         }
         moves += 1;
         to_move = to_move.opponent();
-        if let Some(leader) = mercy.and_then(|m| m.leader(capture_lead)) {
-            return PlayoutEnd {
-                moves,
-                mercy: Some(leader),
-            };
-        }
     }
-    PlayoutEnd { moves, mercy: None }
+    PlayoutEnd { moves }
 }
 
 /// A uniformly random legal non-eye-filling move, by rejection from a
@@ -183,21 +138,6 @@ pub struct Policy {
     /// Lone-stone throw-ins (snapbacks, liberty shortening) are not
     /// refused as self-ataris (`selfatari`).
     pub throw_ins: bool,
-    /// The mercy rule: a playout ends, won by the side ahead, once one
-    /// side has captured this share of the board's points in stones more
-    /// than the other (0: off). Such a playout is decided, and playing it
-    /// out is slow: the loser's area is filled and taken again.
-    pub mercy: f32,
-}
-
-impl Policy {
-    /// The mercy rule on `board` at `komi`, None when it is off.
-    fn mercy_rule(&self, board: &PlayoutBoard, komi: f32) -> Option<Mercy> {
-        (self.mercy > 0.0).then(|| Mercy {
-            threshold: ((self.mercy * board.size().points() as f32).ceil() as u32).max(1),
-            komi,
-        })
-    }
 }
 
 impl Default for Policy {
@@ -218,9 +158,6 @@ impl Default for Policy {
             // With the exact self-atari test: 81 of 100 against 45 of 60
             // without the exception (docs/strength.md).
             throw_ins: true,
-            // Off: see docs/strength.md ("Mercy rule") for what it saves
-            // and why it waits.
-            mercy: 0.0,
         }
     }
 }
@@ -232,31 +169,27 @@ impl Default for Policy {
 /// left with two, play a good shape next to it), else a uniformly random
 /// move as in `light_playout`. Self-ataris are mostly refused. The rules are
 /// the light playout's (no suicide, simple ko, own eyes never filled).
-#[allow(clippy::too_many_arguments)]
 pub fn policy_playout(
-    policy: &Policy,
     board: &mut PlayoutBoard,
-    komi: f32,
     to_move: Color,
     last_move: Option<Point>,
-    rng: &mut FastRng,
-    reader: &mut Reader,
-    first_mover: Option<&mut [u8]>,
-    replies: Option<(&Replies, &mut Vec<Point>)>,
+    playout: &mut PolicyPlayout,
+    records: Records,
 ) -> PlayoutEnd {
     let mut candidates = Vec::with_capacity(16);
-    let (replies, record) = match replies {
-        Some((r, record)) => (Some(r), Some(record)),
-        None => (None, None),
+    let policy = playout.policy;
+    let replies = playout.replies;
+    let mut answering = Answering {
+        policy,
+        rng: &mut *playout.rng,
+        reader: &mut *playout.reader,
+        candidates: &mut candidates,
     };
-    let mercy = policy.mercy_rule(board, komi);
     play_out(
         board,
         to_move,
         last_move,
-        first_mover,
-        record,
-        mercy,
+        records,
         |board, color, last, record| {
             let before = record.len().checked_sub(2).map_or(0, |i| record[i]);
             last.and_then(|last| {
@@ -265,20 +198,30 @@ pub fn policy_playout(
                         good_reply(policy, board, color, r.reply(color, before, last)?)
                     })
                 };
-                local_answer(
-                    policy,
-                    board,
-                    color,
-                    last,
-                    rng,
-                    reader,
-                    &mut candidates,
-                    reply,
-                )
+                local_answer(&mut answering, board, color, last, reply)
             })
-            .or_else(|| choose_random_move(policy, board, color, rng))
+            .or_else(|| choose_random_move(policy, board, color, answering.rng))
         },
     )
+}
+
+/// What a policy playout plays with: its rules' probabilities, one
+/// thread's random stream and tactical reader, and the last good replies
+/// when the search keeps them.
+pub struct PolicyPlayout<'a> {
+    pub policy: &'a Policy,
+    pub rng: &'a mut FastRng,
+    pub reader: &'a mut Reader,
+    pub replies: Option<&'a Replies>,
+}
+
+/// The local rules' working state within one playout.
+struct Answering<'a> {
+    policy: &'a Policy,
+    rng: &'a mut FastRng,
+    reader: &'a mut Reader,
+    /// The rule's moves, room kept from move to move.
+    candidates: &'a mut Vec<Point>,
 }
 
 /// The stored reply when it is still a sensible move: legal, not an own
@@ -293,21 +236,18 @@ fn good_reply(policy: &Policy, board: &PlayoutBoard, color: Color, reply: Point)
 }
 
 /// A move answering the last one, or None.
-#[allow(clippy::too_many_arguments)]
 fn local_answer(
-    policy: &Policy,
+    a: &mut Answering,
     board: &PlayoutBoard,
     color: Color,
     last: Point,
-    rng: &mut FastRng,
-    reader: &mut Reader,
-    candidates: &mut Vec<Point>,
     reply: impl FnOnce(&PlayoutBoard) -> Option<Point>,
 ) -> Option<Point> {
-    if rng.chance(policy.capture) {
-        candidates.clear();
-        atari_answers(board, color, last, reader, candidates);
-        if let Some(p) = pick(board, color, candidates, rng, None) {
+    let policy = a.policy;
+    if a.rng.chance(policy.capture) {
+        a.candidates.clear();
+        atari_answers(board, color, last, a.reader, a.candidates);
+        if let Some(p) = pick(board, color, a.candidates, a.rng, None) {
             return Some(p);
         }
     }
@@ -315,42 +255,42 @@ fn local_answer(
     // first decides whether the group lives.
     if policy.nakade > 0.0
         && board.last_captured() >= MIN_NAKADE_CAPTURE
-        && rng.chance(policy.nakade)
+        && a.rng.chance(policy.nakade)
     {
-        candidates.clear();
-        super::nakade::vital_points_near(board, last, candidates);
-        if let Some(p) = pick(board, color, candidates, rng, None) {
+        a.candidates.clear();
+        vital_points_near(board, last, a.candidates);
+        if let Some(p) = pick(board, color, a.candidates, a.rng, None) {
             return Some(p);
         }
     }
     if let Some(p) = reply(board) {
         return Some(p);
     }
-    if rng.chance(policy.two_liberties) {
-        candidates.clear();
-        two_liberty_answers(board, color, last, reader, candidates);
-        if let Some(p) = pick(board, color, candidates, rng, None) {
+    if a.rng.chance(policy.two_liberties) {
+        a.candidates.clear();
+        two_liberty_answers(board, color, last, a.reader, a.candidates);
+        if let Some(p) = pick(board, color, a.candidates, a.rng, None) {
             return Some(p);
         }
     }
-    if policy.race > 0.0 && rng.chance(policy.race) {
-        candidates.clear();
-        super::race::race_answers(board, color, last, candidates);
-        if let Some(p) = pick(board, color, candidates, rng, Some(policy)) {
+    if policy.race > 0.0 && a.rng.chance(policy.race) {
+        a.candidates.clear();
+        race_answers(board, color, last, a.candidates);
+        if let Some(p) = pick(board, color, a.candidates, a.rng, Some(policy)) {
             return Some(p);
         }
     }
-    if rng.chance(policy.pattern) {
-        candidates.clear();
+    if a.rng.chance(policy.pattern) {
+        a.candidates.clear();
         for p in board.neighbourhood_points(last) {
             if board.color_at(p).is_none()
                 && board.is_on_board(p)
-                && super::patterns::matches(board.neighbourhood(p))
+                && patterns::matches(board.neighbourhood(p))
             {
-                candidates.push(p);
+                a.candidates.push(p);
             }
         }
-        if let Some(p) = pick(board, color, candidates, rng, Some(policy)) {
+        if let Some(p) = pick(board, color, a.candidates, a.rng, Some(policy)) {
             return Some(p);
         }
     }
@@ -466,7 +406,7 @@ fn choose_random_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::playout_board::winner;
+    use crate::player::board::winner;
 
     #[test]
     fn light_playouts_on_9x9_look_like_the_standard_ones() {
@@ -477,7 +417,7 @@ mod tests {
         let n = 4000;
         for _ in 0..n {
             let mut board = PlayoutBoard::new(9);
-            let end = light_playout(&mut board, Color::Black, &mut rng, None);
+            let end = light_playout(&mut board, Color::Black, &mut rng, Records::default());
             moves += end.moves as u64;
             let score = board.score(7.0);
             black += match winner(score) {
@@ -501,18 +441,19 @@ mod tests {
         // point, the colour of the first move there and nothing elsewhere.
         let mut rng = FastRng::new(9);
         let mut board = PlayoutBoard::new(5);
-        let mut first = [FIRST_NONE; super::super::playout_board::MAX_POINTS];
+        let mut first = [FIRST_NONE; crate::player::board::MAX_POINTS];
         let mut record = Vec::new();
         play_out(
             &mut board,
             Color::Black,
             None,
-            Some(&mut first),
-            Some(&mut record),
-            None,
+            Records {
+                first_mover: Some(&mut first),
+                record: Some(&mut record),
+            },
             |board, color, _, _| choose_move(board, color, &mut rng),
         );
-        let mut expected = [FIRST_NONE; super::super::playout_board::MAX_POINTS];
+        let mut expected = [FIRST_NONE; crate::player::board::MAX_POINTS];
         let mut color = Color::Black;
         let mut replayed = false;
         for &p in &record {
@@ -547,127 +488,23 @@ mod tests {
         let d1 = board.point(crate::game::Vertex::parse_gtp("D1").expect("vertex"));
         let c1 = board.point(crate::game::Vertex::parse_gtp("C1").expect("vertex"));
         let mut rng = FastRng::new(3);
-        let mut reader = Reader::new(super::super::tactics::PLAYOUT_BUDGET);
+        let mut reader = Reader::new(crate::player::board::PLAYOUT_BUDGET);
         let mut candidates = Vec::new();
         let mut answers = Vec::new();
         atari_answers(&board, Color::Black, c1, &mut reader, &mut answers);
         assert_eq!(answers, vec![d1]);
         let mut captured = 0;
         for _ in 0..100 {
-            let answer = local_answer(
-                &Policy::default(),
-                &board,
-                Color::Black,
-                c1,
-                &mut rng,
-                &mut reader,
-                &mut candidates,
-                |_| None,
-            );
+            let mut answering = Answering {
+                policy: &Policy::default(),
+                rng: &mut rng,
+                reader: &mut reader,
+                candidates: &mut candidates,
+            };
+            let answer = local_answer(&mut answering, &board, Color::Black, c1, |_| None);
             captured += (answer == Some(d1)) as u32;
         }
         // Tried with the policy's capture probability, 0.9.
         assert!((75..=100).contains(&captured), "{captured}");
-    }
-
-    /// A policy playout from the empty board of `size`, Black first, with
-    /// its own random stream from `seed`.
-    fn empty_board_playout(
-        policy: &Policy,
-        size: usize,
-        seed: u64,
-        reader: &mut Reader,
-    ) -> (PlayoutBoard, PlayoutEnd) {
-        let mut board = PlayoutBoard::new(size);
-        let mut rng = FastRng::new(seed);
-        let end = policy_playout(
-            policy,
-            &mut board,
-            7.5,
-            Color::Black,
-            None,
-            &mut rng,
-            reader,
-            None,
-            None,
-        );
-        (board, end)
-    }
-
-    /// Paired playouts on an empty board of `size` at komi 7.5, each
-    /// played from its own seed with the mercy rule off and with `policy`:
-    /// the two are the same game up to the cut (the rule draws no random
-    /// numbers), so the cut's winner can be checked against the full
-    /// game's. Returns (playouts cut, cuts whose winner the full game
-    /// agrees with, moves with the rule off, on).
-    fn mercy_agreement(policy: &Policy, size: usize, n: u64) -> (u32, u32, u64, u64) {
-        let mut reader = Reader::new(super::super::tactics::PLAYOUT_BUDGET);
-        let (mut cut, mut agree, mut moves_off, mut moves_on) = (0, 0, 0, 0);
-        let off = Policy {
-            mercy: 0.0,
-            ..*policy
-        };
-        for seed in 0..n {
-            let (full, end_off) = empty_board_playout(&off, size, seed, &mut reader);
-            let (_, end_on) = empty_board_playout(policy, size, seed, &mut reader);
-            moves_off += end_off.moves as u64;
-            moves_on += end_on.moves as u64;
-            if let Some(leader) = end_on.mercy {
-                cut += 1;
-                agree += (winner(full.score(7.5)) == Some(leader)) as u32;
-            }
-        }
-        (cut, agree, moves_off, moves_on)
-    }
-
-    #[test]
-    fn the_mercy_rule_pays_the_komi_before_it_names_a_winner() {
-        let rule = |komi| Mercy {
-            threshold: 13,
-            komi,
-        };
-        // At komi 7.5 Black needs 21 captured stones more, White 13.
-        assert_eq!(rule(7.5).leader(20), None);
-        assert_eq!(rule(7.5).leader(21), Some(Color::Black));
-        assert_eq!(rule(7.5).leader(-12), None);
-        assert_eq!(rule(7.5).leader(-13), Some(Color::White));
-        // At komi 100 a 13-stone lead wins nothing for Black, and the
-        // komi alone does not end a playout for White.
-        assert_eq!(rule(100.0).leader(13), None);
-        assert_eq!(rule(100.0).leader(0), None);
-        assert_eq!(rule(-7.5).leader(-20), None);
-        assert_eq!(rule(-7.5).leader(13), Some(Color::Black));
-    }
-
-    #[test]
-    fn the_mercy_rule_cuts_playouts_short_and_names_their_winner() {
-        let mercy = Policy {
-            mercy: 0.15,
-            ..Policy::default()
-        };
-        let (cut, agree, moves_off, moves_on) = mercy_agreement(&mercy, 9, 400);
-        assert!(cut > 100, "the rule fired {cut} times in 400");
-        assert!(
-            moves_on < moves_off * 9 / 10,
-            "{moves_on} moves against {moves_off}"
-        );
-        // 99.2% in the 2,000 pairs of docs/strength.md.
-        assert!(agree * 100 >= cut * 97, "{agree} of {cut} cuts agree");
-    }
-
-    #[test]
-    #[ignore = "an experiment (34 s): the table in docs/strength.md"]
-    fn mercy_rule_agreement_by_threshold() {
-        for (size, n) in [(9, 2000), (19, 300)] {
-            for share in [0.05, 0.1, 0.15, 0.2, 0.3] {
-                let policy = Policy {
-                    mercy: share,
-                    ..Policy::default()
-                };
-                let (cut, agree, off, on) = mercy_agreement(&policy, size, n);
-                eprintln!("{size}x{size} mercy {share}: {:?}", (cut, agree, off, on));
-                assert!(agree * 10 >= cut * 8, "{size}x{size} at {share}");
-            }
-        }
     }
 }

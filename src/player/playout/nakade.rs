@@ -10,8 +10,8 @@
 //! play it for whichever side is to move, as MoGo and Pachi's playouts do,
 //! so that who moves first there decides, not the random order.
 
-use super::playout_board::{PlayoutBoard, Point};
 use crate::game::Color;
+use crate::player::board::{PlayoutBoard, Point};
 
 /// Eye spaces larger than this are left to the random play.
 const MAX_SPACE: usize = 6;

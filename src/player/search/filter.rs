@@ -11,12 +11,10 @@
 //! beyond the tree are not filtered. A node the filter would leave with no
 //! move at all keeps pass, the one move always legal.
 
-use super::playout_board::{PlayoutBoard, Point};
-use super::report::SearchReport;
-use super::tree::{Candidate, PASS};
-use crate::game::{Color, Game, Move, Vertex};
+use crate::player::board::{PlayoutBoard, Point};
 
-use super::decision::Decision;
+use super::tree::{Candidate, PASS};
+use crate::game::{Color, Move, Vertex};
 
 /// Whether a rule keeps the search from its moves or to them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,24 +101,6 @@ impl MoveFilter {
         if candidates.is_empty() {
             candidates.extend(pass);
         }
-    }
-
-    /// genmove's decision kept to the filter. The decision rules may pass
-    /// on their own (a scored-out board, the opponent's pass) without the
-    /// tree; where pass is filtered out at the root, the search's most
-    /// visited legal board move stands in for it, if there is one. Every
-    /// other decision is a root move of the tree, which the filter made.
-    pub(super) fn kept_to(
-        &self,
-        decision: Decision,
-        game: &Game,
-        color: Color,
-        report: &SearchReport,
-    ) -> Decision {
-        if decision != Decision::Pass || self.allows(color, Move::Pass, 0) {
-            return decision;
-        }
-        report.best_play(game).map_or(decision, |m| m.mv.into())
     }
 }
 

@@ -5,8 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use super::report::{root_totals, MoveTotals};
-use super::search::Search;
+use log::debug;
+
+use crate::game::Color;
+use crate::player::search::{root_totals, MoveTotals, Search, Worker};
 
 /// How often a search under a clock looks at its root.
 pub const CHECK_INTERVAL: Duration = Duration::from_millis(50);
@@ -66,6 +68,35 @@ fn is_unclear(best: Contender, runner_up: Contender) -> bool {
     runner_up.visits > 0
         && (runner_up.win_rate > best.win_rate
             || runner_up.visits as f64 >= CLOSE_VISITS * best.visits as f64)
+}
+
+/// A clock-managed search between slices: the time to run to (`target`,
+/// or `latest` while the choice is unclear), or None to stop now.
+pub fn manage_time(
+    search: &Search,
+    workers: &[Worker],
+    start: Instant,
+    [target, latest]: [Instant; 2],
+    color: Color,
+) -> Option<Instant> {
+    let (best, runner_up) = top_two(search);
+    let playouts = workers.iter().map(Worker::playouts).sum();
+    let now = Instant::now();
+    let until = run_until(best, runner_up, playouts, now - start, now, target, latest);
+    match until {
+        None if now < target => debug!(
+            "{color}: stopped {:.2}s early, the best move cannot be overtaken",
+            (target - now).as_secs_f64()
+        ),
+        Some(until) if until > target && now <= target + CHECK_INTERVAL => {
+            debug!(
+                "{color}: unclear choice, thinking up to {:.2}s longer",
+                (until - target).as_secs_f64()
+            )
+        }
+        _ => {}
+    }
+    until
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::{BoardSize, Color};
+use crate::game::{BoardSize, Color, PerColor};
 
 /// The least time the margin leaves us per move, in seconds.
 const MIN_MARGIN: f64 = 0.5;
@@ -322,10 +322,10 @@ impl Allowance {
 #[derive(Clone, Debug)]
 pub struct Clock {
     control: TimeControl,
-    remaining: [Remaining; 2],
+    remaining: PerColor<Remaining>,
     /// Under [`TimeControl::Unlimited`]: the server has told us a real time
     /// left for this colour, which we then respect.
-    reported: [bool; 2],
+    reported: PerColor<bool>,
     /// The command line's playouts per move (all threads together), if
     /// fixed.
     playouts: Option<u64>,
@@ -339,8 +339,8 @@ impl Clock {
         let control = control.sanitized();
         Clock {
             control,
-            remaining: [control.full(); 2],
-            reported: [false; 2],
+            remaining: PerColor::both(control.full()),
+            reported: PerColor::both(false),
             playouts: None,
             seconds_per_move: None,
         }
@@ -375,7 +375,7 @@ impl Clock {
     /// What `color` has left by our reckoning or the server's last word.
     #[cfg(test)]
     fn remaining(&self, color: Color) -> Remaining {
-        self.remaining[color.index()]
+        self.remaining[color]
     }
 
     /// `time_left COLOUR TIME STONES`: the server's word overrides our own
@@ -383,14 +383,13 @@ impl Clock {
     /// left in the period, or Japanese periods left (KGS).
     pub fn time_left(&mut self, color: Color, seconds_left: f64, stones: u64) {
         let left = seconds(seconds_left);
-        let i = color.index();
         log::debug!("time_left {color} {left} {stones} under {:?}", self.control);
-        self.remaining[i] = match self.control {
+        self.remaining[color] = match self.control {
             TimeControl::Unlimited => {
                 if left == 0.0 && stones == 0 {
                     return;
                 }
-                self.reported[i] = true;
+                self.reported[color] = true;
                 Remaining {
                     seconds: left,
                     count: stones,
@@ -422,12 +421,11 @@ impl Clock {
     /// `time_left` arrives (GoGui without a clock, gogui-twogtp).
     pub fn record_move(&mut self, color: Color, used: Duration) {
         let used = used.as_secs_f64();
-        let i = color.index();
-        let state = &mut self.remaining[i];
+        let state = &mut self.remaining[color];
         match self.control {
             TimeControl::Unlimited => {
-                if self.reported[i] {
-                    spend_reported(state, used, &mut self.reported[i]);
+                if self.reported[color] {
+                    spend_reported(state, used, &mut self.reported[color]);
                 }
             }
             TimeControl::Absolute { .. } => {
@@ -519,13 +517,12 @@ impl Clock {
         empty_points: usize,
     ) -> Option<Allowance> {
         let board_size = board_size.into();
-        let i = color.index();
-        let state = self.remaining[i];
+        let state = self.remaining[color];
         let moves = moves_left(board_size, empty_points);
         let opening = opening_factor(board_size, moves_played);
         let budget = match self.control {
             TimeControl::Unlimited => {
-                if !self.reported[i] {
+                if !self.reported[color] {
                     return None;
                 }
                 if state.in_overtime {

@@ -3,16 +3,14 @@
 //! the Game of Go", 2007): each played move is a win of its features'
 //! team over the teams of every other legal move of the position, and the
 //! gammas are the Bradley-Terry strengths that make the records likeliest.
-//! `examples/fit_prior.rs` runs it on the records `scripts/selfplay.py`
+//! `main.rs` beside it runs it on the records `scripts/selfplay.py`
 //! makes; its output is data/prior-gammas.txt.
 
 use std::fmt::Write;
 
-use super::features::{canonical_shape, features, Recent, GROUPS};
-use super::gammas::LARGE_FROM;
-use super::playout_board::{PlayoutBoard, Point};
-use crate::game::sgf::{self, SgfAction};
-use crate::game::{Color, Game, Move, Superko};
+use hane::knowledge::{canonical_shape, features, PlayoutBoard, Point, Recent, GROUPS, LARGE_FROM};
+use hane::sgf::{self, SgfAction};
+use hane::{Color, Game, Move, Superko};
 
 /// What the fit is told.
 #[derive(Clone, Debug)]

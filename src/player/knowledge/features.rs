@@ -5,9 +5,9 @@
 //! strength fitted to game records (`fit`).
 
 use super::patterns::CELLS;
-use super::playout_board::{PlayoutBoard, Point, BLACK, EDGE, EMPTY, WHITE};
-use super::selfatari::is_bad_self_atari;
 use crate::game::{Color, Vertex};
+use crate::player::board::is_bad_self_atari;
+use crate::player::board::{PlayoutBoard, Point, BLACK, EDGE, EMPTY, WHITE};
 
 /// The feature groups besides the shape. In each group a move has at most
 /// one value (0: none), numbered from 1.

@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use super::playout_board;
+use crate::player::board as playout_board;
 
 /// The patterns, centre = the move. `X`: a stone of one colour, `O`: the
 /// other colour, `x`: not X (empty, O or edge), `o`: not O, `.`: empty,

@@ -28,188 +28,19 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::features::{features, is_empty_area, Recent};
 use super::filter::MoveFilter;
-use super::gammas::Gammas;
-use super::outcome::Valuation;
-use super::patterns;
-use super::playout::{
-    first_code, light_playout, policy_playout, two_liberty_answers, Policy, FIRST_NONE,
+use super::priors::candidates;
+use super::tree::{Expansion, HalfWins, Node, NodeId, Tree, PASS};
+use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
+use crate::player::board::{winner, PlayoutBoard, Point, Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
+use crate::player::params::SearchParams;
+use crate::player::playout::{
+    first_code, light_playout, policy_playout, PolicyPlayout, Records, Replies, FIRST_NONE,
 };
-use super::playout_board::{winner, PlayoutBoard, Point};
-use super::reply::Replies;
-use super::rng::FastRng;
-use super::selfatari::is_bad_self_atari;
-use super::tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
-use super::tree::{Candidate, Expansion, HalfWins, Node, NodeId, Tree, PASS};
-use crate::game::{Action, Color, Game, Move, Superko, Vertex};
-
-/// The shortest side on which the third and fourth lines get their
-/// opening prior.
-const MIN_OPENING_LINE_SIDE: usize = 13;
+use crate::player::rng::FastRng;
 
 /// Playouts a search thread makes even when told to stop at once.
 const MIN_PLAYOUTS_ON_STOP: u64 = 64;
-
-/// Tuning of the search. The defaults are what the matches were played with.
-#[derive(Clone, Debug)]
-pub struct SearchParams {
-    /// RAVE weight: the number of real visits at which RAVE and real
-    /// statistics weigh the same (Michi's RAVE_EQUIV).
-    pub rave_equiv: f32,
-    /// A leaf is expanded on its this-many-th visit.
-    pub expand_visits: u32,
-    /// Virtual even playouts every new child starts with.
-    pub prior_even: u32,
-    /// Extra virtual wins for moves near the last move.
-    pub prior_near_last: u32,
-    /// Virtual losses for moves on the first two lines far from any stone.
-    pub prior_empty_edge: u32,
-    /// Virtual wins for moves on the third and fourth lines far from any
-    /// stone, on boards of 13 and more: where an opening takes territory
-    /// and bases. On 9x9 the centre matters more, so it is not applied.
-    pub prior_opening_line: u32,
-    /// Virtual playouts of the learned prior (`gammas`; 0: off), won at a
-    /// rate that says how the move's strength compares with the others'.
-    /// The default, 20, is the one measured; no other value was tried.
-    pub prior_learned: u32,
-    /// How far from 50% the learned prior's rate goes: 0.5 takes a move
-    /// n times stronger than the average of n candidates to 100%.
-    pub prior_learned_slope: f32,
-    /// The learned prior applies on boards whose shorter side is at least
-    /// this: on 19x19 it won 19 of 22 games head to head at 2,000
-    /// playouts; on 9x9 it left the match against GNU Go where it was (80
-    /// of 100 against 81), so it is kept to the large boards
-    /// (docs/strength.md, "Learned prior").
-    pub prior_learned_min_side: usize,
-    /// Virtual wins for moves that make a good 3x3 shape.
-    pub prior_pattern: u32,
-    /// Virtual wins for capturing or saving a string in atari.
-    pub prior_capture: u32,
-    /// Virtual losses for self-ataris.
-    pub prior_self_atari: u32,
-    /// Virtual losses for multi-stone suicides.
-    pub prior_suicide: u32,
-    /// Lost visits a thread adds to each node it descends through, taken
-    /// back by the iteration's result, so that threads sharing the tree
-    /// spread out (0: none). One thread never sees its own.
-    pub virtual_loss: u32,
-    /// Playouts with the capture and shape rules (true) or light ones.
-    pub heavy_playouts: bool,
-    /// Policy playouts try the last good reply (LGRF-2) to the last moves.
-    pub last_good_reply: bool,
-    /// Handicap stones count for Black's searches, fading over the game
-    /// (linear dynamic komi, `player::komi`).
-    pub handicap_komi: bool,
-    /// The search asks for more when winning and less when losing
-    /// (adaptive dynamic komi, `player::komi`).
-    pub adaptive_komi: bool,
-    /// The policy playout's probabilities.
-    pub policy: Policy,
-    /// Whether tree moves may be suicides of two or more stones (legal under
-    /// Tromp-Taylor; engines that forbid suicide reject them).
-    pub allow_suicide: bool,
-    /// Bound on the number of tree nodes (the one tree of all threads).
-    pub max_nodes: usize,
-    /// The margin's share of a playout's value (`outcome`; 0: wins only).
-    pub margin_weight: f32,
-    /// The margin that earns all of that share, as a share of the board's
-    /// points.
-    pub margin_scale: f32,
-    /// Tests only: the search panics, to check what the client is told.
-    #[cfg(test)]
-    pub panic_in_search: bool,
-}
-
-impl Default for SearchParams {
-    fn default() -> SearchParams {
-        SearchParams {
-            rave_equiv: 3500.0,
-            expand_visits: 8,
-            prior_even: 10,
-            prior_near_last: 10,
-            prior_empty_edge: 10,
-            prior_opening_line: 0,
-            prior_learned: 20,
-            prior_learned_slope: 0.5,
-            prior_learned_min_side: 13,
-            prior_pattern: 10,
-            prior_capture: 20,
-            prior_self_atari: 10,
-            prior_suicide: 40,
-            virtual_loss: 1,
-            heavy_playouts: true,
-            last_good_reply: true,
-            handicap_komi: false,
-            adaptive_komi: false,
-            policy: Policy::default(),
-            allow_suicide: true,
-            // 256 MB when full: what two threads' trees of 4,000,000 took
-            // before they shared one, which fills twice as fast.
-            max_nodes: 8_000_000,
-            margin_weight: 0.0,
-            margin_scale: 0.5,
-            #[cfg(test)]
-            panic_in_search: false,
-        }
-    }
-}
-
-impl SearchParams {
-    /// Sets one tuning parameter by name, for experiments from the command
-    /// line (`--param NAME=VALUE`): the numbers of this struct and of the
-    /// playout policy.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        fn parse<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
-            value
-                .parse()
-                .map_err(|_| format!("bad value '{value}' for parameter {name}"))
-        }
-        match name {
-            "rave_equiv" => self.rave_equiv = parse(name, value)?,
-            "expand_visits" => self.expand_visits = parse(name, value)?,
-            "prior_even" => self.prior_even = parse(name, value)?,
-            "prior_near_last" => self.prior_near_last = parse(name, value)?,
-            "prior_empty_edge" => self.prior_empty_edge = parse(name, value)?,
-            "prior_opening_line" => self.prior_opening_line = parse(name, value)?,
-            "prior_pattern" => self.prior_pattern = parse(name, value)?,
-            "prior_learned" => self.prior_learned = parse(name, value)?,
-            "prior_learned_slope" => self.prior_learned_slope = parse(name, value)?,
-            "prior_learned_min_side" => self.prior_learned_min_side = parse(name, value)?,
-            "prior_capture" => self.prior_capture = parse(name, value)?,
-            "prior_self_atari" => self.prior_self_atari = parse(name, value)?,
-            "virtual_loss" => self.virtual_loss = parse(name, value)?,
-            "heavy_playouts" => self.heavy_playouts = parse(name, value)?,
-            "last_good_reply" => self.last_good_reply = parse(name, value)?,
-            "handicap_komi" => self.handicap_komi = parse(name, value)?,
-            "adaptive_komi" => self.adaptive_komi = parse(name, value)?,
-            "policy_capture" => self.policy.capture = parse(name, value)?,
-            "policy_two_liberties" => self.policy.two_liberties = parse(name, value)?,
-            "policy_nakade" => self.policy.nakade = parse(name, value)?,
-            "policy_race" => self.policy.race = parse(name, value)?,
-            "policy_pattern" => self.policy.pattern = parse(name, value)?,
-            "policy_reject_self_atari" => self.policy.reject_self_atari = parse(name, value)?,
-            "policy_throw_ins" => self.policy.throw_ins = parse(name, value)?,
-            "policy_mercy" => self.policy.mercy = parse(name, value)?,
-            "margin_weight" => {
-                let weight: f32 = parse(name, value)?;
-                if !(0.0..=1.0).contains(&weight) {
-                    return Err(format!("bad value '{value}' for parameter {name}"));
-                }
-                self.margin_weight = weight;
-            }
-            "margin_scale" => {
-                let scale: f32 = parse(name, value)?;
-                if !(scale > 0.0 && scale <= 1.0) {
-                    return Err(format!("bad value '{value}' for parameter {name}"));
-                }
-                self.margin_scale = scale;
-            }
-            _ => return Err(format!("unknown parameter {name}")),
-        }
-        Ok(())
-    }
-}
 
 /// The search every thread runs together: owns the tree, the board at the
 /// root (a `PlayoutBoard`, copied at the start of every iteration), the
@@ -226,13 +57,13 @@ pub struct Search {
     root_last_move: Option<Point>,
     /// The move before it, for the learned prior's distances.
     root_last2_move: Option<Point>,
+    /// The komi the playouts are counted with (`komi`).
     komi: f32,
-    /// What a playout's result is worth to the tree.
-    valuation: Valuation,
     /// Superko keys of the game so far: tree moves may not repeat them.
     history: HashSet<u64>,
-    /// The game's superko rule, which makes the keys.
-    superko: Superko,
+    /// The game's rules: its superko rule makes the keys, and its suicide
+    /// option says which moves the tree may make.
+    rules: Rules,
     /// The client's avoid / allow rules, applied where children are made.
     filter: MoveFilter,
     /// The game's record this tree was built for, to recognise reuse.
@@ -343,13 +174,8 @@ impl Search {
         let root_last_move = recent.next().flatten();
         let root_last2_move = recent.next().flatten();
         let tree = Tree::new(params.max_nodes);
-        let valuation = Valuation::new(
-            params.margin_weight,
-            params.margin_scale * size.points() as f32,
-        );
         Search {
             params,
-            valuation,
             tree,
             root_board,
             root_to_move: to_move,
@@ -358,7 +184,7 @@ impl Search {
             root_last2_move,
             komi: game.komi() as f32,
             history: game.superko_keys().collect(),
-            superko: game.superko(),
+            rules: game.rules(),
             filter: MoveFilter::default(),
             actions_seen: game.actions().to_vec(),
         }
@@ -522,6 +348,7 @@ impl Search {
     pub fn root_priors(&self) -> Vec<(Point, f32)> {
         let candidates = candidates(
             &self.params,
+            self.rules.allow_suicide,
             &mut Reader::new(DEEP_BUDGET),
             &self.root_board,
             self.root_to_move,
@@ -559,7 +386,7 @@ impl Search {
     /// tree move was refused by superko, which ends it with no playout.
     fn iterate(&self, w: &mut Worker) -> bool {
         let mut board = self.root_board.clone();
-        let mut amaf = [FIRST_NONE; super::playout_board::MAX_POINTS];
+        let mut amaf = [FIRST_NONE; crate::player::board::MAX_POINTS];
         // The iteration's moves for the last good replies, pass as PASS,
         // from the move before the root on.
         let mut moves = std::mem::take(&mut w.moves);
@@ -593,6 +420,7 @@ impl Search {
                     };
                     let mut candidates = candidates(
                         &self.params,
+                        self.rules.allow_suicide,
                         &mut w.deep_reader,
                         &board,
                         to_move,
@@ -619,13 +447,13 @@ impl Search {
                 last_move = None;
                 // A pass leaves a new situation (the colouring, the other
                 // side to move) that situational superko remembers.
-                if self.superko == Superko::Situational {
-                    path_hashes.push(self.superko.key(board.hash(), to_move.opponent()));
+                if self.rules.superko == Superko::Situational {
+                    path_hashes.push(self.rules.superko.key(board.hash(), to_move.opponent()));
                 }
             } else {
                 board.play(mv, to_move);
                 passes = 0;
-                let hash = self.superko.key(board.hash(), to_move.opponent());
+                let hash = self.rules.superko.key(board.hash(), to_move.opponent());
                 if self.history.contains(&hash) || path_hashes.contains(&hash) {
                     // A repetition: this child can never be played here.
                     c.mark_illegal();
@@ -650,39 +478,14 @@ impl Search {
                 break;
             }
         }
-        let mut mercy = None;
         if !terminal {
-            if self.params.heavy_playouts {
-                mercy = policy_playout(
-                    &self.params.policy,
-                    &mut board,
-                    self.komi,
-                    to_move,
-                    last_move,
-                    &mut w.rng,
-                    &mut w.reader,
-                    Some(&mut amaf[..]),
-                    self.params
-                        .last_good_reply
-                        .then_some((&w.replies, &mut moves)),
-                )
-                .mercy;
-            } else {
-                light_playout(&mut board, to_move, &mut w.rng, Some(&mut amaf[..]));
-            }
+            self.play_out(w, &mut board, to_move, last_move, &mut amaf, &mut moves);
         }
         let score = board.score(self.komi);
-        // A playout the mercy rule cut short is the leader's, whatever
-        // the unfinished board counts; its board, where dead stones may
-        // still stand, tells nothing of who owns what, nor the margin.
-        if mercy.is_none() {
-            w.record_ownership(&board);
-            self.record_score(w, &path, score);
-        }
-        let winner = mercy.or_else(|| winner(score));
-        let margin = mercy.is_none().then_some(score);
-        let black_result = self.valuation.black_half_wins(winner, margin, &mut w.rng);
-        self.back_up(&path, black_result, &amaf);
+        w.record_ownership(&board);
+        self.record_score(w, &path, score);
+        let winner = winner(score);
+        self.back_up(&path, black_half_wins(winner), &amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
             w.replies
                 .learn(&moves, self.root_to_move.opponent(), winner);
@@ -690,6 +493,39 @@ impl Search {
         w.moves = moves;
         w.playouts += 1;
         true
+    }
+
+    /// Finishes the game on `board` from a leaf, `to_move` to play: the
+    /// policy playout, or the light one when `heavy_playouts` is off.
+    fn play_out(
+        &self,
+        w: &mut Worker,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        last_move: Option<Point>,
+        amaf: &mut [u8],
+        moves: &mut Vec<Point>,
+    ) {
+        if !self.params.heavy_playouts {
+            let records = Records {
+                first_mover: Some(amaf),
+                record: None,
+            };
+            light_playout(board, to_move, &mut w.rng, records);
+            return;
+        }
+        let learning = self.params.last_good_reply;
+        let mut playout = PolicyPlayout {
+            policy: &self.params.policy,
+            rng: &mut w.rng,
+            reader: &mut w.reader,
+            replies: learning.then_some(&w.replies),
+        };
+        let records = Records {
+            first_mover: Some(amaf),
+            record: learning.then_some(moves),
+        };
+        policy_playout(board, to_move, last_move, &mut playout, records);
     }
 
     /// The child of `node` with the best RAVE-blended win rate.
@@ -767,180 +603,41 @@ impl Search {
     }
 }
 
-/// The moves a new node gets: every point where `to_move` may play that
-/// is not one of its own eyes, and pass; each with a prior in virtual
-/// playouts from the heuristics (nearness to the last move, shape,
-/// tactics: captures, saves and ladders read out; self-ataris, escapes
-/// into a working ladder and lonely edge moves discouraged).
-fn candidates(
-    p: &SearchParams,
-    reader: &mut Reader,
-    board: &PlayoutBoard,
-    to_move: Color,
-    [last_move, last2]: [Option<Point>; 2],
-) -> Vec<Candidate> {
-    let mut out = Vec::with_capacity(board.empty_points().len() + 1);
-    let size = board.size();
-    let (width, height) = (size.width as i32, size.height as i32);
-    let last = last_move.map(|m| board.vertex(m));
-    let tactics = Tactics::read(board, to_move, last_move, reader);
-    let learned = (p.prior_learned > 0 && size.shorter_side() >= p.prior_learned_min_side)
-        .then(|| Gammas::shipped(size));
-    let recent = Recent {
-        last,
-        last2: last2.map(|m| board.vertex(m)),
-    };
-    let mut strengths = Vec::new();
-    for &point in board.empty_points() {
-        if board.is_eye(point, to_move) {
-            continue;
-        }
-        let suicide = !board.is_playout_legal(point, to_move);
-        if suicide && !(p.allow_suicide && is_multi_stone_suicide(board, point, to_move)) {
-            continue;
-        }
-        let v = board.vertex(point);
-        let mut visits = p.prior_even;
-        let mut wins = p.prior_even as f32 / 2.0;
-        if let Some(l) = last {
-            let d = (v.col as i32 - l.col as i32).abs() + (v.row as i32 - l.row as i32).abs();
-            if d <= 2 {
-                visits += p.prior_near_last;
-                wins += p.prior_near_last as f32;
+/// Black's half wins for a playout won by `winner` (None: a draw).
+fn black_half_wins(winner: Option<Color>) -> HalfWins {
+    match winner {
+        Some(Color::Black) => 2,
+        Some(Color::White) => 0,
+        None => 1,
+    }
+}
+
+/// Runs `search` on one thread per worker until `deadline`, until
+/// `playouts_left` runs out or until `stop`: the threads grow the one tree
+/// together. A panic in a thread reaches the caller with its own message.
+pub fn run_threads(
+    search: &Search,
+    workers: &mut [Worker],
+    deadline: Option<Instant>,
+    playouts_left: &AtomicU64,
+    stop: &AtomicBool,
+) {
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = workers
+            .iter_mut()
+            .map(|worker| scope.spawn(move || search.run(worker, deadline, playouts_left, stop)))
+            .collect();
+        // Joined here so that a thread's panic reaches the caller with its
+        // own message (the scope would replace it with "a scoped thread
+        // panicked"). The tree it leaves half-built (a node marked as being
+        // expanded for ever) is the caller's to drop: the engine clears the
+        // player after a panic.
+        for thread in threads {
+            if let Err(payload) = thread.join() {
+                std::panic::resume_unwind(payload);
             }
         }
-        let line = (v.col as i32)
-            .min(v.row as i32)
-            .min(width - 1 - v.col as i32)
-            .min(height - 1 - v.row as i32);
-        // On a narrow board the edge is where the game is: only where both
-        // sides are 9 or more is an empty first or second line a waste.
-        if line <= 1 && size.shorter_side() >= 9 && is_empty_area(board, v) {
-            visits += p.prior_empty_edge;
-        }
-        if (2..=3).contains(&line)
-            && p.prior_opening_line > 0
-            && size.shorter_side() >= MIN_OPENING_LINE_SIDE
-            && is_empty_area(board, v)
-        {
-            visits += p.prior_opening_line;
-            wins += p.prior_opening_line as f32;
-        }
-        if tactics.urgent.contains(&point) {
-            visits += p.prior_capture;
-            wins += p.prior_capture as f32;
-        }
-        if tactics.futile.contains(&point) {
-            visits += p.prior_self_atari;
-        }
-        if patterns::matches(board.neighbourhood(point)) {
-            visits += p.prior_pattern;
-            wins += p.prior_pattern as f32;
-        }
-        if is_bad_self_atari(board, point, to_move, p.policy.throw_ins) {
-            visits += p.prior_self_atari;
-        }
-        if suicide {
-            // Legal and now and then right, but it surprises clients
-            // and opponents: the search must really prefer it.
-            visits += p.prior_suicide;
-        }
-        if let Some(gammas) = learned {
-            strengths.push(gammas.strength(&features(board, point, to_move, recent)));
-        }
-        out.push(Candidate {
-            mv: point,
-            prior_visits: visits,
-            prior_wins: wins,
-        });
-    }
-    add_learned_prior(p, &mut out, &strengths);
-    out.push(Candidate {
-        mv: PASS,
-        prior_visits: p.prior_even,
-        prior_wins: p.prior_even as f32 / 2.0,
     });
-    out
-}
-
-/// The learned prior (`gammas`) on top of the others: `prior_learned`
-/// virtual playouts for each of `candidates` (the board points, pass not
-/// among them), won at a rate that grows with the log of the move's share
-/// of the candidates' total strength: 50% for an average share (1/n), up
-/// to 50% more or less (by `prior_learned_slope`) for a share n times
-/// the average or an n-th of it.
-fn add_learned_prior(p: &SearchParams, candidates: &mut [Candidate], strengths: &[f32]) {
-    let n = candidates.len();
-    if strengths.len() != n || n < 2 {
-        return;
-    }
-    let total: f32 = strengths.iter().sum();
-    let scale = (n as f32).ln();
-    for (c, &s) in candidates.iter_mut().zip(strengths) {
-        let share = (s / total * n as f32).max(f32::MIN_POSITIVE);
-        let rate = (0.5 + p.prior_learned_slope * share.ln() / scale).clamp(0.02, 0.98);
-        c.prior_visits += p.prior_learned;
-        c.prior_wins += p.prior_learned as f32 * rate;
-    }
-}
-
-/// What tactical reading says about a position for the side to move.
-struct Tactics {
-    /// Captures anywhere, saves that work anywhere, and the two-liberty
-    /// answers around the last move.
-    urgent: Vec<Point>,
-    /// Extensions of our strings in atari that a ladder still catches.
-    futile: Vec<Point>,
-}
-
-impl Tactics {
-    fn read(
-        board: &PlayoutBoard,
-        to_move: Color,
-        last_move: Option<Point>,
-        reader: &mut Reader,
-    ) -> Tactics {
-        let mut urgent = Vec::new();
-        let mut futile = Vec::new();
-        let mut seen = Vec::new();
-        for &e in board.empty_points() {
-            for q in board.adjacent(e) {
-                if board.color_at(q).is_none() || seen.contains(&board.string_id(q)) {
-                    continue;
-                }
-                let (liberties, liberty) = board.liberties_up_to_two(q);
-                if liberties != 1 {
-                    continue;
-                }
-                seen.push(board.string_id(q));
-                if board.color_at(q) == Some(to_move) {
-                    let before = urgent.len();
-                    reader.saving_moves(board, q, &mut urgent);
-                    if !urgent[before..].contains(&liberty) {
-                        futile.push(liberty);
-                    }
-                } else if !urgent.contains(&liberty) {
-                    urgent.push(liberty);
-                }
-            }
-        }
-        // The ataris around the last move are among those read above.
-        if let Some(m) = last_move {
-            two_liberty_answers(board, to_move, m, reader, &mut urgent);
-        }
-        futile.retain(|f| !urgent.contains(f));
-        Tactics { urgent, futile }
-    }
-}
-
-/// An empty point next to one of the mover's strings where the move is
-/// not otherwise legal: playing it clears a string of two or more stones.
-fn is_multi_stone_suicide(board: &PlayoutBoard, point: Point, color: Color) -> bool {
-    board.ko() != Some(point)
-        && board
-            .adjacent(point)
-            .iter()
-            .any(|&n| board.color_at(n) == Some(color))
 }
 
 fn ownership_len(board: &PlayoutBoard) -> usize {
@@ -993,70 +690,6 @@ mod tests {
     }
 
     #[test]
-    fn the_learned_prior_rates_moves_by_their_share_of_the_strength() {
-        let params = SearchParams {
-            prior_learned: 20,
-            prior_learned_slope: 0.5,
-            ..SearchParams::default()
-        };
-        let mut candidates: Vec<Candidate> = (0..4)
-            .map(|mv| Candidate {
-                mv,
-                prior_visits: 10,
-                prior_wins: 5.0,
-            })
-            .collect();
-        // Shares of the total of 4 candidates: 2.5, 1, 1/4 and 1/4 times
-        // the average.
-        add_learned_prior(&params, &mut candidates, &[2.5, 1.0, 0.25, 0.25]);
-        let rates: Vec<f32> = candidates
-            .iter()
-            .map(|c| (c.prior_wins - 5.0) / (c.prior_visits - 10) as f32)
-            .collect();
-        // 50% and half the slope's log ratio more; the average 50%; an
-        // n-th of it 0%, held to 2%.
-        let expected = [0.5 + 0.5 * 2.5f32.ln() / 4f32.ln(), 0.5, 0.02, 0.02];
-        for (rate, expected) in rates.iter().zip(expected) {
-            assert!((rate - expected).abs() < 1e-4, "{rates:?}");
-        }
-        // With the strengths missing (the prior off): nothing added.
-        let before: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
-        add_learned_prior(&params, &mut candidates, &[1.0]);
-        let after: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
-        assert_eq!(before, after);
-    }
-
-    #[test]
-    fn the_learned_prior_is_on_by_default_from_13x13_only() {
-        let priors = |size: usize, params: &SearchParams| -> Vec<(u32, f32)> {
-            let board = PlayoutBoard::new(size);
-            candidates(
-                params,
-                &mut Reader::new(DEEP_BUDGET),
-                &board,
-                Color::Black,
-                [None, None],
-            )
-            .iter()
-            .map(|c| (c.prior_visits, c.prior_wins))
-            .collect()
-        };
-        let off = SearchParams {
-            prior_learned: 0,
-            ..SearchParams::default()
-        };
-        let default = SearchParams::default();
-        assert_eq!(priors(9, &default), priors(9, &off));
-        assert_ne!(priors(13, &default), priors(13, &off));
-        // Everywhere when asked for.
-        let everywhere = SearchParams {
-            prior_learned_min_side: 2,
-            ..SearchParams::default()
-        };
-        assert_ne!(priors(9, &everywhere), priors(9, &off));
-    }
-
-    #[test]
     fn with_the_learned_prior_the_search_still_finds_the_deciding_capture() {
         // The position of the test below.
         let game = game_with(
@@ -1075,53 +708,6 @@ mod tests {
             .board()
             .point(Vertex::parse_gtp("C5").expect("vertex"));
         assert_eq!(most_visited(&search), c5);
-    }
-
-    /// The best root move's rate after a search of `game` with the margin
-    /// weighing `margin_weight` of a playout's value.
-    fn best_rate_with_margin_weight(game: &Game, margin_weight: f32) -> f32 {
-        let params = SearchParams {
-            margin_weight,
-            margin_scale: 1.0,
-            ..SearchParams::default()
-        };
-        let search = searched_with(game, Color::Black, params, 2000);
-        let best = most_visited(&search);
-        let (_, _, rate) = search
-            .root_children()
-            .into_iter()
-            .find(|&(mv, _, _)| mv == best)
-            .expect("best move");
-        rate
-    }
-
-    #[test]
-    fn with_a_margin_weight_a_larger_lead_is_worth_more() {
-        // 5x5: a Black wall across the middle row, nothing of White's: Black
-        // owns the board whatever the playouts do there, winning by 35 at
-        // komi -10 and by 15 at komi 10.
-        let wall = ["A3", "B3", "C3", "D3", "E3"];
-        let by_35 = game_with(5, -10.0, &wall, &[]);
-        let by_15 = game_with(5, 10.0, &wall, &[]);
-        // Counting wins only, both are won outright.
-        let (plain_35, plain_15) = (
-            best_rate_with_margin_weight(&by_35, 0.0),
-            best_rate_with_margin_weight(&by_15, 0.0),
-        );
-        assert!(plain_35 > 0.95 && plain_15 > 0.95, "{plain_35} {plain_15}");
-        assert!((plain_35 - plain_15).abs() < 0.01, "{plain_35} {plain_15}");
-        // With a fifth of the value from the margin (the whole of it at 25
-        // points), the larger lead rates higher: by 0.2 x 0.2 for the
-        // playouts, less for the prior's share.
-        let (weighted_35, weighted_15) = (
-            best_rate_with_margin_weight(&by_35, 0.2),
-            best_rate_with_margin_weight(&by_15, 0.2),
-        );
-        assert!(
-            weighted_35 > weighted_15 + 0.02,
-            "{weighted_35} {weighted_15}"
-        );
-        assert!(weighted_15 > 0.8, "{weighted_15}");
     }
 
     #[test]
@@ -1160,7 +746,7 @@ mod tests {
         let search = Search::new(&game, Color::Black, params);
         let mut workers: Vec<Worker> = (1..=3).map(|seed| Worker::new(&search, seed)).collect();
         let left = AtomicU64::new(3000);
-        super::super::run_threads(&search, &mut workers, None, &left, &AtomicBool::new(false));
+        run_threads(&search, &mut workers, None, &left, &AtomicBool::new(false));
         assert_eq!(left.load(Ordering::Relaxed), 0);
         let playouts: u64 = workers.iter().map(Worker::playouts).sum();
         assert_eq!(playouts, 3000);
@@ -1175,13 +761,8 @@ mod tests {
             .children(Tree::ROOT)
             .map(|c| tree.node(c).playouts() as u64)
             .sum();
-        // Every playout's margin is counted, but those the mercy rule cut
-        // short (their boards are unfinished).
-        if search.params.policy.mercy > 0.0 {
-            assert!(scored <= through_children, "{scored} {through_children}");
-        } else {
-            assert_eq!(scored, through_children);
-        }
+        // Every playout's margin is counted.
+        assert_eq!(scored, through_children);
         for id in 0..tree.len() as NodeId {
             let below: u32 = tree.children(id).map(|c| tree.node(c).playouts()).sum();
             assert!(below <= tree.node(id).playouts(), "node {id}");

@@ -24,7 +24,7 @@ use super::features::{shape_symmetries, MoveFeatures, GROUPS, SHAPE_BITS};
 use crate::game::BoardSize;
 
 /// The shipped strengths.
-const SHIPPED: &str = include_str!("../../data/prior-gammas.txt");
+const SHIPPED: &str = include_str!("../../../data/prior-gammas.txt");
 
 /// The board class of boards whose shorter side is at least this.
 pub const LARGE_FROM: usize = 13;

@@ -1,0 +1,611 @@
+//! The search's tunable parameters, and the one table that names them.
+//!
+//! `SearchParams` is the plain struct the search reads on every playout;
+//! `PARAMS` lists each of its fields once, with its name, kind, range,
+//! default and a line of doc. Setting by name (`--param`, and the
+//! `kata-set-param` of KataGo-minded clients), reading by name, the listing
+//! of `hane params` and the log line of the effective values all go
+//! through the table, so a field cannot be tunable in one and missing in
+//! another: a test checks that every field is in the table.
+
+use std::fmt;
+
+use crate::player::playout::Policy;
+
+/// Tuning of the search. The defaults are what the matches were played with
+/// (docs/strength.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// RAVE weight: the number of real visits at which RAVE and real
+    /// statistics weigh the same (Michi's RAVE_EQUIV).
+    pub rave_equiv: f32,
+    /// A leaf is expanded on its this-many-th visit.
+    pub expand_visits: u32,
+    /// Virtual even playouts every new child starts with.
+    pub prior_even: u32,
+    /// Extra virtual wins for moves near the last move.
+    pub prior_near_last: u32,
+    /// Virtual losses for moves on the first two lines far from any stone.
+    pub prior_empty_edge: u32,
+    /// Virtual playouts of the learned prior (`knowledge::Gammas`; 0: off),
+    /// won at a rate that says how the move's strength compares with the
+    /// others'. The default, 20, is the one measured.
+    pub prior_learned: u32,
+    /// How far from 50% the learned prior's rate goes: 0.5 takes a move
+    /// n times stronger than the average of n candidates to 100%.
+    pub prior_learned_slope: f32,
+    /// The learned prior applies on boards whose shorter side is at least
+    /// this: on 19x19 it won 19 of 22 games head to head at 2,000
+    /// playouts; on 9x9 it left the match against GNU Go where it was (80
+    /// of 100 against 81), so it is kept to the large boards
+    /// (docs/strength.md, "Learned prior").
+    pub prior_learned_min_side: usize,
+    /// Virtual wins for moves that make a good 3x3 shape.
+    pub prior_pattern: u32,
+    /// Virtual wins for capturing or saving a string in atari.
+    pub prior_capture: u32,
+    /// Virtual losses for self-ataris.
+    pub prior_self_atari: u32,
+    /// Virtual losses for multi-stone suicides (where the rules allow them).
+    pub prior_suicide: u32,
+    /// Lost visits a thread adds to each node it descends through, taken
+    /// back by the iteration's result, so that threads sharing the tree
+    /// spread out (0: none). One thread never sees its own.
+    pub virtual_loss: u32,
+    /// Playouts with the capture and shape rules (true) or light ones.
+    pub heavy_playouts: bool,
+    /// Policy playouts try the last good reply (LGRF-2) to the last moves.
+    pub last_good_reply: bool,
+    /// Handicap stones count for Black's searches, fading over the game
+    /// (linear dynamic komi, `clock::handicap_extra`). Off until 19x19
+    /// handicap games decide it.
+    pub handicap_komi: bool,
+    /// The policy playout's probabilities.
+    pub policy: Policy,
+    /// Bound on the number of tree nodes (the one tree of all threads).
+    pub max_nodes: usize,
+    /// Tests only: the search panics, to check what the client is told.
+    #[cfg(test)]
+    pub panic_in_search: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            rave_equiv: 3500.0,
+            expand_visits: 8,
+            prior_even: 10,
+            prior_near_last: 10,
+            prior_empty_edge: 10,
+            prior_learned: 20,
+            prior_learned_slope: 0.5,
+            prior_learned_min_side: 13,
+            prior_pattern: 10,
+            prior_capture: 20,
+            prior_self_atari: 10,
+            prior_suicide: 40,
+            virtual_loss: 1,
+            heavy_playouts: true,
+            last_good_reply: true,
+            handicap_komi: false,
+            policy: Policy::default(),
+            // 256 MB when full: what two threads' trees of 4,000,000 took
+            // before they shared one, which fills twice as fast.
+            max_nodes: 8_000_000,
+            #[cfg(test)]
+            panic_in_search: false,
+        }
+    }
+}
+
+/// The kind of a parameter's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A whole number within the parameter's range.
+    Integer,
+    /// A real number within the parameter's range.
+    Real,
+    /// `true` or `false`.
+    Flag,
+}
+
+impl fmt::Display for ParamKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ParamKind::Integer => "integer",
+            ParamKind::Real => "real",
+            ParamKind::Flag => "flag",
+        })
+    }
+}
+
+/// A parameter's value, as the table reads and writes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamValue {
+    Integer(u64),
+    Real(f32),
+    Flag(bool),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Integer(n) => write!(f, "{n}"),
+            ParamValue::Real(x) => write!(f, "{x}"),
+            ParamValue::Flag(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// One row of the table: a field of `SearchParams` by name.
+pub struct Param {
+    pub name: &'static str,
+    pub kind: ParamKind,
+    /// The smallest and largest values accepted (flags: 0 and 1).
+    pub range: (f64, f64),
+    pub doc: &'static str,
+    get: fn(&SearchParams) -> ParamValue,
+    put: fn(&mut SearchParams, ParamValue),
+}
+
+impl Param {
+    /// This parameter's value in `params`.
+    pub fn get(&self, params: &SearchParams) -> ParamValue {
+        (self.get)(params)
+    }
+
+    /// The value the engine starts with.
+    pub fn default_value(&self) -> ParamValue {
+        self.get(&SearchParams::default())
+    }
+
+    /// `text` read as this parameter's value, or why not.
+    pub fn parse(&self, text: &str) -> Result<ParamValue, ParamError> {
+        let bad = || ParamError::BadValue {
+            name: self.name,
+            value: text.to_string(),
+            expected: self.expected(),
+        };
+        let (low, high) = self.range;
+        let value = match self.kind {
+            ParamKind::Integer => {
+                let n: u64 = text.trim().parse().map_err(|_| bad())?;
+                if !(low..=high).contains(&(n as f64)) {
+                    return Err(bad());
+                }
+                ParamValue::Integer(n)
+            }
+            ParamKind::Real => {
+                let x: f32 = text.trim().parse().map_err(|_| bad())?;
+                if !x.is_finite() || !(low..=high).contains(&(x as f64)) {
+                    return Err(bad());
+                }
+                ParamValue::Real(x)
+            }
+            ParamKind::Flag => match text.trim() {
+                "true" | "1" => ParamValue::Flag(true),
+                "false" | "0" => ParamValue::Flag(false),
+                _ => return Err(bad()),
+            },
+        };
+        Ok(value)
+    }
+
+    /// What a value must be, in words.
+    pub fn expected(&self) -> String {
+        let (low, high) = self.range;
+        match self.kind {
+            ParamKind::Integer => format!("a whole number from {low} to {high}"),
+            ParamKind::Real => format!("a number from {low} to {high}"),
+            ParamKind::Flag => "true or false".to_string(),
+        }
+    }
+}
+
+/// Why a parameter could not be set.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamError {
+    Unknown(String),
+    BadValue {
+        name: &'static str,
+        value: String,
+        expected: String,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Unknown(name) => {
+                let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+                write!(
+                    f,
+                    "unknown parameter '{name}'; the parameters are: {}",
+                    names.join(", ")
+                )
+            }
+            ParamError::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(
+                f,
+                "bad value '{value}' for parameter {name}: expected {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+fn integer(value: ParamValue) -> u64 {
+    match value {
+        ParamValue::Integer(n) => n,
+        ParamValue::Real(x) => x as u64,
+        ParamValue::Flag(b) => b as u64,
+    }
+}
+
+fn real(value: ParamValue) -> f32 {
+    match value {
+        ParamValue::Integer(n) => n as f32,
+        ParamValue::Real(x) => x,
+        ParamValue::Flag(b) => b as u32 as f32,
+    }
+}
+
+fn flag(value: ParamValue) -> bool {
+    match value {
+        ParamValue::Flag(b) => b,
+        other => real(other) != 0.0,
+    }
+}
+
+/// A whole number no larger than `u32::MAX` fits every `u32` field: the
+/// table's ranges keep the values far below it.
+fn small(value: ParamValue) -> u32 {
+    integer(value).min(u32::MAX as u64) as u32
+}
+
+/// Virtual playouts a heuristic may add: far above any value tried, far
+/// below what would overflow a node's counts.
+const MAX_PRIOR: f64 = 10_000.0;
+const PROBABILITY: (f64, f64) = (0.0, 1.0);
+const FLAG: (f64, f64) = (0.0, 1.0);
+
+/// Every tunable parameter, in the order `hane params` lists them.
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "rave_equiv",
+        kind: ParamKind::Real,
+        range: (1.0, 1e7),
+        doc: "visits at which RAVE and real statistics weigh the same",
+        get: |p| ParamValue::Real(p.rave_equiv),
+        put: |p, v| p.rave_equiv = real(v),
+    },
+    Param {
+        name: "expand_visits",
+        kind: ParamKind::Integer,
+        range: (1.0, 10_000.0),
+        doc: "a leaf is expanded on this visit",
+        get: |p| ParamValue::Integer(p.expand_visits as u64),
+        put: |p, v| p.expand_visits = small(v),
+    },
+    Param {
+        name: "prior_even",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual even playouts of every new move",
+        get: |p| ParamValue::Integer(p.prior_even as u64),
+        put: |p, v| p.prior_even = small(v),
+    },
+    Param {
+        name: "prior_near_last",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual wins for moves within two points of the last move",
+        get: |p| ParamValue::Integer(p.prior_near_last as u64),
+        put: |p, v| p.prior_near_last = small(v),
+    },
+    Param {
+        name: "prior_empty_edge",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual losses for first- and second-line moves far from any stone",
+        get: |p| ParamValue::Integer(p.prior_empty_edge as u64),
+        put: |p, v| p.prior_empty_edge = small(v),
+    },
+    Param {
+        name: "prior_learned",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual playouts of the learned move model (0: off)",
+        get: |p| ParamValue::Integer(p.prior_learned as u64),
+        put: |p, v| p.prior_learned = small(v),
+    },
+    Param {
+        name: "prior_learned_slope",
+        kind: ParamKind::Real,
+        range: (0.0, 10.0),
+        doc: "how far from 50% the learned prior's win rate goes",
+        get: |p| ParamValue::Real(p.prior_learned_slope),
+        put: |p, v| p.prior_learned_slope = real(v),
+    },
+    Param {
+        name: "prior_learned_min_side",
+        kind: ParamKind::Integer,
+        range: (2.0, 25.0),
+        doc: "the learned prior applies from this shorter board side",
+        get: |p| ParamValue::Integer(p.prior_learned_min_side as u64),
+        put: |p, v| p.prior_learned_min_side = integer(v) as usize,
+    },
+    Param {
+        name: "prior_pattern",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual wins for good 3x3 shapes",
+        get: |p| ParamValue::Integer(p.prior_pattern as u64),
+        put: |p, v| p.prior_pattern = small(v),
+    },
+    Param {
+        name: "prior_capture",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual wins for capturing or saving a string in atari",
+        get: |p| ParamValue::Integer(p.prior_capture as u64),
+        put: |p, v| p.prior_capture = small(v),
+    },
+    Param {
+        name: "prior_self_atari",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual losses for self-ataris and futile ladder escapes",
+        get: |p| ParamValue::Integer(p.prior_self_atari as u64),
+        put: |p, v| p.prior_self_atari = small(v),
+    },
+    Param {
+        name: "prior_suicide",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual losses for multi-stone suicides",
+        get: |p| ParamValue::Integer(p.prior_suicide as u64),
+        put: |p, v| p.prior_suicide = small(v),
+    },
+    Param {
+        name: "virtual_loss",
+        kind: ParamKind::Integer,
+        range: (0.0, 1_000.0),
+        doc: "lost visits a thread adds on its way down the shared tree",
+        get: |p| ParamValue::Integer(p.virtual_loss as u64),
+        put: |p, v| p.virtual_loss = small(v),
+    },
+    Param {
+        name: "heavy_playouts",
+        kind: ParamKind::Flag,
+        range: FLAG,
+        doc: "policy playouts (true) or light random ones",
+        get: |p| ParamValue::Flag(p.heavy_playouts),
+        put: |p, v| p.heavy_playouts = flag(v),
+    },
+    Param {
+        name: "last_good_reply",
+        kind: ParamKind::Flag,
+        range: FLAG,
+        doc: "policy playouts try the last good reply (LGRF-2)",
+        get: |p| ParamValue::Flag(p.last_good_reply),
+        put: |p, v| p.last_good_reply = flag(v),
+    },
+    Param {
+        name: "handicap_komi",
+        kind: ParamKind::Flag,
+        range: FLAG,
+        doc: "Black's searches count handicap stones as komi, fading over the game",
+        get: |p| ParamValue::Flag(p.handicap_komi),
+        put: |p, v| p.handicap_komi = flag(v),
+    },
+    Param {
+        name: "max_nodes",
+        kind: ParamKind::Integer,
+        range: (1_000.0, 1e9),
+        doc: "bound on the search tree's nodes (--max-nodes, --max-tree-mb)",
+        get: |p| ParamValue::Integer(p.max_nodes as u64),
+        put: |p, v| p.max_nodes = integer(v) as usize,
+    },
+    Param {
+        name: "policy_capture",
+        kind: ParamKind::Real,
+        range: PROBABILITY,
+        doc: "playouts try the atari answers around the last move",
+        get: |p| ParamValue::Real(p.policy.capture),
+        put: |p, v| p.policy.capture = real(v),
+    },
+    Param {
+        name: "policy_two_liberties",
+        kind: ParamKind::Real,
+        range: PROBABILITY,
+        doc: "playouts try the two-liberty answers around the last move",
+        get: |p| ParamValue::Real(p.policy.two_liberties),
+        put: |p, v| p.policy.two_liberties = real(v),
+    },
+    Param {
+        name: "policy_nakade",
+        kind: ParamKind::Real,
+        range: PROBABILITY,
+        doc: "playouts play the vital point of an eye space a capture opened",
+        get: |p| ParamValue::Real(p.policy.nakade),
+        put: |p, v| p.policy.nakade = real(v),
+    },
+    Param {
+        name: "policy_race",
+        kind: ParamKind::Real,
+        range: PROBABILITY,
+        doc: "playouts answer a liberty taken in a capturing race",
+        get: |p| ParamValue::Real(p.policy.race),
+        put: |p, v| p.policy.race = real(v),
+    },
+    Param {
+        name: "policy_pattern",
+        kind: ParamKind::Real,
+        range: PROBABILITY,
+        doc: "playouts try the 3x3 shape moves around the last move",
+        get: |p| ParamValue::Real(p.policy.pattern),
+        put: |p, v| p.policy.pattern = real(v),
+    },
+    Param {
+        name: "policy_reject_self_atari",
+        kind: ParamKind::Real,
+        range: PROBABILITY,
+        doc: "playouts refuse a self-atari chosen by shape or at random",
+        get: |p| ParamValue::Real(p.policy.reject_self_atari),
+        put: |p, v| p.policy.reject_self_atari = real(v),
+    },
+    Param {
+        name: "policy_throw_ins",
+        kind: ParamKind::Flag,
+        range: FLAG,
+        doc: "lone-stone throw-ins are not refused as self-ataris",
+        get: |p| ParamValue::Flag(p.policy.throw_ins),
+        put: |p, v| p.policy.throw_ins = flag(v),
+    },
+];
+
+/// The table's row for `name`.
+pub fn param(name: &str) -> Option<&'static Param> {
+    PARAMS.iter().find(|p| p.name == name)
+}
+
+impl SearchParams {
+    /// Sets one parameter by name from its text (`--param NAME=VALUE`,
+    /// `kata-set-param`); on error nothing changes.
+    pub fn set(&mut self, name: &str, text: &str) -> Result<(), ParamError> {
+        let row = param(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
+        let value = row.parse(text)?;
+        (row.put)(self, value);
+        Ok(())
+    }
+
+    /// One parameter's value by name.
+    pub fn get(&self, name: &str) -> Option<ParamValue> {
+        param(name).map(|row| row.get(self))
+    }
+
+    /// Every parameter as `name=value`, in the table's order: the log line
+    /// that lets a tuning run be reproduced.
+    pub fn summary(&self) -> String {
+        PARAMS
+            .iter()
+            .map(|row| format!("{}={}", row.name, row.get(self)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value of `row` other than its default, within its range.
+    fn other_value(row: &Param) -> String {
+        let (low, high) = row.range;
+        match row.default_value() {
+            ParamValue::Flag(b) => (!b).to_string(),
+            ParamValue::Integer(n) if (n as f64) < high => (n + 1).to_string(),
+            ParamValue::Integer(_) => low.to_string(),
+            ParamValue::Real(x) if (x as f64) < high => {
+                (((x as f64 + high) / 2.0) as f32).to_string()
+            }
+            ParamValue::Real(_) => low.to_string(),
+        }
+    }
+
+    /// The fields of the struct as its Debug form names them, the nested
+    /// policy's included and the test-only field left out.
+    fn field_names(params: &SearchParams) -> Vec<String> {
+        let text = format!("{params:?}");
+        let field = regex::Regex::new(r"(\w+): ").expect("regex");
+        field
+            .captures_iter(&text)
+            .map(|c| c[1].to_string())
+            .filter(|name| name != "policy" && name != "panic_in_search")
+            .collect()
+    }
+
+    #[test]
+    fn every_field_is_in_the_table_and_each_row_sets_its_own_field() {
+        let defaults = SearchParams::default();
+        let fields = field_names(&defaults);
+        assert_eq!(PARAMS.len(), fields.len(), "{fields:?}");
+        let mut changed_fields = Vec::new();
+        for row in PARAMS {
+            let mut params = SearchParams::default();
+            let text = other_value(row);
+            params.set(row.name, &text).expect(row.name);
+            assert_ne!(params, defaults, "{} = {text} changed nothing", row.name);
+            assert_eq!(row.get(&params), row.parse(&text).expect("parses"));
+            // Exactly one field differs from the defaults: this row's own.
+            let before = format!("{defaults:?}");
+            let after = format!("{params:?}");
+            let differing: Vec<(String, String)> = fields
+                .iter()
+                .zip(field_values(&before).into_iter().zip(field_values(&after)))
+                .filter(|(_, (b, a))| b != a)
+                .map(|(name, (_, a))| (name.clone(), a))
+                .collect();
+            assert_eq!(differing.len(), 1, "{}: {differing:?}", row.name);
+            changed_fields.push(differing[0].0.clone());
+        }
+        changed_fields.sort();
+        changed_fields.dedup();
+        assert_eq!(changed_fields.len(), PARAMS.len(), "two rows set one field");
+    }
+
+    /// The values of the fields in a Debug form, in order.
+    fn field_values(text: &str) -> Vec<String> {
+        let value = regex::Regex::new(r"(\w+): ([^,{} ]+)").expect("regex");
+        value
+            .captures_iter(text)
+            .filter(|c| &c[1] != "panic_in_search" && &c[1] != "policy")
+            .map(|c| c[2].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn bad_names_and_values_are_refused_and_change_nothing() {
+        let mut params = SearchParams::default();
+        let unknown = params.set("prior_evn", "3").expect_err("unknown");
+        let text = unknown.to_string();
+        assert!(text.starts_with("unknown parameter 'prior_evn'"), "{text}");
+        for row in PARAMS {
+            assert!(text.contains(row.name), "{text} lacks {}", row.name);
+        }
+        for (name, value) in [
+            ("expand_visits", "0"),
+            ("expand_visits", "-1"),
+            ("prior_even", "ten"),
+            ("policy_capture", "1.5"),
+            ("policy_capture", "nan"),
+            ("rave_equiv", "inf"),
+            ("heavy_playouts", "yes"),
+            ("max_nodes", "10"),
+        ] {
+            let error = params.set(name, value).expect_err(value);
+            assert!(
+                error.to_string().starts_with(&format!(
+                    "bad value '{value}' for parameter {name}: expected"
+                )),
+                "{error}"
+            );
+        }
+        assert_eq!(params, SearchParams::default());
+    }
+
+    #[test]
+    fn the_summary_names_every_parameter_with_its_value() {
+        let mut params = SearchParams::default();
+        params.set("prior_suicide", "7").expect("settable");
+        let summary = params.summary();
+        assert!(summary.contains("prior_suicide=7"), "{summary}");
+        assert!(summary.contains("rave_equiv=3500"), "{summary}");
+        assert_eq!(summary.split(' ').count(), PARAMS.len());
+    }
+}

@@ -1,0 +1,453 @@
+//! The player: one search of a position at a time, on every thread, kept
+//! from move to move for tree reuse, and the decision that turns it into
+//! genmove's move. Stateless otherwise: the game is the caller's.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use log::{debug, info};
+
+use super::clock::{handicap_extra, manage_time, search_komi, Budget, CHECK_INTERVAL};
+use super::decision::{decide, Decision, Resign, Situation};
+use super::params::SearchParams;
+use super::search::{run_threads, summarise, MoveFilter, Search, SearchReport, Tree, Worker};
+use crate::game::{Color, Game, Vertex};
+
+/// Settings from the command line.
+#[derive(Clone, Debug)]
+pub struct PlayerConfig {
+    /// Search threads.
+    pub threads: usize,
+    /// Playouts per move, shared out among the threads; when set, the search
+    /// stops after that many unless the clock says stop first. Read by the
+    /// clock.
+    pub playouts: Option<u64>,
+    /// Seconds per move when no time control is set. Read by the clock.
+    pub seconds_per_move: Option<f64>,
+    pub seed: Option<u64>,
+    /// Resign when the winning chance is below this on two moves running
+    /// (0 never resigns).
+    pub resign_threshold: f64,
+    /// Search on the opponent's time after genmove, until the next command.
+    pub ponder: bool,
+    pub search: SearchParams,
+}
+
+impl Default for PlayerConfig {
+    fn default() -> PlayerConfig {
+        PlayerConfig {
+            threads: 1,
+            playouts: None,
+            seconds_per_move: None,
+            seed: None,
+            resign_threshold: 0.05,
+            ponder: false,
+            search: SearchParams::default(),
+        }
+    }
+}
+
+/// A look at a running search: every `interval`, `on_report` gets the
+/// statistics so far and returns false to end the search there.
+pub struct Watch<'a> {
+    pub interval: Duration,
+    pub on_report: &'a mut dyn FnMut(&SearchReport) -> bool,
+}
+
+/// The move generator: owns the search (the tree all threads share, and
+/// its root position), kept from move to move for tree reuse, and the
+/// memory of the resign rule. Stateless otherwise: the game is the
+/// caller's.
+pub struct Player {
+    config: PlayerConfig,
+    /// Search threads, at least one.
+    threads: usize,
+    /// The last search, kept between moves for tree reuse.
+    search: Option<Search>,
+    seed_counter: u64,
+    /// The winning chance of our last genmove, for the resign rule.
+    last_win_rate: Option<f32>,
+    /// The client's avoid / allow rules for the search running now (see
+    /// `filtered`); empty otherwise.
+    filter: MoveFilter,
+}
+
+impl Player {
+    pub fn new(config: &PlayerConfig) -> Player {
+        Player {
+            config: config.clone(),
+            threads: config.threads.max(1),
+            search: None,
+            seed_counter: config.seed.unwrap_or_else(rand::random),
+            last_win_rate: None,
+            filter: MoveFilter::default(),
+        }
+    }
+
+    /// Runs `search` (a genmove or an analysis) with the search kept to
+    /// `filter`; the filter ends with it.
+    pub fn filtered<T>(&mut self, filter: &MoveFilter, search: impl FnOnce(&mut Player) -> T) -> T {
+        self.filter = filter.clone();
+        let result = search(self);
+        self.filter = MoveFilter::default();
+        result
+    }
+
+    pub fn config(&self) -> &PlayerConfig {
+        &self.config
+    }
+
+    /// Forgets the tree (after a new game, say).
+    pub fn clear(&mut self) {
+        self.search = None;
+        self.last_win_rate = None;
+        self.filter = MoveFilter::default();
+    }
+
+    /// Chooses a move for `color` within `budget`, showing the search's
+    /// statistics to `watch` every interval while it thinks.
+    pub fn genmove(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        stop: &AtomicBool,
+        watch: Option<Watch>,
+        commit: bool,
+    ) -> Decision {
+        let legal: Vec<Vertex> = game.legal_vertices(color);
+        if legal.is_empty() {
+            return Decision::Pass;
+        }
+        // Without a commit (reg_genmove) the search leaves no trace: the
+        // kept tree stays as it was and the seed stream is put back.
+        let seed_counter = self.seed_counter;
+        let extra_komi = self.extra_komi(game, color);
+        let komi = search_komi(game.komi(), color, extra_komi);
+        let report = self.run_search(game, color, komi, budget, stop, watch, commit);
+        info!(
+            "{} playouts in {:.2}s, best {}",
+            report.playouts,
+            report.elapsed.as_secs_f64(),
+            report
+                .moves
+                .first()
+                .map_or("none".to_string(), |m| m.describe(color))
+        );
+        let resign = Resign {
+            // Asking for more than the real komi, the win rates understate
+            // our chances: no resigning on them.
+            threshold: if extra_komi > 0.0 {
+                0.0
+            } else {
+                self.config.resign_threshold as f32
+            },
+            last_win_rate: self.last_win_rate,
+        };
+        let filter = self.filter.clone();
+        let situation = Situation {
+            game,
+            color,
+            report: &report,
+            resign,
+            filter: &filter,
+            budget: &budget,
+        };
+        let decision = decide(&situation, |after_pass, opponent, check_budget| {
+            self.run_search(after_pass, opponent, komi, check_budget, stop, None, false)
+        });
+        if commit {
+            self.last_win_rate = report.moves.first().map(|m| m.win_rate);
+        } else {
+            self.seed_counter = seed_counter;
+        }
+        decision
+    }
+
+    /// Points beyond the real komi that `color`'s next genmove search asks
+    /// for: the handicap's dynamic komi when it is on.
+    fn extra_komi(&self, game: &Game, color: Color) -> f32 {
+        if !self.config.search.handicap_komi {
+            return 0.0;
+        }
+        let extra = handicap_extra(game, color);
+        if extra != 0.0 {
+            debug!("{color} searches with {extra:+.1} points of dynamic komi");
+        }
+        extra
+    }
+
+    /// Runs the search for `color` at the game's position within `budget`
+    /// and reports, without choosing a move.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        stop: &AtomicBool,
+    ) -> SearchReport {
+        self.run_search(game, color, game.komi() as f32, budget, stop, None, true)
+    }
+
+    /// Searches for `color` until `stop` is raised, with no other bound: for
+    /// analysis and pondering. `watch` sees the statistics every interval.
+    pub fn analyze(
+        &mut self,
+        game: &Game,
+        color: Color,
+        stop: &AtomicBool,
+        watch: Option<Watch>,
+    ) -> SearchReport {
+        self.run_search(
+            game,
+            color,
+            game.komi() as f32,
+            Budget::UNLIMITED,
+            stop,
+            watch,
+            true,
+        )
+    }
+
+    /// Runs the search on every thread in slices of one interval each (a
+    /// single slice without one), reporting between slices; the tree and
+    /// the threads' sums carry on from slice to slice, so watching costs
+    /// only the thread restarts. With `keep`, the tree is kept for the next
+    /// search; without, the one kept before stays as it was.
+    #[allow(clippy::too_many_arguments)]
+    fn run_search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        komi: f32,
+        budget: Budget,
+        stop: &AtomicBool,
+        mut watch: Option<Watch>,
+        keep: bool,
+    ) -> SearchReport {
+        let start = Instant::now();
+        let search = self.prepare_search(game, color, komi, keep);
+        let mut workers: Vec<Worker> = (0..self.threads)
+            .map(|_| {
+                self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                Worker::new(&search, self.seed_counter)
+            })
+            .collect();
+        // A playout count is per move (as Leela Zero's and KataGo's are):
+        // the threads take their playouts from this one count, so a thread
+        // that runs faster (the other sharing its core, say) does more.
+        let playouts_left = AtomicU64::new(budget.playouts);
+        let mut deadline = budget.deadline;
+        loop {
+            // Slices of one watch interval, and under a clock short ones
+            // so that the search can stop early or run on.
+            let slice_len = earliest(
+                watch.as_ref().map(|w| w.interval),
+                budget.latest.map(|_| CHECK_INTERVAL),
+            );
+            let slice_end = slice_len.map(|d| Instant::now() + d);
+            let slice_deadline = earliest(deadline, slice_end);
+            run_threads(&search, &mut workers, slice_deadline, &playouts_left, stop);
+            let mut finished =
+                stop.load(Ordering::Relaxed) || playouts_left.load(Ordering::Relaxed) == 0;
+            if !finished {
+                deadline = match (budget.deadline, budget.latest) {
+                    (Some(target), Some(latest)) => {
+                        manage_time(&search, &workers, start, [target, latest], color)
+                    }
+                    (d, _) => d.filter(|&d| Instant::now() < d),
+                };
+                finished = budget.deadline.is_some() && deadline.is_none();
+            }
+            if finished {
+                break;
+            }
+            if let Some(watch) = watch.as_mut() {
+                let report = summarise(&search, &workers, game, color, start.elapsed());
+                if !(watch.on_report)(&report) {
+                    break;
+                }
+            }
+        }
+        let report = summarise(&search, &workers, game, color, start.elapsed());
+        if keep {
+            self.search = Some(search);
+        }
+        report
+    }
+
+    /// The search at the game's position, on the kept tree's subtree where
+    /// the game followed it: the kept tree itself when the game has not
+    /// moved (after pondering, or an analysis) and `keep` lets it change,
+    /// else a copy of the subtree, made once for all threads.
+    fn prepare_search(&mut self, game: &Game, color: Color, komi: f32, keep: bool) -> Search {
+        // A tree grown under another filter, or one whose depths the moves
+        // since have shifted, holds moves the filter forbids; one counted
+        // with another komi holds other win rates.
+        let filter = &self.filter;
+        let reusable = self.search.as_ref().and_then(|old| {
+            let fits = old.komi() == komi
+                && old.filter() == filter
+                && (filter.is_empty() || old.is_at(game));
+            fits.then(|| old.node_at(game, color)).flatten()
+        });
+        let tree = match reusable {
+            Some(Tree::ROOT) if keep => self.search.take().map(Search::into_tree),
+            Some(node) => self.search.as_ref().map(|old| old.tree().subtree(node)),
+            None => None,
+        };
+        if keep {
+            // The new search replaces the old tree: free it now.
+            self.search = None;
+        }
+        let search = Search::new(game, color, self.config.search.clone())
+            .with_filter(filter.clone())
+            .with_komi(komi);
+        match tree {
+            Some(tree) => search.with_tree(tree),
+            None => search,
+        }
+    }
+}
+
+/// The earlier (or shorter) of two optional times, either when only one is
+/// given.
+fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Move;
+
+    #[test]
+    fn a_playout_count_is_per_move_whatever_the_threads() {
+        // It was per thread: two threads made twice the playouts asked for.
+        // The threads now take their playouts from one count: exactly the
+        // number asked for, however the threads share them.
+        for threads in [1, 2, 3] {
+            let mut player = Player::new(&PlayerConfig {
+                threads,
+                seed: Some(4),
+                ..PlayerConfig::default()
+            });
+            let game = Game::new(9, 7.5);
+            let budget = Budget {
+                deadline: None,
+                playouts: 300,
+                latest: None,
+            };
+            let report = player.search(&game, Color::Black, budget, &AtomicBool::new(false));
+            assert_eq!(report.playouts, 300, "{threads} threads");
+        }
+    }
+
+    fn playouts(n: u64) -> Budget {
+        Budget {
+            deadline: None,
+            playouts: n,
+            latest: None,
+        }
+    }
+
+    /// The kept tree's node count and root playouts.
+    fn kept(player: &Player) -> (usize, u32) {
+        let search = player.search.as_ref().expect("a kept search");
+        let tree = search.tree();
+        (tree.len(), tree.node(Tree::ROOT).playouts())
+    }
+
+    #[test]
+    fn the_threads_tree_is_kept_and_followed_after_the_moves_played() {
+        let mut player = Player::new(&PlayerConfig {
+            threads: 2,
+            seed: Some(9),
+            ..PlayerConfig::default()
+        });
+        let stop = AtomicBool::new(false);
+        let mut game = Game::new(9, 7.5);
+        let decision = player.genmove(&game, Color::Black, playouts(2000), &stop, None, true);
+        let Decision::Play(vertex) = decision else {
+            panic!("{decision:?}");
+        };
+        let (_, first) = kept(&player);
+        assert_eq!(first, 2000);
+        // Black's move and White's most visited answer: the tree follows.
+        game.play(Color::Black, Move::Play(vertex)).expect("legal");
+        let search = player.search.as_ref().expect("kept");
+        let node = search.node_at(&game, Color::White).expect("in the tree");
+        let reply = search
+            .tree()
+            .children(node)
+            .max_by_key(|&c| search.tree().node(c).playouts());
+        let reply = search.tree().node(reply.expect("searched")).mv();
+        let reply_playouts = {
+            let child = search.tree().child_with_move(node, reply).expect("child");
+            search.tree().node(child).playouts()
+        };
+        assert!(reply_playouts > 0);
+        let reply = search.board().vertex(reply);
+        game.play(Color::White, Move::Play(reply)).expect("legal");
+        player.genmove(&game, Color::Black, playouts(500), &stop, None, true);
+        // The subtree was copied once and searched on by both threads.
+        assert_eq!(kept(&player).1, reply_playouts + 500);
+    }
+
+    #[test]
+    fn a_search_without_keep_leaves_the_kept_tree_as_it_was() {
+        let mut player = Player::new(&PlayerConfig {
+            threads: 2,
+            seed: Some(5),
+            ..PlayerConfig::default()
+        });
+        let stop = AtomicBool::new(false);
+        let game = Game::new(9, 7.5);
+        player.search(&game, Color::Black, playouts(600), &stop);
+        let before = kept(&player);
+        player.genmove(&game, Color::Black, playouts(600), &stop, None, false);
+        assert_eq!(kept(&player), before);
+        // With keep, the same position grows the kept tree itself.
+        player.search(&game, Color::Black, playouts(600), &stop);
+        assert_eq!(kept(&player).1, before.1 + 600);
+        assert!(kept(&player).0 > before.0);
+    }
+
+    #[test]
+    fn the_handicap_komi_counts_for_blacks_genmove_only() {
+        let mut game = Game::new(9, 0.5);
+        let stones: Vec<_> = ["C3", "G7", "C7", "G3"]
+            .iter()
+            .map(|s| (Vertex::parse_gtp(s).expect("vertex"), Some(Color::Black)))
+            .collect();
+        game.setup(&stones).expect("setup");
+        let budget = Budget {
+            deadline: None,
+            playouts: 200,
+            latest: None,
+        };
+        let stop = AtomicBool::new(false);
+        let search_komi = |handicap_komi: bool, color: Color, genmove: bool| {
+            let mut config = PlayerConfig {
+                seed: Some(3),
+                ..PlayerConfig::default()
+            };
+            config.search.handicap_komi = handicap_komi;
+            let mut player = Player::new(&config);
+            if genmove {
+                player.genmove(&game, color, budget, &stop, None, true);
+            } else {
+                player.search(&game, color, budget, &stop);
+            }
+            player.search.as_ref().expect("kept").komi()
+        };
+        assert_eq!(search_komi(true, Color::Black, true), 28.5);
+        assert_eq!(search_komi(false, Color::Black, true), 0.5);
+        assert_eq!(search_komi(true, Color::White, true), 0.5);
+        // Analysis shows the game's own komi.
+        assert_eq!(search_komi(true, Color::Black, false), 0.5);
+    }
+}
