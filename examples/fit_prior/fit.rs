@@ -3,14 +3,24 @@
 //! the Game of Go", 2007): each played move is a win of its features'
 //! team over the teams of every other legal move of the position, and the
 //! gammas are the Bradley-Terry strengths that make the records likeliest.
-//! `main.rs` beside it runs it on the records `scripts/selfplay.py`
-//! makes; its output is data/prior-gammas.txt.
+//! `main.rs` beside it reads the records (SGF files, or files of one game
+//! a line); its output is data/prior-gammas.txt.
+//!
+//! Two passes over the taught games: the first counts the spatial patterns
+//! (`knowledge::spatial`) of the moves played, and those seen often
+//! enough make the dictionary; the second describes every candidate of
+//! every sampled position by its features, its largest spatial pattern in
+//! the dictionary among them. Both passes and the updates run on every
+//! core.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
-use hane::knowledge::{canonical_shape, features, PlayoutBoard, Point, Recent, GROUPS, LARGE_FROM};
+use hane::knowledge::{
+    canonical_shape, features, spatial_hashes, PlayoutBoard, Point, Recent, GROUPS, LARGE_FROM,
+};
 use hane::sgf::{self, SgfAction};
-use hane::{Color, Game, Move, Superko};
+use hane::{BoardSize, Color, Game, Move, Superko, Vertex};
 
 /// What the fit is told.
 #[derive(Clone, Debug)]
@@ -20,12 +30,25 @@ pub struct FitOptions {
     pub skip_moves: usize,
     /// Shapes seen fewer times among the candidates share one gamma.
     pub min_shape_count: u32,
+    /// Spatial patterns played fewer times than this in the taught games
+    /// get no gamma of their own.
+    pub min_pattern_count: u32,
+    /// Only every this-many-th move of a game is a position taught from
+    /// (the patterns are counted at every move).
+    pub every: usize,
+    /// Every this-many-th game is held out to measure the fit.
+    pub held_out_every: usize,
     /// Rounds of updates of every gamma.
     pub iterations: usize,
+    /// Threads for the passes and the updates.
+    pub threads: usize,
 }
 
-/// Feature slots of a candidate: its shape, then one per group.
-const SLOTS: usize = 1 + GROUPS.len();
+/// Feature slots of a candidate: its shape, its spatial pattern, then one
+/// per group.
+const SLOTS: usize = 2 + GROUPS.len();
+/// The slot of the spatial pattern.
+const SPATIAL: usize = 1;
 
 /// The gamma of the shapes too rare to have their own.
 const RARE: u32 = 0;
@@ -54,10 +77,25 @@ impl Positions {
     }
 }
 
-/// A candidate's features before the shapes are numbered.
+/// A candidate's features before the shapes are numbered: its spatial
+/// pattern is the dictionary's index of the largest one it has there.
 struct Raw {
     shape: u32,
+    spatial: Option<u32>,
     values: [u8; GROUPS.len()],
+}
+
+/// The spatial patterns with a gamma of their own: index by hash.
+type Dictionary = HashMap<u64, u32>;
+
+/// A game as the fit replays it: its board class and its moves.
+struct Replay {
+    size: BoardSize,
+    large: bool,
+    /// Stones set up before the first move.
+    setup: Vec<(Vertex, Color)>,
+    moves: Vec<(Color, Move)>,
+    held_out: bool,
 }
 
 /// Fits both board classes (small: shorter side under 13, large: the
@@ -66,15 +104,13 @@ struct Raw {
 /// of the fit, for a person.
 pub fn fit_prior(records: &[(String, Vec<u8>)], options: &FitOptions) -> (String, String) {
     let mut summary = String::new();
-    let mut raw: [Vec<(Vec<Raw>, usize, bool)>; 2] = [Vec::new(), Vec::new()];
+    let mut games: [Vec<Replay>; 2] = [Vec::new(), Vec::new()];
     for (n, (name, text)) in records.iter().enumerate() {
-        match positions_of(text, options.skip_moves) {
-            Ok((large, positions)) => {
-                // Every tenth game is held out, to measure the fit on
-                // games it did not see.
-                let held_out = n % 10 == 9;
-                raw[usize::from(large)]
-                    .extend(positions.into_iter().map(|(c, i)| (c, i, held_out)));
+        match replay_of(text) {
+            Ok(mut replay) => {
+                replay.held_out =
+                    n % options.held_out_every.max(2) == options.held_out_every.max(2) - 1;
+                games[usize::from(replay.large)].push(replay);
             }
             Err(e) => {
                 let _ = writeln!(summary, "skipped {name}: {e}");
@@ -82,77 +118,176 @@ pub fn fit_prior(records: &[(String, Vec<u8>)], options: &FitOptions) -> (String
         }
     }
     let mut file = String::from(
-        "# hane's learned prior: Bradley-Terry strengths of move features, fitted by\n\
-         # examples/fit_prior.rs to GNU Go self-play (data/selfplay/, by scripts/selfplay.py); see\n\
-         # src/player/gammas.rs for the format and docs/strength.md for the fit.\n",
+        "# hane's learned prior: Bradley-Terry strengths of move features and spatial\n\
+         # patterns, fitted by examples/fit_prior (see README, \"The learned prior\") to\n\
+         # strong players' 19x19 games (class large) and GNU Go self-play (class small);\n\
+         # src/player/knowledge/gammas.rs has the format, docs/strength.md the fit.\n",
     );
-    for (class, positions) in ["small", "large"].iter().zip(raw) {
-        let (text, report) = fit_class(class, positions, options);
+    for (class, class_games) in ["small", "large"].iter().zip(&games) {
+        let dictionary = pattern_dictionary(class_games, options);
+        let raw = positions_of_games(class_games, &dictionary, options);
+        let (text, report) = fit_class(class, raw, &dictionary, options);
         file.push_str(&text);
         summary.push_str(&report);
     }
     (file, summary)
 }
 
-/// The taught positions of one record: whether its board is of the large
-/// class, and per position its candidates and the index of the move
-/// played.
-#[allow(clippy::type_complexity)]
-fn positions_of(text: &[u8], skip_moves: usize) -> Result<(bool, Vec<(Vec<Raw>, usize)>), String> {
+/// A record read and checked: the rules board checks the whole record
+/// first (sizes, setups, legality), so that the playout board, which
+/// trusts what it is given, replays only sound games.
+fn replay_of(text: &[u8]) -> Result<Replay, String> {
     let record = sgf::parse(text).map_err(|e| e.to_string())?;
-    // The rules board checks the whole record first (sizes, setups,
-    // legality): the playout board below trusts what it is given.
     Game::from_sgf(&record, None, 7.5, Superko::Positional).map_err(|e| e.to_string())?;
-    let mut board = PlayoutBoard::new(record.size);
-    let mut recent = Recent::default();
-    let mut out = Vec::new();
-    let mut moves = 0;
+    let mut setup = Vec::new();
+    let mut moves = Vec::new();
     for action in &record.actions {
         match action {
             SgfAction::Setup(stones) => {
+                if !moves.is_empty() {
+                    return Err("a setup other than stones placed before the first move".into());
+                }
                 for &(v, color) in stones {
-                    let empty = board.color_at(board.point(v)).is_none();
                     match color {
-                        Some(color) if empty && moves == 0 => board.set_stone(v, color),
+                        Some(color) if !setup.iter().any(|&(w, _)| w == v) => {
+                            setup.push((v, color))
+                        }
                         _ => {
-                            return Err("a setup other than stones placed before the first move"
-                                .to_string())
+                            return Err(
+                                "a setup other than stones placed before the first move".into()
+                            )
                         }
                     }
                 }
             }
             SgfAction::ToMove(_) => {}
-            SgfAction::Play(color, mv) => {
-                moves += 1;
-                match *mv {
-                    Move::Pass => {
-                        board.pass();
-                        recent = Recent {
-                            last: None,
-                            last2: recent.last,
-                        };
-                    }
-                    Move::Play(v) => {
-                        let p = board.point(v);
-                        if moves > skip_moves {
-                            if let Some(position) = position(&board, *color, p, recent) {
-                                out.push(position);
-                            }
-                        }
-                        if !board.is_playout_legal(p, *color) {
-                            return Err(format!("move {moves} is not legal here"));
-                        }
-                        board.play(p, *color);
-                        recent = Recent {
-                            last: Some(v),
-                            last2: recent.last,
-                        };
-                    }
+            SgfAction::Play(color, mv) => moves.push((*color, *mv)),
+        }
+    }
+    Ok(Replay {
+        size: record.size,
+        large: record.size.shorter_side() >= LARGE_FROM,
+        setup,
+        moves,
+        held_out: false,
+    })
+}
+
+/// Replays `game` on a playout board of `size`, calling `visit` before
+/// every move on the board with the mover, the point played, the last two
+/// moves and the move's number (from 1).
+fn replay(
+    game: &Replay,
+    size: BoardSize,
+    mut visit: impl FnMut(&PlayoutBoard, Color, Point, Recent, usize),
+) -> Result<(), String> {
+    let mut board = PlayoutBoard::new(size);
+    for &(v, color) in &game.setup {
+        board.set_stone(v, color);
+    }
+    let mut recent = Recent::default();
+    for (n, &(color, mv)) in game.moves.iter().enumerate() {
+        match mv {
+            Move::Pass => {
+                board.pass();
+                recent = Recent {
+                    last: None,
+                    last2: recent.last,
+                };
+            }
+            Move::Play(v) => {
+                let p = board.point(v);
+                if !board.is_playout_legal(p, color) {
+                    return Err(format!("move {} is not legal here", n + 1));
                 }
+                visit(&board, color, p, recent, n + 1);
+                board.play(p, color);
+                recent = Recent {
+                    last: Some(v),
+                    last2: recent.last,
+                };
             }
         }
     }
-    Ok((record.size.shorter_side() >= LARGE_FROM, out))
+    Ok(())
+}
+
+/// Runs `work` on `items` split over `threads` threads, in order.
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    work: impl Fn(&[T]) -> R + Sync,
+) -> Vec<R> {
+    let chunk = items.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| work(part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a fitting thread panicked"))
+            .collect()
+    })
+}
+
+/// The spatial patterns played at least `min_pattern_count` times in the
+/// taught games, numbered.
+fn pattern_dictionary(games: &[Replay], options: &FitOptions) -> Dictionary {
+    let counts = in_parallel(games, options.threads, |part| {
+        let mut counts: HashMap<u64, u32> = HashMap::new();
+        for game in part.iter().filter(|g| !g.held_out) {
+            let _ = replay(game, game.size, |board, color, p, _, n| {
+                if n > options.skip_moves {
+                    for hash in spatial_hashes(board, p, color) {
+                        *counts.entry(hash).or_default() += 1;
+                    }
+                }
+            });
+        }
+        counts
+    });
+    let mut total: HashMap<u64, u32> = HashMap::new();
+    for part in counts {
+        for (hash, n) in part {
+            *total.entry(hash).or_default() += n;
+        }
+    }
+    let mut kept: Vec<(u64, u32)> = total
+        .into_iter()
+        .filter(|&(_, n)| n >= options.min_pattern_count)
+        .collect();
+    kept.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    kept.iter()
+        .enumerate()
+        .map(|(i, &(hash, _))| (hash, i as u32))
+        .collect()
+}
+
+/// Every sampled position of `games`: its candidates, the index of the
+/// move played among them, and whether its game is held out.
+#[allow(clippy::type_complexity)]
+fn positions_of_games(
+    games: &[Replay],
+    dictionary: &Dictionary,
+    options: &FitOptions,
+) -> Vec<(Vec<Raw>, usize, bool)> {
+    let parts = in_parallel(games, options.threads, |part| {
+        let mut out = Vec::new();
+        for game in part {
+            let _ = replay(game, game.size, |board, color, p, recent, n| {
+                if n > options.skip_moves && n % options.every.max(1) == 0 {
+                    if let Some((candidates, chosen)) =
+                        position(board, color, p, recent, dictionary)
+                    {
+                        out.push((candidates, chosen, game.held_out));
+                    }
+                }
+            });
+        }
+        out
+    });
+    parts.into_iter().flatten().collect()
 }
 
 /// The candidates of `to_move` (the tree's: legal, no own eye filled)
@@ -162,6 +297,7 @@ fn position(
     to_move: Color,
     played: Point,
     recent: Recent,
+    dictionary: &Dictionary,
 ) -> Option<(Vec<Raw>, usize)> {
     let mut candidates = Vec::with_capacity(board.empty_points().len());
     let mut chosen = None;
@@ -175,6 +311,11 @@ fn position(
         let f = features(board, p, to_move, recent);
         candidates.push(Raw {
             shape: canonical_shape(f.shape),
+            spatial: f
+                .spatial
+                .iter()
+                .rev()
+                .find_map(|h| dictionary.get(h).copied()),
             values: f.values,
         });
     }
@@ -186,6 +327,7 @@ fn position(
 fn fit_class(
     class: &str,
     raw: Vec<(Vec<Raw>, usize, bool)>,
+    dictionary: &Dictionary,
     options: &FitOptions,
 ) -> (String, String) {
     // Shapes seen often enough get a gamma of their own; index 0 is the
@@ -206,8 +348,9 @@ fn fit_class(
         .enumerate()
         .map(|(i, &(key, _))| (key, i as u32 + 2))
         .collect();
+    let spatial_base = shapes.len() as u32 + 2;
     let mut group_base = Vec::new();
-    let mut next = shapes.len() as u32 + 2;
+    let mut next = spatial_base + dictionary.len() as u32;
     for g in GROUPS {
         group_base.push(next);
         next += g.values() as u32;
@@ -218,9 +361,12 @@ fn fit_class(
         for c in &candidates {
             let mut team = [NONE; SLOTS];
             team[0] = shape_index.get(&c.shape).copied().unwrap_or(RARE);
+            if let Some(index) = c.spatial {
+                team[SPATIAL] = spatial_base + index;
+            }
             for (g, &value) in c.values.iter().enumerate() {
                 if value > 0 {
-                    team[1 + g] = group_base[g] + value as u32 - 1;
+                    team[2 + g] = group_base[g] + value as u32 - 1;
                 }
             }
             positions.teams.push(team);
@@ -231,9 +377,12 @@ fn fit_class(
     let mut gammas = vec![1.0f64; next as usize];
     // Blocks of features updated together, one per slot: the shapes
     // (RARE among them), then each group; NONE is never updated.
-    let mut blocks: Vec<Vec<u32>> = vec![std::iter::once(RARE)
-        .chain(2..shapes.len() as u32 + 2)
-        .collect()];
+    let mut blocks: Vec<Vec<u32>> = vec![
+        std::iter::once(RARE)
+            .chain(2..shapes.len() as u32 + 2)
+            .collect(),
+        (spatial_base..spatial_base + dictionary.len() as u32).collect(),
+    ];
     for (g, &base) in GROUPS.iter().zip(&group_base) {
         blocks.push((base..base + g.values() as u32).collect());
     }
@@ -244,12 +393,14 @@ fn fit_class(
     );
     let _ = writeln!(
         report,
-        "{class}: {taught} positions taught, {held} held out, {} shapes with a gamma of their own",
-        shapes.len()
+        "{class}: {taught} positions taught, {held} held out, {} shapes and {} spatial \
+         patterns with a gamma of their own",
+        shapes.len(),
+        dictionary.len()
     );
     for round in 0..options.iterations {
         for (slot, block) in blocks.iter().enumerate() {
-            update(&positions, &mut gammas, slot, block);
+            update(&positions, &mut gammas, slot, block, options.threads);
         }
         if round + 1 == options.iterations || round % 5 == 4 {
             let (fit_ll, fit_top) = measure(&positions, &gammas, false);
@@ -278,6 +429,16 @@ fn fit_class(
     for (i, &(key, _)) in shapes.iter().enumerate() {
         let _ = writeln!(text, "shape 0x{key:05x} {:.4}", gammas[i + 2]);
     }
+    let mut patterns: Vec<(u64, u32)> = dictionary.iter().map(|(&h, &i)| (h, i)).collect();
+    patterns.sort_by_key(|&(_, i)| i);
+    for (hash, index) in patterns {
+        let gamma = gammas[(spatial_base + index) as usize];
+        // A pattern whose gamma stayed near 1 changes nothing: left out,
+        // it keeps the file small.
+        if (gamma - 1.0).abs() > 0.05 {
+            let _ = writeln!(text, "spatial 0x{hash:016x} {gamma:.4}");
+        }
+    }
     (text, report)
 }
 
@@ -289,24 +450,36 @@ fn fit_class(
 /// strength of its candidates with feature i, gamma_i divided out. The
 /// ones and twos are Coulom's prior: a virtual win and loss against a
 /// gamma of 1, which keeps rare features near 1.
-fn update(positions: &Positions, gammas: &mut [f64], slot: usize, block: &[u32]) {
-    let mut wins = vec![0.0f64; gammas.len()];
-    let mut denominators = vec![0.0f64; gammas.len()];
-    for j in 0..positions.starts.len() {
-        if positions.held_out[j] {
-            continue;
-        }
-        let (teams, chosen) = positions.teams_of(j);
-        let total: f64 = teams.iter().map(|t| strength(t, gammas)).sum();
-        for team in teams {
-            let f = team[slot];
+fn update(positions: &Positions, gammas: &mut [f64], slot: usize, block: &[u32], threads: usize) {
+    let indices: Vec<usize> = (0..positions.starts.len())
+        .filter(|&j| !positions.held_out[j])
+        .collect();
+    let shared: &[f64] = gammas;
+    let sums = in_parallel(&indices, threads, |part| {
+        let mut wins = vec![0.0f64; shared.len()];
+        let mut denominators = vec![0.0f64; shared.len()];
+        for &j in part {
+            let (teams, chosen) = positions.teams_of(j);
+            let total: f64 = teams.iter().map(|t| strength(t, shared)).sum();
+            for team in teams {
+                let f = team[slot];
+                if f != NONE {
+                    denominators[f as usize] += strength(team, shared) / shared[f as usize] / total;
+                }
+            }
+            let f = teams[chosen][slot];
             if f != NONE {
-                denominators[f as usize] += strength(team, gammas) / gammas[f as usize] / total;
+                wins[f as usize] += 1.0;
             }
         }
-        let f = teams[chosen][slot];
-        if f != NONE {
-            wins[f as usize] += 1.0;
+        (wins, denominators)
+    });
+    let mut wins = vec![0.0f64; gammas.len()];
+    let mut denominators = vec![0.0f64; gammas.len()];
+    for (w, d) in sums {
+        for &f in block {
+            wins[f as usize] += w[f as usize];
+            denominators[f as usize] += d[f as usize];
         }
     }
     for &f in block {
@@ -363,7 +536,11 @@ mod tests {
         let options = FitOptions {
             skip_moves: 1,
             min_shape_count: 1,
+            min_pattern_count: 1000,
+            every: 1,
+            held_out_every: 10,
             iterations: 10,
+            threads: 2,
         };
         let (file, summary) = fit_prior(&records, &options);
         assert!(

@@ -1,16 +1,20 @@
-//! Fits the learned prior to game records and prints the gammas file:
+//! Fits the learned prior to game records and prints the gammas file. The
+//! shipped data/prior-gammas.txt is made by (README, "The learned prior"):
 //!
 //! ```sh
-//! cargo run --release --example fit_prior -- --skip-moves 4 --min-shape-count 30 --iterations 10 \
-//!     data/selfplay/9x9/*.sgf data/selfplay/19x19/*.sgf > data/prior-gammas.txt
+//! cargo run --release --example fit_prior -- --games 6000 --every 2 \
+//!     data/selfplay/9x9/*.sgf CORPUS/Tom/kifu/* > data/prior-gammas.txt
 //! ```
 //!
-//! The fit's summary (positions, likelihood, how often the played move is
-//! the first choice, on taught and held-out games) goes to stderr.
-
-use std::process::ExitCode;
+//! Records are SGF files (one game each) or files of one game a line in
+//! the form of the Tom corpus of yenw/computer-go-dataset (`ID<TAB>;B[pd];
+//! W[dc];...`, 19x19), read in the order given. The fit's summary
+//! (positions, likelihood, how often the played move is the first choice,
+//! on taught and held-out games) goes to stderr.
 
 mod fit;
+
+use std::process::ExitCode;
 
 use fit::{fit_prior, FitOptions};
 
@@ -18,47 +22,118 @@ fn main() -> ExitCode {
     let mut options = FitOptions {
         skip_moves: 4,
         min_shape_count: 30,
-        iterations: 10,
+        min_pattern_count: 12,
+        every: 1,
+        held_out_every: 10,
+        iterations: 12,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    let mut max_line_games = usize::MAX;
     let mut paths = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let number = |value: Option<String>| value.and_then(|v| v.parse::<usize>().ok());
-        match arg.as_str() {
-            "--skip-moves" => match number(args.next()) {
-                Some(n) => options.skip_moves = n,
-                None => return usage(),
-            },
-            "--min-shape-count" => match number(args.next()) {
-                Some(n) => options.min_shape_count = n as u32,
-                None => return usage(),
-            },
-            "--iterations" => match number(args.next()) {
-                Some(n) => options.iterations = n,
-                None => return usage(),
-            },
-            _ => paths.push(arg),
+        let Some(setting) = setting(&arg) else {
+            paths.push(arg);
+            continue;
+        };
+        let Some(n) = args.next().and_then(|v| v.parse::<usize>().ok()) else {
+            return usage();
+        };
+        match setting {
+            Setting::SkipMoves => options.skip_moves = n,
+            Setting::MinShapeCount => options.min_shape_count = n as u32,
+            Setting::MinPatternCount => options.min_pattern_count = n as u32,
+            Setting::Every => options.every = n.max(1),
+            Setting::HeldOutEvery => options.held_out_every = n.max(2),
+            Setting::Iterations => options.iterations = n,
+            Setting::Threads => options.threads = n.max(1),
+            Setting::Games => max_line_games = n,
         }
     }
     if paths.is_empty() {
         return usage();
     }
     let mut records = Vec::new();
+    let mut line_games = 0;
     for path in paths {
-        match std::fs::read(&path) {
-            Ok(text) => records.push((path, text)),
-            Err(e) => eprintln!("skipped {path}: {e}"),
+        let text = match std::fs::read(&path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("skipped {path}: {e}");
+                continue;
+            }
+        };
+        if text.first() == Some(&b'(') {
+            records.push((path, text));
+            continue;
+        }
+        for (n, line) in text.split(|&b| b == b'\n').enumerate() {
+            if line_games >= max_line_games {
+                break;
+            }
+            if let Some(sgf) = line_game(line) {
+                records.push((format!("{path}:{}", n + 1), sgf));
+                line_games += 1;
+            }
         }
     }
+    eprintln!(
+        "{} records read ({line_games} from files of one game a line)",
+        records.len()
+    );
     let (file, summary) = fit_prior(&records, &options);
     eprint!("{summary}");
     print!("{file}");
     ExitCode::SUCCESS
 }
 
+/// A line `ID<TAB>;B[pd];W[dc];...` as an SGF game of 19x19, or None for
+/// a line with no moves.
+fn line_game(line: &[u8]) -> Option<Vec<u8>> {
+    let moves = match line.iter().position(|&b| b == b'\t') {
+        Some(tab) => &line[tab + 1..],
+        None => line,
+    };
+    let moves = moves.strip_suffix(b"\r").unwrap_or(moves);
+    if !moves.starts_with(b";") {
+        return None;
+    }
+    let mut sgf = b"(;SZ[19]".to_vec();
+    sgf.extend_from_slice(moves);
+    sgf.push(b')');
+    Some(sgf)
+}
+
+enum Setting {
+    SkipMoves,
+    MinShapeCount,
+    MinPatternCount,
+    Every,
+    HeldOutEvery,
+    Iterations,
+    Threads,
+    Games,
+}
+
+fn setting(arg: &str) -> Option<Setting> {
+    Some(match arg {
+        "--skip-moves" => Setting::SkipMoves,
+        "--min-shape-count" => Setting::MinShapeCount,
+        "--min-pattern-count" => Setting::MinPatternCount,
+        "--every" => Setting::Every,
+        "--held-out-every" => Setting::HeldOutEvery,
+        "--iterations" => Setting::Iterations,
+        "--threads" => Setting::Threads,
+        "--games" => Setting::Games,
+        _ => return None,
+    })
+}
+
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: fit_prior [--skip-moves N] [--min-shape-count N] [--iterations N] FILE.sgf..."
+        "usage: fit_prior [--skip-moves N] [--min-shape-count N] [--min-pattern-count N] \
+         [--every N] [--held-out-every N] [--iterations N] [--threads N] \
+         [--games N (of the one-game-a-line files)] FILE..."
     );
     ExitCode::FAILURE
 }

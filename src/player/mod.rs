@@ -36,7 +36,8 @@ pub use think::{Player, PlayerConfig, Watch};
 pub mod model {
     pub use super::board::{PlayoutBoard, Point};
     pub use super::knowledge::{
-        canonical_shape, features, Group, MoveFeatures, Recent, GROUPS, LARGE_FROM,
+        canonical_shape, features, spatial_hashes, Group, MoveFeatures, Recent, GROUPS, LARGE_FROM,
+        SPATIAL_SIZES,
     };
 }
 

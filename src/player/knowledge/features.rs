@@ -5,6 +5,7 @@
 //! strength fitted to game records (`fit`).
 
 use super::patterns::CELLS;
+use super::spatial::{spatial_hashes, SPATIAL_SIZES};
 use crate::game::{Color, Vertex};
 use crate::player::board::is_bad_self_atari;
 use crate::player::board::{PlayoutBoard, Point, BLACK, EDGE, EMPTY, WHITE};
@@ -77,6 +78,9 @@ impl Group {
 pub struct MoveFeatures {
     /// The shape key (`shape_key`), as on the board, not canonical.
     pub shape: u32,
+    /// The canonical hashes of the spatial patterns around the move,
+    /// smallest first (`spatial`).
+    pub spatial: [u64; SPATIAL_SIZES],
     /// Per group of `GROUPS`, its value (0: none).
     pub values: [u8; GROUPS.len()],
 }
@@ -108,6 +112,7 @@ pub fn features(board: &PlayoutBoard, p: Point, to_move: Color, recent: Recent) 
     values[Group::Line.index()] = line_value(board, v);
     MoveFeatures {
         shape: shape_key(board, p, to_move),
+        spatial: spatial_hashes(board, p, to_move),
         values,
     }
 }

@@ -12,10 +12,13 @@
 //! rare_shape 0.81      (any shape not listed)
 //! shape 0x1a2 3.2      (canonical key, `features::canonical_shape`)
 //! capture 1 11.6       (group, value, gamma)
+//! spatial 0x9c0d...  2.7   (a spatial pattern's canonical hash, `spatial`)
 //! class large
 //! ...
 //! ```
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 #[cfg(test)]
@@ -38,6 +41,30 @@ pub struct Gammas {
     shape: Vec<f32>,
     /// Per group, per value (0: none, always 1).
     groups: [[f32; MAX_VALUES]; GROUPS.len()],
+    /// The spatial patterns seen often enough to have a strength, by their
+    /// canonical hash (every size in one map: the hashes carry the size).
+    spatial: HashMap<u64, f32, BuildHasherDefault<RandomKeyHasher>>,
+}
+
+/// The hasher of maps keyed by Zobrist-style hashes, which are random
+/// already: the key is its own hash.
+#[derive(Default)]
+pub struct RandomKeyHasher(u64);
+
+impl Hasher for RandomKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
 }
 
 impl Gammas {
@@ -45,29 +72,47 @@ impl Gammas {
         Gammas {
             shape: vec![1.0; 1 << SHAPE_BITS],
             groups: [[1.0; MAX_VALUES]; GROUPS.len()],
+            spatial: HashMap::default(),
         }
     }
 
-    /// The strength of a move: the product of its features' gammas.
+    /// The strength of a move: the product of its features' gammas, the
+    /// largest spatial pattern with a strength of its own among them.
     pub fn strength(&self, f: &MoveFeatures) -> f32 {
         let mut gamma = self.shape[f.shape as usize];
         for (g, &value) in f.values.iter().enumerate() {
             gamma *= self.groups[g][value as usize];
         }
+        if let Some(pattern) = f.spatial.iter().rev().find_map(|h| self.spatial.get(h)) {
+            gamma *= pattern;
+        }
         gamma
+    }
+
+    /// The number of spatial patterns with a strength of their own.
+    pub fn spatial_patterns(&self) -> usize {
+        self.spatial.len()
     }
 
     /// The shipped strengths for boards of `size`.
     pub fn shipped(size: BoardSize) -> &'static Gammas {
         static SHIPPED_GAMMAS: OnceLock<(Gammas, Gammas)> = OnceLock::new();
         let (small, large) = SHIPPED_GAMMAS.get_or_init(|| {
+            let start = std::time::Instant::now();
             // The file is the crate's own, checked by a test: a fault in
             // it is a build defect, and no prior (all gammas 1) the
             // harmless answer.
-            parse(SHIPPED).unwrap_or_else(|e| {
+            let gammas = parse(SHIPPED).unwrap_or_else(|e| {
                 log::error!("data/prior-gammas.txt: {e}");
                 (Gammas::new(), Gammas::new())
-            })
+            });
+            log::info!(
+                "learned prior read in {:.0} ms: {} and {} spatial patterns (small, large boards)",
+                start.elapsed().as_secs_f64() * 1000.0,
+                gammas.0.spatial_patterns(),
+                gammas.1.spatial_patterns()
+            );
+            gammas
         });
         if size.shorter_side() >= LARGE_FROM {
             large
@@ -99,6 +144,11 @@ fn parse(text: &str) -> Result<(Gammas, Gammas), String> {
             ["rare_shape", gamma] => {
                 let gamma = number(gamma).ok_or_else(bad)?;
                 gammas.shape.iter_mut().for_each(|g| *g = gamma);
+            }
+            ["spatial", key, gamma] => {
+                let key =
+                    u64::from_str_radix(key.trim_start_matches("0x"), 16).map_err(|_| bad())?;
+                gammas.spatial.insert(key, number(gamma).ok_or_else(bad)?);
             }
             ["shape", key, gamma] => {
                 let key = u32::from_str_radix(key.trim_start_matches("0x"), 16)
@@ -157,6 +207,40 @@ mod tests {
             let far = g[Group::DistanceLast.index()][16];
             assert!(near > far, "{near} {far}");
         }
+    }
+
+    #[test]
+    fn the_shipped_file_loads_fast_and_knows_the_strong_players_patterns() {
+        // GUIs start the engine often: the file is read at the first
+        // search, well within a GUI's patience (150 ms even in a test
+        // build on a busy machine).
+        let start = std::time::Instant::now();
+        let (_, large) = parse(SHIPPED).expect("data/prior-gammas.txt");
+        let elapsed = start.elapsed();
+        assert!(elapsed.as_millis() < 150, "{elapsed:?}");
+        assert!(
+            large.spatial_patterns() > 1000,
+            "{}",
+            large.spatial_patterns()
+        );
+        assert!(SHIPPED.len() < 16 << 20);
+    }
+
+    #[test]
+    fn the_largest_known_spatial_pattern_decides() {
+        let text = "class small\nclass large\nspatial 0x2 3\nspatial 0x5 0.5\n";
+        let (_, large) = parse(text).expect("parses");
+        let mut f = MoveFeatures {
+            shape: 0,
+            spatial: [1, 2, 3, 4, 5, 6, 7],
+            values: [0; GROUPS.len()],
+        };
+        // Sizes 2 and 5 are known: the larger, 5, decides.
+        assert_eq!(large.strength(&f), 0.5);
+        f.spatial[4] = 99;
+        assert_eq!(large.strength(&f), 3.0);
+        f.spatial[1] = 98;
+        assert_eq!(large.strength(&f), 1.0);
     }
 
     #[test]
