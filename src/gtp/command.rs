@@ -62,7 +62,8 @@ pub enum KgsTimeSystem {
 /// The arguments of `lz-analyze`, `kata-analyze` and their genmove forms:
 /// `[COLOUR] [INTERVAL]` then, in any order, `interval N`, `maxmoves N`,
 /// `minmoves N`, `avoid COLOUR MOVES DEPTH`, `allow COLOUR MOVES DEPTH`
-/// and, for KataGo, `ownership true|false`.
+/// and, for KataGo, `ownership`, `ownershipStdev`, `movesOwnership`,
+/// `rootInfo`, `pvVisits` and `pvEdgeVisits`, each `true|false`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnalyzeArgs {
     /// The side to analyse for; the side to move when absent.
@@ -78,6 +79,18 @@ pub struct AnalyzeArgs {
     pub filter: MoveFilter,
     /// KataGo's per-point ownership after the candidates.
     pub ownership: bool,
+    /// KataGo's `ownershipStdev`: the spread of each point's owner over
+    /// the playouts, after the ownership.
+    pub ownership_stdev: bool,
+    /// KataGo's `movesOwnership`: each candidate's own ownership.
+    pub moves_ownership: bool,
+    /// KataGo's `rootInfo`: the position's visits, win rate and score.
+    pub root_info: bool,
+    /// KataGo's `pvVisits`: the visits of each position along a PV.
+    pub pv_visits: bool,
+    /// KataGo's `pvEdgeVisits`: the visits of each move along a PV (the
+    /// same numbers in hane's tree, which has no transpositions).
+    pub pv_edge_visits: bool,
 }
 
 /// Which analysis dialect a command speaks, and so which `info` lines it

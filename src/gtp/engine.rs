@@ -419,13 +419,16 @@ impl Engine {
             interval: analysis::interval(args),
             on_report: &mut send,
         };
+        self.player.set_move_ownership(args.moves_ownership);
         let decision = self.genmove(
             color,
             &context.signals.stop,
             true,
             Some(watch),
             &args.filter,
-        )?;
+        );
+        self.player.set_move_ownership(false);
+        let decision = decision?;
         // The move on a line of its own, as Leela Zero answers, even when
         // no info line came before it.
         context.stream.open();

@@ -170,8 +170,21 @@ const EXPECTED_FILE: &str = "expected a file name";
 const EXPECTED_NAME: &str = "expected a command name";
 const EXPECTED_KGS_SYSTEM: &str = "expected none, absolute, byoyomi or canadian";
 const TOO_MANY: &str = "too many arguments";
-const EXPECTED_ANALYZE_OPTION: &str =
-    "expected interval, maxmoves, minmoves, avoid, allow or ownership";
+const EXPECTED_ANALYZE_OPTION: &str = "expected interval, maxmoves, minmoves, avoid, allow, \
+ownership, ownershipStdev, movesOwnership, rootInfo, pvVisits or pvEdgeVisits";
+/// Leela Zero answers `cannot parse analyze tags` to any key it does not
+/// know; these are KataGo's, so say where they belong.
+const KATAGO_ONLY_OPTION: &str = "cannot parse analyze tags: ownership, ownershipStdev, \
+movesOwnership, rootInfo, pvVisits and pvEdgeVisits are kata-analyze's; \
+Leela Zero's lz-analyze has none of them";
+const KATAGO_ONLY_KEYS: [&[u8]; 6] = [
+    b"ownership",
+    b"ownershipStdev",
+    b"movesOwnership",
+    b"rootInfo",
+    b"pvVisits",
+    b"pvEdgeVisits",
+];
 const EXPECTED_LZ_OPTION: &str = "expected interval, maxmoves, minmoves, avoid or allow";
 const EXPECTED_MOVE_LIST: &str = "expected moves separated by commas";
 const EXPECTED_DEPTH: &str = "expected a depth of at least 1";
@@ -466,8 +479,9 @@ fn analyze(
 
 /// `[COLOUR] [INTERVAL] {KEY VALUE}`, as Leela Zero and KataGo read them:
 /// the keys `interval`, `maxmoves`, `minmoves`, `avoid` and `allow`, and
-/// for KataGo `ownership`. An option hane does not honour is a syntax error
-/// rather than ignored.
+/// for KataGo the optional outputs (`KATAGO_ONLY_KEYS`), which
+/// `lz-analyze` refuses as KataGo's and Leela Zero's own do. An option hane
+/// does not honour is a syntax error rather than ignored.
 fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, ParseError> {
     let mut parsed = AnalyzeArgs {
         color: args.optional(color),
@@ -491,8 +505,19 @@ fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, Pa
                 .filter
                 .add(move_rule(&mut args, FilterKind::Allow)?)
                 .map_err(syntax)?,
-            b"ownership" if dialect == Dialect::KataGo => {
-                parsed.ownership = args.next(boolean, EXPECTED_BOOLEAN)?
+            key if KATAGO_ONLY_KEYS.contains(&key) => {
+                if dialect != Dialect::KataGo {
+                    return Err(syntax(KATAGO_ONLY_OPTION));
+                }
+                let on = args.next(boolean, EXPECTED_BOOLEAN)?;
+                match key {
+                    b"ownership" => parsed.ownership = on,
+                    b"ownershipStdev" => parsed.ownership_stdev = on,
+                    b"movesOwnership" => parsed.moves_ownership = on,
+                    b"rootInfo" => parsed.root_info = on,
+                    b"pvVisits" => parsed.pv_visits = on,
+                    _ => parsed.pv_edge_visits = on,
+                }
             }
             _ => return Err(syntax(expected)),
         }

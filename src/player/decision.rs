@@ -253,8 +253,11 @@ mod tests {
                     prior: 0.1,
                     black_margin: None,
                     pv: vec![mv(text)],
+                    pv_visits: vec![100 * (count - i as u32)],
+                    ownership: None,
                 })
                 .collect(),
+            ownership_stdev: vec![0.0; ownership.len()],
             ownership,
             black_margin: 0.0,
             playouts: 1000,

@@ -115,6 +115,9 @@ pub struct Player {
     filter: MoveFilter,
     /// The adaptive part of the dynamic komi, moved after each genmove.
     adaptive_komi: komi::Adaptive,
+    /// Whether reports carry each root move's own ownership (see
+    /// `set_move_ownership`).
+    move_ownership: bool,
 }
 
 impl Player {
@@ -127,7 +130,16 @@ impl Player {
             last_win_rate: None,
             filter: MoveFilter::default(),
             adaptive_komi: komi::Adaptive::default(),
+            move_ownership: false,
         }
+    }
+
+    /// Whether the searches from now on sum the ownership per root move
+    /// too, so that each `RootMove` of their reports has its `ownership`
+    /// (KataGo's `movesOwnership`). Off by default: it costs a second sum
+    /// per playout.
+    pub fn set_move_ownership(&mut self, on: bool) {
+        self.move_ownership = on;
     }
 
     /// Runs `search` (a genmove or an analysis) with the search kept to
@@ -430,7 +442,8 @@ impl Player {
         }
         let search = Search::new(game, color, self.config.search.clone())
             .with_filter(filter.clone())
-            .with_komi(komi);
+            .with_komi(komi)
+            .with_move_ownership(self.move_ownership);
         match tree {
             Some(tree) => search.with_tree(tree),
             None => search,

@@ -271,7 +271,30 @@ fn analysis_arguments_in_every_form() {
     );
     assert_eq!(ok("hane-score"), Command::Gfx(GfxView::Score, None));
     assert_eq!(
-        syntax_error("lz-analyze b 50 ownership true"),
+        ok(
+            "kata-analyze b 50 rootInfo true pvVisits true pvEdgeVisits true \
+ownershipStdev true movesOwnership true ownership false"
+        ),
+        kata(AnalyzeArgs {
+            color: Some(Color::Black),
+            interval: Some(50),
+            root_info: true,
+            pv_visits: true,
+            pv_edge_visits: true,
+            ownership_stdev: true,
+            moves_ownership: true,
+            ..AnalyzeArgs::default()
+        })
+    );
+    // Leela Zero's own refusal names no key; hane's says where they live.
+    for key in ["ownership", "rootInfo", "pvVisits", "movesOwnership"] {
+        assert_eq!(
+            syntax_error(&format!("lz-analyze b 50 {key} true")),
+            KATAGO_ONLY_OPTION
+        );
+    }
+    assert_eq!(
+        syntax_error("lz-analyze b 50 scoreLead true"),
         EXPECTED_LZ_OPTION
     );
     assert_eq!(
