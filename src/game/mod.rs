@@ -6,6 +6,7 @@ mod color;
 mod handicap;
 mod history;
 mod record;
+pub mod rules;
 pub mod sgf;
 mod superko;
 mod vertex;

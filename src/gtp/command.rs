@@ -167,6 +167,10 @@ pub enum Command {
     Analyze(Dialect, AnalyzeArgs),
     /// genmove with info lines while thinking and `play MOVE` at the end.
     GenmoveAnalyze(Dialect, AnalyzeArgs),
+    /// KataGo's rules object of the rules in force.
+    KataGetRules,
+    /// KataGo's rules, a shorthand or a JSON object, as written.
+    KataSetRules(String),
     IsLegal(Color, Move),
     AllLegal(Color),
     ListStones(Color),

@@ -17,10 +17,11 @@ use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::showboard::showboard;
 use super::signals::Signals;
+use crate::game::rules::Rules;
 use crate::game::sgf::{self, SgfGame};
 use crate::game::{
-    fixed_handicap_vertices, free_handicap_vertices, result_text, Action, BoardSize, Color, Game,
-    Move, Superko, Vertex, MAX_RECORD_ACTIONS,
+    fixed_handicap_vertices, free_handicap_vertices, result_text, rules_text, Action, BoardSize,
+    Color, Game, Move, Superko, Vertex, MAX_RECORD_ACTIONS,
 };
 use crate::player::{
     Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
@@ -281,7 +282,27 @@ impl Engine {
                 Ok(self.game.board().liberties(vertex).to_string())
             }
             Captures(color) => Ok(self.game.captures(color).to_string()),
+            KataGetRules => Ok(Rules::tromp_taylor(self.superko).to_json()),
+            KataSetRules(text) => self.set_rules(&text),
         }
+    }
+
+    /// `kata-set-rules`: Tromp-Taylor under either superko rule, which
+    /// then decides the moves from now on (the position stays); any other
+    /// rules are refused with what differs, and change nothing.
+    fn set_rules(&mut self, text: &str) -> Reply {
+        let rules = Rules::parse(text).map_err(|why| format!("unknown rules '{text}', {why}"))?;
+        let superko = rules
+            .played()
+            .map_err(|why| format!("rules hane does not play: {why}"))?;
+        if superko != self.superko {
+            self.superko = superko;
+            self.game = self.game.clone().with_superko(superko);
+            // The kept tree marked moves illegal under the old rule.
+            self.player.clear();
+            info!("rules now {}", rules_text(superko));
+        }
+        Ok(String::new())
     }
 
     /// An avoid or allow list may name only points of the board (and pass),

@@ -133,6 +133,8 @@ const COMMANDS: &[(&str, ReadArguments)] = &[
     ("lz-genmove_analyze", |args| analyze(args, Dialect::LeelaZero, Command::GenmoveAnalyze)),
     ("kata-analyze", |args| analyze(args, Dialect::KataGo, Command::Analyze)),
     ("kata-genmove_analyze", |args| analyze(args, Dialect::KataGo, Command::GenmoveAnalyze)),
+    ("kata-get-rules", |args| no_arguments(args, Command::KataGetRules)),
+    ("kata-set-rules", |args| rest_of_line(args).map(Command::KataSetRules)),
     ("is_legal", |args| color_and_move(args).map(|(color, mv)| Command::IsLegal(color, mv))),
     ("all_legal", |args| one_color(args).map(Command::AllLegal)),
     ("list_stones", |args| one_color(args).map(Command::ListStones)),
@@ -189,6 +191,7 @@ const EXPECTED_LZ_OPTION: &str = "expected interval, maxmoves, minmoves, avoid o
 const EXPECTED_MOVE_LIST: &str = "expected moves separated by commas";
 const EXPECTED_DEPTH: &str = "expected a depth of at least 1";
 const EXPECTED_BOOLEAN: &str = "expected true or false";
+const EXPECTED_RULES: &str = "expected rules: tromp-taylor or a JSON rules object";
 
 fn syntax(detail: &str) -> ParseError {
     ParseError::Syntax(detail.to_string())
@@ -403,6 +406,16 @@ fn no_arguments(args: Arguments, command: Command) -> Result<Command, ParseError
 fn one_word(mut args: Arguments) -> Result<String, ParseError> {
     let name = args.next(command_name, EXPECTED_NAME)?;
     args.finish().map(|()| name)
+}
+
+/// Everything after the command name, as one text with the outer spaces
+/// trimmed (a JSON object has spaces inside); not empty.
+fn rest_of_line(args: Arguments) -> Result<String, ParseError> {
+    let text = String::from_utf8_lossy(args.rest).trim().to_string();
+    if text.is_empty() {
+        return Err(syntax(EXPECTED_RULES));
+    }
+    Ok(text)
 }
 
 fn one_integer(mut args: Arguments) -> Result<u64, ParseError> {
