@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use hane::{rules_text, AnalyzeOptions, Engine, LiveGfx, PlayerConfig, SearchParams, Superko};
+use hane::{
+    rules_text, AnalysisOptions, AnalyzeOptions, Engine, LiveGfx, PlayerConfig, ReportAs,
+    SearchParams, Superko,
+};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -105,6 +108,31 @@ enum Tool {
     /// game with Black's win rate on each node (Sabaki's SBKV), a comment on
     /// each move and hane's variation where it prefers another move.
     Analyze(AnalyzeArgs),
+    /// KataGo's JSON analysis protocol: one JSON query a line on stdin, one
+    /// JSON response a line on stdout per turn analysed (not GTP).
+    Analysis(AnalysisArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct AnalysisArgs {
+    /// Playouts per position for a query without `maxVisits`.
+    #[arg(short = 'p', long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
+    playouts: u64,
+    /// Search threads per position.
+    #[arg(short = 't', long, default_value_t = 1, value_parser = at_least_one::<usize>)]
+    threads: usize,
+    /// Positions searched at once (default: every core, shared out among
+    /// the --threads of each).
+    #[arg(long, value_parser = at_least_one::<usize>)]
+    analysis_threads: Option<usize>,
+    /// Whose point of view win rates, scores and ownership are given from
+    /// (KataGo's reportAnalysisWinratesAs).
+    #[arg(long, default_value = "black", value_name = "black|white|side-to-move")]
+    report_as: ReportAs,
+    /// At the end of the input, stop at once rather than finish the queued
+    /// queries.
+    #[arg(long)]
+    quit_without_waiting: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -145,6 +173,7 @@ fn main() {
             cli.seed.unwrap_or(1),
         ),
         Some(Tool::Analyze(args)) => analyze(&cli, args),
+        Some(Tool::Analysis(args)) => analysis(&cli, args),
         None => play(&cli),
     }
 }
@@ -220,6 +249,29 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
             eprintln!("hane analyze: {error}");
             std::process::exit(1);
         }
+    }
+}
+
+/// `hane analysis`: KataGo's JSON analysis protocol on stdin/stdout.
+fn analysis(cli: &Cli, args: AnalysisArgs) {
+    let cores = threads_or_every_core(None);
+    let options = AnalysisOptions {
+        player: PlayerConfig {
+            threads: args.threads,
+            seed: cli.seed,
+            search: search_params(cli),
+            ..PlayerConfig::default()
+        },
+        max_visits: args.playouts,
+        analysis_threads: args
+            .analysis_threads
+            .unwrap_or((cores / args.threads).max(1)),
+        report_as: args.report_as,
+        quit_without_waiting: args.quit_without_waiting,
+    };
+    if let Err(e) = hane::serve_analysis(&options) {
+        log::error!("hane analysis: cannot read standard input: {e}");
+        std::process::exit(1);
     }
 }
 

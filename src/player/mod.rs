@@ -329,6 +329,19 @@ impl Player {
         self.run_search(game, color, game.komi() as f32, budget, stop, None, true)
     }
 
+    /// As `search`, showing the statistics so far to `watch` every
+    /// interval (`hane analysis`'s reports during a search).
+    pub fn search_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        stop: &AtomicBool,
+        watch: Option<Watch>,
+    ) -> SearchReport {
+        self.run_search(game, color, game.komi() as f32, budget, stop, watch, true)
+    }
+
     /// Searches for `color` until `stop` is raised, with no other bound: for
     /// analysis and pondering. `watch` sees the statistics every interval.
     pub fn analyze(
