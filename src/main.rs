@@ -66,19 +66,18 @@ struct Cli {
     ponder: bool,
     /// Draw the search on GoGui's board while genmove thinks (GoGui's live
     /// graphics, `gogui-gfx:` lines on stderr), every SECONDS (default 0.5):
-    /// `--gogui-live-gfx` or `--gogui-live-gfx=0.2`.
+    /// `--gogui-live-gfx`, `--gogui-live-gfx 0.2` or `--gogui-live-gfx=0.2`.
     #[arg(
         long,
         value_name = "SECONDS",
         num_args = 0..=1,
-        require_equals = true,
         default_missing_value = "0.5",
         value_parser = drawing_interval
     )]
     gogui_live_gfx: Option<f64>,
     /// A search parameter, NAME=VALUE, for tuning experiments
     /// (docs/strength.md); may be repeated.
-    #[arg(long = "param", value_name = "NAME=VALUE", hide = true)]
+    #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
 }
 
@@ -139,9 +138,10 @@ struct AnalysisArgs {
 struct AnalyzeArgs {
     /// The game (SGF); it is read, never changed.
     game: PathBuf,
-    /// Where to write the reviewed game; not the game's own file.
+    /// Where to write the reviewed game; not the game's own file (default:
+    /// beside it, GAME-reviewed.sgf).
     #[arg(short, long, value_name = "OUT.sgf")]
-    output: PathBuf,
+    output: Option<PathBuf>,
     /// Playouts per position, shared out among the threads; with one thread
     /// and a --seed the review is the same on every run.
     #[arg(short = 'p', long, value_parser = at_least_one::<u64>, conflicts_with = "time")]
@@ -225,9 +225,12 @@ komi 7.5 until the client sets one",
 /// and status 1; its closing line goes to stderr beside the progress bar.
 fn analyze(cli: &Cli, args: AnalyzeArgs) {
     let threads = threads_or_every_core(args.threads);
+    let output = args
+        .output
+        .unwrap_or_else(|| AnalyzeOptions::default_output(&args.game));
     let options = AnalyzeOptions {
         input: args.game,
-        output: args.output,
+        output,
         superko: cli.superko,
         player: PlayerConfig {
             threads,
@@ -239,6 +242,20 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
         },
     };
     match hane::analyze_file(&options) {
+        Ok(summary) if summary.interrupted => {
+            if summary.positions == 0 {
+                eprintln!("hane analyze: interrupted before the first position: nothing written");
+            } else {
+                eprintln!(
+                    "hane analyze: interrupted: the first {} of {} positions written to {}",
+                    summary.positions,
+                    summary.planned,
+                    options.output.display()
+                );
+            }
+            // As a process that SIGINT ended.
+            std::process::exit(130);
+        }
         Ok(summary) => eprintln!(
             "hane analyze: {} positions searched in {:.1} s; written to {}",
             summary.positions,
