@@ -464,3 +464,29 @@ fn katago_rules_commands_set_the_superko_rule_and_refuse_other_rules() {
         assert_eq!(gtp.ok(&format!("known_command {name}")), "true");
     }
 }
+
+/// The debug log writes commands as GTP text; the info log says what the
+/// clock gave a move and why the search stopped.
+#[test]
+fn logs_write_commands_as_gtp_and_the_clock_s_decisions() {
+    let mut gtp = Gtp::start_with_env(&["--threads", "1"], &[("RUST_LOG", "debug")]);
+    gtp.ok("boardsize 9");
+    gtp.ok("play b e5");
+    gtp.ok("time_settings 30 0 0");
+    gtp.ok("genmove w");
+    let (_, stderr) = gtp.close();
+    assert!(stderr.contains("command play B E5"), "{stderr}");
+    assert!(!stderr.contains("Vertex {"), "{stderr}");
+    let budget = stderr
+        .lines()
+        .find(|l| l.contains("genmove white: think "))
+        .unwrap_or_else(|| panic!("no budget in {stderr}"));
+    assert!(budget.contains(" INFO "), "{budget}");
+    assert!(budget.contains("while the choice is unclear"), "{budget}");
+    assert!(
+        stderr.contains("white: stopped "),
+        "why the search stopped: {stderr}"
+    );
+    assert!(!stderr.contains("pass pass"), "{stderr}");
+    assert!(stderr.contains("; passing: "), "{stderr}");
+}

@@ -24,7 +24,7 @@ use crate::game::{
     Color, Game, Move, Superko, Vertex, MAX_RECORD_ACTIONS,
 };
 use crate::player::{
-    Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
+    Budget, Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
     UNSEEN_LATENCY,
 };
 
@@ -373,6 +373,7 @@ impl Engine {
         let budget = self
             .clock
             .budget(color, self.game.size(), moves_played, empty_points);
+        info!("genmove {color}: {}", budget_text(&budget));
         let game = &self.game;
         let decision = self.player.filtered(filter, |player| {
             player.genmove(game, color, budget, stop, watch, commit)
@@ -666,6 +667,26 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 }
 
 /// The answer to genmove: a vertex, `pass` or `resign`.
+/// The clock's budget for a move, for the log: `think 1.52 s (up to
+/// 3.04 s while the choice is unclear), at most 2000 playouts`.
+fn budget_text(budget: &Budget) -> String {
+    let now = std::time::Instant::now();
+    let seconds = |t: std::time::Instant| t.saturating_duration_since(now).as_secs_f64();
+    let mut text = match (budget.deadline, budget.latest) {
+        (Some(deadline), Some(latest)) => format!(
+            "think {:.2} s (up to {:.2} s while the choice is unclear)",
+            seconds(deadline),
+            seconds(latest)
+        ),
+        (Some(deadline), None) => format!("think {:.2} s", seconds(deadline)),
+        (None, _) => "no time limit".to_string(),
+    };
+    if budget.playouts != u64::MAX {
+        text.push_str(&format!(", at most {} playouts", budget.playouts));
+    }
+    text
+}
+
 fn decision_text(decision: Decision) -> String {
     match decision {
         Decision::Play(vertex) => vertex.to_string(),

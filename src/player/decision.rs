@@ -10,7 +10,7 @@
 
 use log::info;
 
-use super::report::{RootMove, SearchReport};
+use super::report::SearchReport;
 use crate::game::{Color, Game, Move, Vertex};
 
 /// What the player answers to `genmove`.
@@ -79,11 +79,13 @@ pub(super) fn decide(game: &Game, color: Color, report: &SearchReport, resign: R
     let best_play = report.best_play(game);
     let scored_out = is_scored_out(game, &report.ownership);
     let pass = report.moves.iter().find(|m| m.mv == Move::Pass);
-    let describe = |m: Option<&RootMove>| m.map_or("none".to_string(), |m| m.describe(color));
+    // `best D4 (...); passing: 12 visits, 41.0%`, not `pass pass (...)`.
+    let passing = pass.map_or("not searched".to_string(), |m| {
+        format!("{} visits, {:.1}%", m.visits, 100.0 * m.win_rate)
+    });
     info!(
-        "scored out: {scored_out}; best {}; pass {}",
-        describe(Some(best)),
-        describe(pass)
+        "scored out: {scored_out}; best {}; passing: {passing}",
+        best.describe(color)
     );
     if log::log_enabled!(log::Level::Debug) {
         let size = game.size();
