@@ -12,11 +12,16 @@ side, won/lost and hane's margin, whichever route played it), a summary
 (summary.txt) and a plot (winrate.png: the win rate with its 95% band and
 the seconds a move; needs matplotlib, `pip install matplotlib`).
 
-The opponent by default is GNU Go level 10 with --capture-all-dead, so that
-it plays on until dead stones are captured, as the Tromp-Taylor count needs.
+The opponent by default is GNU Go (--gnugo-level 10) with --chinese-rules
+(area scoring, so that its count can be compared with Tromp-Taylor's) and
+--capture-all-dead, so that it plays on until dead stones are captured, as
+the Tromp-Taylor count needs; --opponent replaces that command whole. hane
+gets --no-suicide against GNU Go, which forbids every suicide (--hane-suicide
+keeps hane's own rules), and --hane-args on top.
 
 Example:
   scripts/match.py --games 100 --size 9 --komi 7.5 --hane-args "--threads 1 --time 1"
+  scripts/match.py --games 20 --gnugo-level 1 --print-commands   # what would run
 """
 
 import argparse
@@ -32,7 +37,51 @@ import time
 
 from gtp_client import Engine, EngineError
 
-GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules --capture-all-dead"
+GNUGO_FLAGS = "--mode gtp --chinese-rules --capture-all-dead"
+
+
+def gnugo_command(path, level):
+    """GNU Go's whole command for a match: GTP, area scoring (its
+    final_score then counts as Tromp-Taylor does, but for dead stones) and
+    every dead stone captured before it passes."""
+    return f"{path} {GNUGO_FLAGS} --level {level}"
+
+
+def default_gnugo():
+    return shutil.which("gnugo") or "/usr/games/gnugo"
+
+
+def is_gnugo(command):
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return False
+    return os.path.basename(program) == "gnugo"
+
+
+def opponent_label(args):
+    """The opponent as the plot's title and the summary name it: `GNU Go
+    level 10`, or the command's program and its arguments."""
+    if args.opponent is None:
+        return f"GNU Go level {args.gnugo_level}"
+    words = shlex.split(args.opponent)
+    if not words:
+        return "?"
+    label = " ".join([os.path.basename(words[0])] + words[1:])
+    if is_gnugo(args.opponent):
+        level = re.search(r"--level[ =](\d+)", args.opponent)
+        label = f"GNU Go level {level.group(1) if level else 10 }"
+    return label
+
+
+def engine_commands(args):
+    """(hane's command, the opponent's command) as the match runs them."""
+    opponent = args.opponent or gnugo_command(args.gnugo, args.gnugo_level)
+    hane_args = args.hane_args.split()
+    if is_gnugo(opponent) and not args.hane_suicide and "--no-suicide" not in hane_args:
+        hane_args = ["--no-suicide"] + hane_args
+    hane = " ".join([shlex.quote(args.hane)] + hane_args)
+    return hane, opponent
 
 
 def wilson(wins, n, z=1.96):
@@ -216,10 +265,11 @@ def run_own_driver(args):
                     break
                 next_game[0] += 1
             if engines is None:
+                hane_command, opponent_command = engine_commands(args)
                 engines = {
-                    "hane": Engine(f"{args.hane} {args.hane_args}", "hane",
+                    "hane": Engine(hane_command, "hane",
                                    os.path.join(args.out, f"hane-{slot}.stderr")),
-                    "opponent": Engine(args.opponent, "opponent",
+                    "opponent": Engine(opponent_command, "opponent",
                                        os.path.join(args.out, f"opponent-{slot}.stderr")),
                 }
             hane_colour = "B" if i % 2 == 0 or args.handicap else "W"
@@ -483,7 +533,8 @@ def run_twogtp(args):
     """Plays the match under gogui-twogtp and prints one line per game as
     its row appears in game.dat, with results.tsv rewritten each time, as
     the driver does."""
-    cmd = ["gogui-twogtp", "-black", f"{args.hane} {args.hane_args}", "-white", args.opponent,
+    hane_command, opponent_command = engine_commands(args)
+    cmd = ["gogui-twogtp", "-black", hane_command, "-white", opponent_command,
            "-size", str(args.size), "-komi", f"{args.komi:g}", "-alternate", "-auto",
            "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
     if args.twogtp_time:
@@ -559,8 +610,9 @@ def plot_win_rate(path, results, args):
     top.set_ylabel("hane wins (%)")
     top.grid(alpha=0.3)
     top.legend(loc="lower right")
-    opponent = os.path.basename(shlex.split(args.opponent)[0]) if args.opponent else "?"
-    top.set_title(f"hane ({args.hane_args.strip() or 'defaults'}) against {opponent}\n"
+    opponent = opponent_label(args)
+    hane_args = " ".join(engine_commands(args)[0].split()[1:])
+    top.set_title(f"hane ({hane_args or 'defaults'}) against {opponent}\n"
                   f"{args.size}x{args.size}, komi {args.komi:g}, "
                   f"{f'hane Black with {args.handicap} stones' if args.handicap else 'colours alternating'}: "
                   f"{wins:g} of {len(results)} won", fontsize=10)
@@ -582,15 +634,35 @@ def plot_win_rate(path, results, args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--hane", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "hane"))
-    p.add_argument("--hane-args", default="")
-    p.add_argument("--opponent", default=GNUGO)
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--size", type=int, default=9)
-    p.add_argument("--komi", type=float, default=7.5)
-    p.add_argument("--out", default="out/match")
-    p.add_argument("--move-timeout", type=float, default=60.0)
-    p.add_argument("--no-twogtp", action="store_true")
+    p.add_argument("--hane", metavar="PATH",
+                   default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "hane"),
+                   help="the hane binary (default: target/release/hane)")
+    p.add_argument("--hane-args", default="", metavar="ARGS",
+                   help="hane's options, one string: \"--threads 1 --time 1\" "
+                        "(--no-suicide is added against GNU Go)")
+    p.add_argument("--hane-suicide", action="store_true",
+                   help="do not add --no-suicide against GNU Go (its play answers "
+                        "hane's suicides with an error, which ends the game)")
+    p.add_argument("--gnugo", default=default_gnugo(), metavar="PATH",
+                   help="GNU Go's binary (default: gnugo on PATH, else /usr/games/gnugo)")
+    p.add_argument("--gnugo-level", type=int, default=10, metavar="N",
+                   help=f"GNU Go's level, 1 to 10 (default 10); its command is then "
+                        f"`GNUGO {GNUGO_FLAGS} --level N`")
+    p.add_argument("--opponent", default=None, metavar="COMMAND",
+                   help="another opponent's whole GTP command, instead of GNU Go "
+                        "(given GNU Go this way, keep --chinese-rules or the counts disagree)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--size", type=int, default=9, help="board size (default 9)")
+    p.add_argument("--komi", type=float, default=7.5, help="komi (default 7.5)")
+    p.add_argument("--out", default="out/match", metavar="DIR",
+                   help="folder for the SGFs, results.tsv, summary.txt and winrate.png "
+                        "(default out/match; gogui-twogtp resumes a match found there)")
+    p.add_argument("--move-timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="own driver: a genmove unanswered this long loses the game (default 60)")
+    p.add_argument("--no-twogtp", action="store_true",
+                   help="play with the script's own driver even when gogui-twogtp is on PATH")
+    p.add_argument("--print-commands", action="store_true",
+                   help="print hane's and the opponent's commands and the plot's title, then exit")
     p.add_argument("--clock", type=int, default=0, metavar="SECONDS",
                    help="sudden death: each side has SECONDS for the game (always the own driver, "
                         "as gogui-twogtp keeps no clock; "
@@ -608,6 +680,16 @@ def main():
     p.add_argument("--sprt", metavar="P0,P1",
                    help="stop early once Wald's test (alpha = beta = 0.05) tells win rate P1 from P0")
     args = p.parse_args()
+    if args.opponent is not None and is_gnugo(args.opponent) and "--chinese-rules" not in args.opponent:
+        print("warning: GNU Go without --chinese-rules counts by territory: its final_score "
+              "will disagree with the Tromp-Taylor count (use --gnugo-level instead)",
+              file=sys.stderr)
+    if args.print_commands:
+        hane_command, opponent_command = engine_commands(args)
+        print(f"hane: {hane_command}")
+        print(f"opponent: {opponent_command}")
+        print(f"title: hane against {opponent_label(args)}")
+        return
     os.makedirs(args.out, exist_ok=True)
     # gogui-twogtp -time sends time_settings once and neither sends
     # time_left nor ends a game on time, so a clock is kept by the driver.

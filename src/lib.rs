@@ -10,8 +10,9 @@
 //!   report of numbers (candidates, visits, win rates, PV, ownership).
 //! - `game` (rules): board, game record, superko, scoring, SGF.
 //!
-//! `analyze` (`hane analyze`, a whole game reviewed into an SGF file) is a
-//! tool on top of `player` and `game`, beside the protocol, not part of it.
+//! `analyze` (`hane analyze`, a whole game reviewed into an SGF file) and
+//! `analysis_engine` (`hane analysis`, KataGo's JSON analysis protocol) are
+//! tools on top of `player` and `game`, beside the protocol, not part of it.
 //!
 //! Data flows one way: stdin -> reader thread -> parser -> `Command` ->
 //! `Engine` -> (the clock's budget -> `Player` -> search threads -> report ->
@@ -19,11 +20,13 @@
 //! declarations is the whole public API, for `main.rs`, `tests/` and `fuzz/`.
 //! docs/architecture.md maps every module.
 
+mod analysis_engine;
 mod analyze;
 mod game;
 mod gtp;
 mod player;
 
+pub use analysis_engine::{run_analysis, serve_analysis, AnalysisOptions, ReportAs};
 pub use analyze::{analyze_file, AnalyzeError, AnalyzeOptions, Summary};
 pub use game::sgf;
 pub use game::zobrist::stone_key;

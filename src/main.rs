@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use hane::{AnalyzeOptions, Engine, LiveGfx, PlayerConfig, Rules, SearchParams, Superko};
+use hane::{
+    AnalysisOptions, AnalyzeOptions, Engine, LiveGfx, PlayerConfig, ReportAs, Rules, SearchParams,
+    Superko,
+};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -63,12 +66,11 @@ struct Cli {
     ponder: bool,
     /// Draw the search on GoGui's board while genmove thinks (GoGui's live
     /// graphics, `gogui-gfx:` lines on stderr), every SECONDS (default 0.5):
-    /// `--gogui-live-gfx` or `--gogui-live-gfx=0.2`.
+    /// `--gogui-live-gfx`, `--gogui-live-gfx 0.2` or `--gogui-live-gfx=0.2`.
     #[arg(
         long,
         value_name = "SECONDS",
         num_args = 0..=1,
-        require_equals = true,
         default_missing_value = "0.5",
         value_parser = drawing_interval
     )]
@@ -108,15 +110,41 @@ enum Tool {
     /// game with Black's win rate on each node (Sabaki's SBKV), a comment on
     /// each move and hane's variation where it prefers another move.
     Analyze(AnalyzeArgs),
+    /// KataGo's JSON analysis protocol: one JSON query a line on stdin, one
+    /// JSON response a line on stdout per turn analysed (not GTP).
+    Analysis(AnalysisArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct AnalysisArgs {
+    /// Playouts per position for a query without `maxVisits`.
+    #[arg(short = 'p', long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
+    playouts: u64,
+    /// Search threads per position.
+    #[arg(short = 't', long, default_value_t = 1, value_parser = at_least_one::<usize>)]
+    threads: usize,
+    /// Positions searched at once (default: every core, shared out among
+    /// the --threads of each).
+    #[arg(long, value_parser = at_least_one::<usize>)]
+    analysis_threads: Option<usize>,
+    /// Whose point of view win rates, scores and ownership are given from
+    /// (KataGo's reportAnalysisWinratesAs).
+    #[arg(long, default_value = "black", value_name = "black|white|side-to-move")]
+    report_as: ReportAs,
+    /// At the end of the input, stop at once rather than finish the queued
+    /// queries.
+    #[arg(long)]
+    quit_without_waiting: bool,
 }
 
 #[derive(clap::Args, Debug)]
 struct AnalyzeArgs {
     /// The game (SGF); it is read, never changed.
     game: PathBuf,
-    /// Where to write the reviewed game; not the game's own file.
+    /// Where to write the reviewed game; not the game's own file (default:
+    /// beside it, GAME-reviewed.sgf).
     #[arg(short, long, value_name = "OUT.sgf")]
-    output: PathBuf,
+    output: Option<PathBuf>,
     /// Playouts per position, shared out among the threads; with one thread
     /// and a --seed the review is the same on every run.
     #[arg(short = 'p', long, value_parser = at_least_one::<u64>, conflicts_with = "time")]
@@ -149,6 +177,7 @@ fn main() {
         ),
         Some(Tool::Analyze(args)) => analyze(&cli, args),
         Some(Tool::Params) => list_params(),
+        Some(Tool::Analysis(args)) => analysis(&cli, args),
         None => play(&cli),
     }
 }
@@ -197,9 +226,12 @@ komi 7.5 until the client sets one",
 /// and status 1; its closing line goes to stderr beside the progress bar.
 fn analyze(cli: &Cli, args: AnalyzeArgs) {
     let threads = threads_or_every_core(args.threads);
+    let output = args
+        .output
+        .unwrap_or_else(|| AnalyzeOptions::default_output(&args.game));
     let options = AnalyzeOptions {
         input: args.game,
-        output: args.output,
+        output,
         rules: rules(cli),
         player: PlayerConfig {
             threads,
@@ -211,6 +243,20 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
         },
     };
     match hane::analyze_file(&options) {
+        Ok(summary) if summary.interrupted => {
+            if summary.positions == 0 {
+                eprintln!("hane analyze: interrupted before the first position: nothing written");
+            } else {
+                eprintln!(
+                    "hane analyze: interrupted: the first {} of {} positions written to {}",
+                    summary.positions,
+                    summary.planned,
+                    options.output.display()
+                );
+            }
+            // As a process that SIGINT ended.
+            std::process::exit(130);
+        }
         Ok(summary) => eprintln!(
             "hane analyze: {} positions searched in {:.1} s; written to {}",
             summary.positions,
@@ -221,6 +267,29 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
             eprintln!("hane analyze: {error}");
             std::process::exit(1);
         }
+    }
+}
+
+/// `hane analysis`: KataGo's JSON analysis protocol on stdin/stdout.
+fn analysis(cli: &Cli, args: AnalysisArgs) {
+    let cores = threads_or_every_core(None);
+    let options = AnalysisOptions {
+        player: PlayerConfig {
+            threads: args.threads,
+            seed: cli.seed,
+            search: search_params(cli),
+            ..PlayerConfig::default()
+        },
+        max_visits: args.playouts,
+        analysis_threads: args
+            .analysis_threads
+            .unwrap_or((cores / args.threads).max(1)),
+        report_as: args.report_as,
+        quit_without_waiting: args.quit_without_waiting,
+    };
+    if let Err(e) = hane::serve_analysis(&options) {
+        log::error!("hane analysis: cannot read standard input: {e}");
+        std::process::exit(1);
     }
 }
 

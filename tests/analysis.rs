@@ -188,6 +188,117 @@ fn kata_analyze_with_interval_keyword_maxmoves_and_ownership() {
     assert_eq!(snapshot(&mut gtp), before);
 }
 
+/// KataGo's top-level fields of one info line (`info`, `rootInfo`,
+/// `ownership`, `ownershipStdev`), each with the tokens that follow it, as a
+/// client robust to key order reads them.
+fn katago_fields(line: &str) -> Vec<(String, Vec<String>)> {
+    let mut fields: Vec<(String, Vec<String>)> = Vec::new();
+    for token in line.split(' ') {
+        match token {
+            "info" | "rootInfo" | "ownership" | "ownershipStdev" => {
+                fields.push((token.to_string(), Vec::new()))
+            }
+            _ => fields
+                .last_mut()
+                .expect("a line starts with a field")
+                .1
+                .push(token.to_string()),
+        }
+    }
+    fields
+}
+
+/// The values of `key` inside one `info` block: the tokens after it up to
+/// the next key (a word of letters that is not a vertex or pass).
+fn block_values<'a>(block: &'a [String], key: &str) -> Option<Vec<&'a str>> {
+    let vertex = Regex::new(&format!("^(?:{VERTEX}|pass)$")).expect("regex");
+    let start = block.iter().position(|t| t == key)? + 1;
+    Some(
+        block[start..]
+            .iter()
+            .take_while(|t| t.parse::<f64>().is_ok() || vertex.is_match(t))
+            .map(String::as_str)
+            .collect(),
+    )
+}
+
+#[test]
+fn kata_analyze_root_info_pv_visits_and_the_ownerships() {
+    let mut gtp = game_before_capture(&["--threads", "1"]);
+    let before = snapshot(&mut gtp);
+    let (lines, response) = stream(
+        &mut gtp,
+        "kata-analyze b 10 maxmoves 4 rootInfo true pvVisits true pvEdgeVisits true \
+ownership true ownershipStdev true movesOwnership true",
+        2,
+        "7 name",
+    );
+    assert_eq!(response, "=7 hane");
+    for line in &lines {
+        let fields = katago_fields(line);
+        let names: Vec<&str> = fields.iter().map(|(name, _)| name.as_str()).collect();
+        let infos = names.iter().filter(|&&n| n == "info").count();
+        assert!((1..=4).contains(&infos), "{line}");
+        assert_eq!(
+            &names[infos..],
+            ["rootInfo", "ownership", "ownershipStdev"],
+            "{line}"
+        );
+        let mut visits_sum = 0;
+        for (_, block) in &fields[..infos] {
+            let pv = block_values(block, "pv").expect("pv");
+            let pv_visits = block_values(block, "pvVisits").expect("pvVisits");
+            assert_eq!(pv.len(), pv_visits.len(), "one count per PV move: {line}");
+            let counts: Vec<u64> = pv_visits
+                .iter()
+                .map(|v| v.parse().expect("count"))
+                .collect();
+            let visits: u64 = block_values(block, "visits").expect("visits")[0]
+                .parse()
+                .expect("visits");
+            assert_eq!(counts[0], visits, "the first is the move's own visits");
+            assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+            assert_eq!(block_values(block, "pvEdgeVisits"), Some(pv_visits));
+            let owners = block_values(block, "movesOwnership").expect("movesOwnership");
+            assert_eq!(owners.len(), 81);
+            for o in owners {
+                assert!((-1.0..=1.0).contains(&o.parse::<f64>().expect("owner")));
+            }
+            visits_sum += visits;
+        }
+        let root = &fields[infos].1;
+        assert_eq!(root[0], "visits");
+        let root_visits: u64 = root[1].parse().expect("root visits");
+        assert!(root_visits >= visits_sum, "{line}");
+        let winrate: f64 = block_values(root, "winrate").expect("winrate")[0]
+            .parse()
+            .expect("winrate");
+        assert!((0.0..=1.0).contains(&winrate));
+        for key in ["scoreLead", "scoreMean", "scoreSelfplay"] {
+            assert!(block_values(root, key).is_some(), "{key} in {line}");
+        }
+        assert_eq!(fields[infos + 1].1.len(), 81);
+        let spreads = &fields[infos + 2].1;
+        assert_eq!(spreads.len(), 81);
+        for s in spreads {
+            assert!((0.0..=1.0).contains(&s.parse::<f64>().expect("stdev")));
+        }
+    }
+    assert_eq!(snapshot(&mut gtp), before);
+}
+
+#[test]
+fn lz_analyze_refuses_katago_s_keys_as_leela_zero_does() {
+    let mut gtp = game_before_capture(&["--threads", "1"]);
+    let answer = gtp.send("5 lz-analyze b 10 ownership true");
+    assert!(
+        answer.starts_with("?5 syntax error (cannot parse analyze tags: ownership"),
+        "{answer}"
+    );
+    assert!(answer.contains("kata-analyze"), "{answer}");
+    assert_eq!(gtp.ok("name"), "hane");
+}
+
 #[test]
 fn a_line_already_waiting_ends_the_stream_at_once() {
     let mut gtp = game_before_capture(&["--threads", "1"]);

@@ -208,3 +208,93 @@ fn bad_input_and_outputs_are_refused_with_a_message() {
     assert_refused(&game, &no_folder, "cannot write");
     assert_refused(&game, dir.path(), "cannot write");
 }
+
+#[test]
+fn without_an_output_name_the_review_is_written_beside_the_game() {
+    let dir = TempDir::new("default-output");
+    let input = dir.file("game.sgf", GAME);
+    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .arg("analyze")
+        .arg(&input)
+        .args(QUICK)
+        .output()
+        .expect("run hane analyze");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let reviewed = dir.path().join("game-reviewed.sgf");
+    let text = std::fs::read_to_string(&reviewed).expect("the review beside the game");
+    assert!(text.contains("SBKV["), "{text}");
+    assert!(stderr(&output).contains("game-reviewed.sgf"));
+}
+
+/// A 19x19 game of 38 moves along the third lines, long enough to review
+/// that Ctrl-C comes in the middle.
+fn long_game() -> Vec<u8> {
+    let mut text = String::from("(;FF[4]SZ[19]KM[7.5]");
+    for column in b'a'..=b's' {
+        let column = column as char;
+        text.push_str(&format!(";B[{column}c];W[{column}q]"));
+    }
+    text.push(')');
+    text.into_bytes()
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_the_review_so_far_or_nothing() {
+    use std::process::Stdio;
+    use std::time::Duration;
+    let dir = TempDir::new("interrupt");
+    let input = dir.file("long.sgf", &long_game());
+    let output = dir.path().join("long-reviewed.sgf");
+    let interrupted_after = |wait: Duration| {
+        let child = Command::new(env!("CARGO_BIN_EXE_hane"))
+            .arg("analyze")
+            .arg(&input)
+            .args(["--playouts", "1500", "--threads", "1", "--seed", "1"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start hane analyze");
+        std::thread::sleep(wait);
+        // SAFETY: a signal to the child this test started.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        }
+        child.wait_with_output().expect("wait for hane analyze")
+    };
+    // At once: no position reviewed yet, no file left behind.
+    let early = interrupted_after(Duration::from_millis(200));
+    assert_eq!(early.status.code(), Some(130), "{}", stderr(&early));
+    assert!(
+        stderr(&early).contains("interrupted before the first position: nothing written"),
+        "{}",
+        stderr(&early)
+    );
+    assert!(!output.exists());
+    // Later: the positions reviewed so far, each with its win rate. A
+    // busy machine may not have finished the first position in the first
+    // wait: wait longer then.
+    let mut waits = [4, 8, 16, 32].into_iter();
+    let late = loop {
+        let wait = waits.next().expect("a position reviewed within 32 s");
+        let late = interrupted_after(Duration::from_secs(wait));
+        if !stderr(&late).contains("before the first position") {
+            break late;
+        }
+    };
+    let message = stderr(&late);
+    assert_eq!(late.status.code(), Some(130), "{message}");
+    let written: usize = message
+        .split("the first ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {message:?}"));
+    assert!(
+        message.contains(&format!("the first {written} of 39 positions")),
+        "{message}"
+    );
+    let text = std::fs::read_to_string(&output).expect("the partial review");
+    assert_eq!(text.matches("SBKV[").count(), written, "{text}");
+    let tree = SgfTree::parse(text.as_bytes()).expect("SGF");
+    assert!(tree.main_line().is_ok());
+}

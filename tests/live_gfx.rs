@@ -158,3 +158,12 @@ fn a_drawing_interval_out_of_range_is_refused() {
         assert!(stderr.contains("0.05 to 3600"), "{value}: {stderr}");
     }
 }
+
+#[test]
+fn the_drawing_interval_may_follow_after_a_space() {
+    let (_, _, stderr) = genmove_after_e5(
+        &["--threads", "1", "--time", "0.5", "--gogui-live-gfx", "0.1"],
+        "warn",
+    );
+    assert!(stderr.contains("gogui-gfx:"), "{stderr}");
+}

@@ -449,3 +449,79 @@ fn the_rules_in_force_are_in_the_record_and_the_start_up_log() {
     assert!(!status.success());
     assert!(stderr.contains("positional or situational"), "{stderr}");
 }
+
+/// KataGo's rules commands: Tromp-Taylor as its rules object, either
+/// superko rule set by shorthand or object, other rules refused.
+#[test]
+fn katago_rules_commands_set_the_superko_rule_and_refuse_other_rules() {
+    const TROMP_TAYLOR: &str = r#"{"hasButton":false,"ko":"POSITIONAL","scoring":"AREA","suicide":true,"tax":"NONE","whiteHandicapBonus":"0","friendlyPassOk":false}"#;
+    let mut gtp = common::started_with(&[], &SUPERKO_CASE);
+    assert_eq!(gtp.send("1 kata-get-rules"), format!("=1 {TROMP_TAYLOR}"));
+    assert_eq!(gtp.ok("is_legal b B1"), "0");
+    // The object as kata-get-rules wrote it, with spaces, and situational ko.
+    gtp.ok(r#"kata-set-rules {"hasButton": false, "ko": "SITUATIONAL", "scoring": "AREA", "suicide": true, "tax": "NONE", "whiteHandicapBonus": "0", "friendlyPassOk": false}"#);
+    assert_eq!(
+        gtp.ok("kata-get-rules"),
+        TROMP_TAYLOR.replace("POSITIONAL", "SITUATIONAL")
+    );
+    assert_eq!(
+        gtp.ok("is_legal b B1"),
+        "1",
+        "the position stays, the rule changes"
+    );
+    assert!(gtp
+        .ok("printsgf")
+        .contains("RU[Tromp-Taylor, situational superko, suicide allowed]"));
+    let japanese = gtp.send("2 kata-set-rules japanese");
+    assert!(
+        japanese.starts_with("?2 rules hane does not play: hane plays only Tromp-Taylor"),
+        "{japanese}"
+    );
+    assert!(
+        japanese.contains(r#"scoring "TERRITORY" (hane: "AREA")"#),
+        "{japanese}"
+    );
+    assert_eq!(gtp.ok("is_legal b B1"), "1", "a refusal changes nothing");
+    assert!(gtp
+        .send("kata-set-rules chinese")
+        .starts_with("? rules hane does not play"));
+    assert!(gtp
+        .send("kata-set-rules go")
+        .starts_with("? unknown rules 'go', expected a JSON rules object or one of tromp-taylor"));
+    assert_eq!(
+        gtp.send("kata-set-rules"),
+        "? syntax error (expected rules: tromp-taylor or a JSON rules object)"
+    );
+    gtp.ok("kata-set-rules tromp-taylor");
+    assert_eq!(gtp.ok("kata-get-rules"), TROMP_TAYLOR);
+    assert_eq!(gtp.ok("is_legal b B1"), "0");
+    for name in ["kata-get-rules", "kata-set-rules"] {
+        assert_eq!(gtp.ok(&format!("known_command {name}")), "true");
+    }
+}
+
+/// The debug log writes commands as GTP text; the info log says what the
+/// clock gave a move and why the search stopped.
+#[test]
+fn logs_write_commands_as_gtp_and_the_clock_s_decisions() {
+    let mut gtp = Gtp::start_with_env(&["--threads", "1"], &[("RUST_LOG", "debug")]);
+    gtp.ok("boardsize 9");
+    gtp.ok("play b e5");
+    gtp.ok("time_settings 30 0 0");
+    gtp.ok("genmove w");
+    let (_, stderr) = gtp.close();
+    assert!(stderr.contains("command play B E5"), "{stderr}");
+    assert!(!stderr.contains("Vertex {"), "{stderr}");
+    let budget = stderr
+        .lines()
+        .find(|l| l.contains("genmove white: think "))
+        .unwrap_or_else(|| panic!("no budget in {stderr}"));
+    assert!(budget.contains(" INFO "), "{budget}");
+    assert!(budget.contains("while the choice is unclear"), "{budget}");
+    assert!(
+        stderr.contains("white: stopped "),
+        "why the search stopped: {stderr}"
+    );
+    assert!(!stderr.contains("pass pass"), "{stderr}");
+    assert!(stderr.contains("; passing: "), "{stderr}");
+}

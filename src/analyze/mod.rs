@@ -7,6 +7,7 @@
 //! A tool on top of the two lower layers: it replays the game with `game/`
 //! and searches with `player/`; the protocol layer takes no part.
 
+mod interrupt;
 mod notes;
 mod progress;
 
@@ -14,7 +15,6 @@ use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::game::sgf::{MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
@@ -43,8 +43,25 @@ pub struct AnalyzeOptions {
 /// How an analysis went, for the closing line.
 #[derive(Clone, Copy, Debug)]
 pub struct Summary {
+    /// Positions searched and written.
     pub positions: usize,
+    /// Positions the whole review has.
+    pub planned: usize,
     pub seconds: f64,
+    /// Ctrl-C stopped the review: the positions before it are written,
+    /// or, with none, nothing.
+    pub interrupted: bool,
+}
+
+impl AnalyzeOptions {
+    /// The output of a review when none is named: beside the game,
+    /// `game.sgf` -> `game-reviewed.sgf`.
+    pub fn default_output(input: &Path) -> PathBuf {
+        let stem = input
+            .file_stem()
+            .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+        input.with_file_name(format!("{stem}-reviewed.sgf"))
+    }
 }
 
 /// Why no analysis was written. `Display` is the message the user sees.
@@ -84,7 +101,9 @@ impl std::error::Error for AnalyzeError {}
 /// Reads the game, searches every position of its main line and writes the
 /// annotated game to the output. Everything the input can get wrong is
 /// found before the first search, and the output is opened then too, so a
-/// long analysis never ends in an error.
+/// long analysis never ends in an error. Ctrl-C (SIGINT) from then on stops
+/// the review: the positions reviewed so far are written, or, with none,
+/// nothing (an output file made for the review is removed again).
 pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     let start = Instant::now();
     if same_file(&options.input, &options.output) {
@@ -96,7 +115,9 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     let main_line = tree.main_line().map_err(sgf_error)?;
     let plan = plan(&main_line, options.rules)
         .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+    let existed = options.output.exists();
     let mut output = open_output(&options.output)?;
+    interrupt::catch();
     let searches = plan.iter().filter(|step| step.search_for.is_some()).count();
     let mut review = Review {
         player: Player::new(&options.player),
@@ -104,15 +125,25 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
         rules: options.rules,
         progress: Progress::new(searches as u64),
     };
-    review
+    let reviewed = review
         .annotate(&mut tree, &main_line, &plan)
         .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
     review.progress.finish();
-    write_output(&mut output, &tree.write())
-        .map_err(|e| AnalyzeError::Write(options.output.clone(), e))?;
+    let interrupted = interrupt::raised();
+    if interrupted && reviewed == 0 {
+        drop(output);
+        if !existed {
+            let _ = std::fs::remove_file(&options.output);
+        }
+    } else {
+        write_output(&mut output, &tree.write())
+            .map_err(|e| AnalyzeError::Write(options.output.clone(), e))?;
+    }
     Ok(Summary {
-        positions: searches,
+        positions: reviewed,
+        planned: searches,
         seconds: start.elapsed().as_secs_f64(),
+        interrupted,
     })
 }
 
@@ -240,17 +271,22 @@ struct Review {
 
 impl Review {
     /// Replays the main line again, searching where the plan says, and
-    /// writes what each search found into the tree.
+    /// writes what each search found into the tree; the positions searched
+    /// and written. Ctrl-C ends it there, the search it cut short unwritten.
     fn annotate(
         &mut self,
         tree: &mut SgfTree,
         main_line: &MainLine,
         plan: &[Step],
-    ) -> Result<(), String> {
+    ) -> Result<usize, String> {
         let record = &main_line.game;
         let mut game = game_for(record, self.rules)?;
         let mut moves_played = 0;
+        let mut reviewed = 0;
         for (index, ((node, actions), step)) in main_line.nodes.iter().zip(plan).enumerate() {
+            if interrupt::raised() {
+                break;
+            }
             for action in &record.actions[actions.clone()] {
                 game.replay_sgf_action(action, record.handicap, &mut moves_played)
                     .map_err(|e| e.to_string())?;
@@ -260,6 +296,10 @@ impl Review {
                 continue;
             };
             let report = self.search(&game, color, moves_played);
+            if interrupt::raised() {
+                break;
+            }
+            reviewed += 1;
             let Some(best) = report.moves.first() else {
                 continue;
             };
@@ -277,16 +317,14 @@ impl Review {
                 review_move(tree, &mut game, (*node, *next_node), &report, *played);
             }
         }
-        Ok(())
+        Ok(reviewed)
     }
 
     /// One position's search within the budget the command line set.
     fn search(&mut self, game: &Game, color: Color, moves_played: u64) -> SearchReport {
         self.progress.searching(moves_played + 1);
         let budget = self.clock.untimed_budget(game.size());
-        let report = self
-            .player
-            .search(game, color, budget, &AtomicBool::new(false));
+        let report = self.player.search(game, color, budget, interrupt::flag());
         self.progress.searched();
         report
     }

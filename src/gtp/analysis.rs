@@ -5,7 +5,17 @@
 //!
 //! Win rates and score leads are from the point of view of the side to
 //! move, as both analysis dialects define them; ownership is Black-positive
-//! for GoGui and side-to-move-positive for KataGo's `ownership` field.
+//! for GoGui and side-to-move-positive for KataGo's `ownership` and
+//! `movesOwnership` fields.
+//!
+//! KataGo's optional outputs, as its GTP extensions document them: after
+//! each candidate's `pv`, `pvVisits` and `pvEdgeVisits` (one count per PV
+//! move: the playouts of the position it leads to; hane's tree has no
+//! transpositions, so the two agree) and `movesOwnership` (the ownership
+//! over the playouts that began with that move, H*W values from the top
+//! left); after the last candidate, `rootInfo` (the position's visits, win
+//! rate and score), `ownership` and `ownershipStdev` (each point's owner's
+//! standard deviation over the playouts, 0 to 1).
 
 use std::fmt::Write;
 use std::sync::atomic::AtomicBool;
@@ -50,9 +60,11 @@ pub(super) fn analyze(
         interval: interval(args),
         on_report: &mut send,
     };
+    player.set_move_ownership(args.moves_ownership);
     let report = player.filtered(&args.filter, |player| {
         player.analyze(game, color, &signals.stop, Some(watch))
     });
+    player.set_move_ownership(false);
     info!("analysis for {color}: {} playouts", report.playouts);
     Ok(String::new())
 }
@@ -82,7 +94,7 @@ pub(super) fn send_info_line(
         args.min_moves.map_or(0, count),
         args.max_moves.map_or(usize::MAX, count),
     );
-    match info_line(report, &candidates, dialect, args.ownership) {
+    match info_line(report, &candidates, dialect, args) {
         Some(line) => stream.line(&line),
         None => true,
     }
@@ -138,14 +150,15 @@ fn candidates<'a>(
 }
 
 /// One `info` line holding the `candidates`, `info move D4 visits ...
-/// pv D4 Q16 info move ...`, with `pv` last in each block; for KataGo with
-/// `ownership` true, the owners of every point after the last block. None
-/// when there is no candidate yet.
+/// pv D4 Q16 info move ...`, with `pv` last in each block unless KataGo's
+/// optional outputs follow it (which Sabaki never asks for); for KataGo,
+/// those `args` asks for after the last block. None when there is no
+/// candidate yet.
 fn info_line(
     report: &SearchReport,
     candidates: &[&RootMove],
     dialect: Dialect,
-    ownership: bool,
+    args: &AnalyzeArgs,
 ) -> Option<String> {
     let mut line = String::new();
     for (order, m) in candidates.iter().enumerate() {
@@ -175,27 +188,66 @@ fn info_line(
             }
         }
         let _ = write!(line, " order {order} pv {}", pv_text(&m.pv));
+        if dialect == Dialect::KataGo {
+            let visits = || {
+                m.pv_visits
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            if args.pv_visits {
+                let _ = write!(line, " pvVisits {}", visits());
+            }
+            if args.pv_edge_visits {
+                let _ = write!(line, " pvEdgeVisits {}", visits());
+            }
+            if args.moves_ownership {
+                // A move not played out yet (minmoves) has no playouts of
+                // its own: the position's ownership stands for it.
+                let owners = m.ownership.as_deref().unwrap_or(&report.ownership);
+                line.push_str(" movesOwnership");
+                push_grid(&mut line, report, owners, report.to_move.sign());
+            }
+        }
     }
     if line.is_empty() {
         return None;
     }
-    if ownership && dialect == Dialect::KataGo {
-        line.push_str(" ownership");
-        let sign = report.to_move.sign();
-        // Row by row from the top left, as KataGo writes it: on a rectangle
-        // `height` rows of `width` values.
-        let size = report.size;
-        for row in (0..size.height).rev() {
-            for col in 0..size.width {
-                let owner = report
-                    .ownership
-                    .get(size.index(Vertex::new(col, row)))
-                    .copied();
-                let _ = write!(line, " {:.4}", sign * owner.unwrap_or(0.0));
-            }
+    if dialect == Dialect::KataGo {
+        if args.root_info {
+            let lead = report.root_score_lead();
+            let _ = write!(
+                line,
+                " rootInfo visits {} winrate {:.6} scoreMean {lead:.3} scoreLead {lead:.3} scoreSelfplay {lead:.3}",
+                report.root_visits(),
+                report.root_win_rate().clamp(0.0, 1.0),
+            );
+        }
+        if args.ownership {
+            line.push_str(" ownership");
+            push_grid(&mut line, report, &report.ownership, report.to_move.sign());
+        }
+        if args.ownership_stdev {
+            line.push_str(" ownershipStdev");
+            push_grid(&mut line, report, &report.ownership_stdev, 1.0);
         }
     }
     Some(line)
+}
+
+/// One value per point of the board, times `sign`, row by row from the top
+/// left as KataGo writes them: on a rectangle `height` rows of `width`
+/// values. `values` is row-major from A1, as the report keeps it.
+fn push_grid(line: &mut String, report: &SearchReport, values: &[f32], sign: f32) {
+    let size = report.size;
+    for row in (0..size.height).rev() {
+        for col in 0..size.width {
+            let value = values.get(size.index(Vertex::new(col, row))).copied();
+            // `+ 0.0` writes -0 as 0.
+            let _ = write!(line, " {:.4}", sign * value.unwrap_or(0.0) + 0.0);
+        }
+    }
 }
 
 /// The search shown as one of GoGui's gfx views.
@@ -371,9 +423,23 @@ mod tests {
         max_moves: usize,
         ownership: bool,
     ) -> Option<String> {
+        let args = AnalyzeArgs {
+            ownership,
+            ..AnalyzeArgs::default()
+        };
+        line_with(report, dialect, min_moves, max_moves, &args)
+    }
+
+    fn line_with(
+        report: &SearchReport,
+        dialect: Dialect,
+        min_moves: usize,
+        max_moves: usize,
+        args: &AnalyzeArgs,
+    ) -> Option<String> {
         let game = Game::new(report.size, 7.5);
         let shown = candidates(report, &game, min_moves, max_moves);
-        info_line(report, &shown, dialect, ownership)
+        info_line(report, &shown, dialect, args)
     }
 
     #[test]
@@ -394,6 +460,49 @@ mod tests {
         assert!(line.ends_with(
             "order 0 pv B2 C2 pass ownership -0.5000 -0.5000 1.0000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000"
         ));
+    }
+
+    #[test]
+    fn katago_optional_outputs_in_katago_order() {
+        let args = AnalyzeArgs {
+            root_info: true,
+            pv_visits: true,
+            pv_edge_visits: true,
+            moves_ownership: true,
+            ownership: true,
+            ownership_stdev: true,
+            ..AnalyzeArgs::default()
+        };
+        let line = line_with(&sample_report(), Dialect::KataGo, 0, 1, &args).expect("a line");
+        let white = -0.25; // Black's +0.25 seen by White, who is to move.
+        let moves_owners = format!(" {white:.4}").repeat(9);
+        let expected_tail = format!(
+            "order 0 pv B2 C2 pass pvVisits 300 120 40 pvEdgeVisits 300 120 40 \
+movesOwnership{moves_owners} \
+rootInfo visits 350 winrate 0.557143 scoreMean 1.000 scoreLead 1.000 scoreSelfplay 1.000 \
+ownership -0.5000 -0.5000 1.0000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000 \
+ownershipStdev{}",
+            " 0.5000".repeat(9)
+        );
+        assert!(line.ends_with(&expected_tail), "{line}");
+        // Leela Zero's dialect never writes them.
+        let lz = line_with(&sample_report(), Dialect::LeelaZero, 0, 1, &args).expect("a line");
+        assert!(lz.ends_with("pv B2 C2 pass"), "{lz}");
+    }
+
+    #[test]
+    fn a_move_not_played_out_shows_the_position_s_ownership() {
+        let args = AnalyzeArgs {
+            moves_ownership: true,
+            ..AnalyzeArgs::default()
+        };
+        let line = line_with(&sample_report(), Dialect::KataGo, 3, 3, &args).expect("a line");
+        let a1 = line.split(" info ").nth(1).expect("the A1 block");
+        assert!(a1.starts_with("move A1 visits 0"), "{a1}");
+        assert!(
+            a1.ends_with("pv A1 movesOwnership -0.5000 -0.5000 1.0000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000"),
+            "{a1}"
+        );
     }
 
     #[test]
@@ -456,6 +565,8 @@ mod tests {
                 prior: 0.1,
                 black_margin: None,
                 pv: vec![c2],
+                pv_visits: vec![100],
+                ownership: None,
             },
         );
         report

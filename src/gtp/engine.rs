@@ -20,10 +20,10 @@ use super::signals::Signals;
 use crate::game::sgf::{self, SgfGame};
 use crate::game::{
     fixed_handicap_vertices, free_handicap_vertices, result_text, Action, BoardSize, Color, Game,
-    Move, Rules, Vertex, DEFAULT_KOMI, MAX_RECORD_ACTIONS,
+    Move, Rules, RulesObject, Vertex, DEFAULT_KOMI, MAX_RECORD_ACTIONS,
 };
 use crate::player::{
-    Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
+    Budget, Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
     UNSEEN_LATENCY,
 };
 
@@ -289,7 +289,29 @@ impl Engine {
                 Ok(self.game.board().liberties(vertex).to_string())
             }
             Captures(color) => Ok(self.game.captures(color).to_string()),
+            KataGetRules => Ok(RulesObject::of(self.game.rules()).to_json()),
+            KataSetRules(text) => self.set_rules(&text),
         }
+    }
+
+    /// `kata-set-rules`: Tromp-Taylor under either superko rule, with or
+    /// without suicide, which then decides the moves from now on (the
+    /// position and the komi stay); any other rules are refused with what
+    /// differs, and change nothing.
+    fn set_rules(&mut self, text: &str) -> Reply {
+        let asked =
+            RulesObject::parse(text).map_err(|why| format!("unknown rules '{text}', {why}"))?;
+        let rules = asked
+            .played(self.game.komi())
+            .map_err(|why| format!("rules hane does not play: {why}"))?;
+        if rules != self.game.rules() {
+            self.rules = rules;
+            self.game = self.game.clone().with_rules(rules);
+            // The kept tree marked moves illegal under the old rules.
+            self.player.clear();
+            info!("rules now {rules}");
+        }
+        Ok(String::new())
     }
 
     /// An avoid or allow list may name only points of the board (and pass),
@@ -360,6 +382,7 @@ impl Engine {
         let budget = self
             .clock
             .budget(color, self.game.size(), moves_played, empty_points);
+        info!("genmove {color}: {}", budget_text(&budget));
         let game = &self.game;
         let decision = self.player.filtered(filter, |player| {
             player.genmove(game, color, budget, stop, watch, commit)
@@ -427,13 +450,16 @@ impl Engine {
             interval: analysis::interval(args),
             on_report: &mut send,
         };
+        self.player.set_move_ownership(args.moves_ownership);
         let decision = self.genmove(
             color,
             &context.signals.stop,
             true,
             Some(watch),
             &args.filter,
-        )?;
+        );
+        self.player.set_move_ownership(false);
+        let decision = decision?;
         // The move on a line of its own, as Leela Zero answers, even when
         // no info line came before it.
         context.stream.open();
@@ -652,6 +678,26 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 }
 
 /// The answer to genmove: a vertex, `pass` or `resign`.
+/// The clock's budget for a move, for the log: `think 1.52 s (up to
+/// 3.04 s while the choice is unclear), at most 2000 playouts`.
+fn budget_text(budget: &Budget) -> String {
+    let now = std::time::Instant::now();
+    let seconds = |t: std::time::Instant| t.saturating_duration_since(now).as_secs_f64();
+    let mut text = match (budget.deadline, budget.latest) {
+        (Some(deadline), Some(latest)) => format!(
+            "think {:.2} s (up to {:.2} s while the choice is unclear)",
+            seconds(deadline),
+            seconds(latest)
+        ),
+        (Some(deadline), None) => format!("think {:.2} s", seconds(deadline)),
+        (None, _) => "no time limit".to_string(),
+    };
+    if budget.playouts != u64::MAX {
+        text.push_str(&format!(", at most {} playouts", budget.playouts));
+    }
+    text
+}
+
 fn decision_text(decision: Decision) -> String {
     match decision {
         Decision::Play(vertex) => vertex.to_string(),

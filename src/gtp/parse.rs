@@ -133,6 +133,8 @@ const COMMANDS: &[(&str, ReadArguments)] = &[
     ("lz-genmove_analyze", |args| analyze(args, Dialect::LeelaZero, Command::GenmoveAnalyze)),
     ("kata-analyze", |args| analyze(args, Dialect::KataGo, Command::Analyze)),
     ("kata-genmove_analyze", |args| analyze(args, Dialect::KataGo, Command::GenmoveAnalyze)),
+    ("kata-get-rules", |args| no_arguments(args, Command::KataGetRules)),
+    ("kata-set-rules", |args| rest_of_line(args).map(Command::KataSetRules)),
     ("is_legal", |args| color_and_move(args).map(|(color, mv)| Command::IsLegal(color, mv))),
     ("all_legal", |args| one_color(args).map(Command::AllLegal)),
     ("list_stones", |args| one_color(args).map(Command::ListStones)),
@@ -170,12 +172,26 @@ const EXPECTED_FILE: &str = "expected a file name";
 const EXPECTED_NAME: &str = "expected a command name";
 const EXPECTED_KGS_SYSTEM: &str = "expected none, absolute, byoyomi or canadian";
 const TOO_MANY: &str = "too many arguments";
-const EXPECTED_ANALYZE_OPTION: &str =
-    "expected interval, maxmoves, minmoves, avoid, allow or ownership";
+const EXPECTED_ANALYZE_OPTION: &str = "expected interval, maxmoves, minmoves, avoid, allow, \
+ownership, ownershipStdev, movesOwnership, rootInfo, pvVisits or pvEdgeVisits";
+/// Leela Zero answers `cannot parse analyze tags` to any key it does not
+/// know; these are KataGo's, so say where they belong.
+const KATAGO_ONLY_OPTION: &str = "cannot parse analyze tags: ownership, ownershipStdev, \
+movesOwnership, rootInfo, pvVisits and pvEdgeVisits are kata-analyze's; \
+Leela Zero's lz-analyze has none of them";
+const KATAGO_ONLY_KEYS: [&[u8]; 6] = [
+    b"ownership",
+    b"ownershipStdev",
+    b"movesOwnership",
+    b"rootInfo",
+    b"pvVisits",
+    b"pvEdgeVisits",
+];
 const EXPECTED_LZ_OPTION: &str = "expected interval, maxmoves, minmoves, avoid or allow";
 const EXPECTED_MOVE_LIST: &str = "expected moves separated by commas";
 const EXPECTED_DEPTH: &str = "expected a depth of at least 1";
 const EXPECTED_BOOLEAN: &str = "expected true or false";
+const EXPECTED_RULES: &str = "expected rules: tromp-taylor or a JSON rules object";
 
 fn syntax(detail: &str) -> ParseError {
     ParseError::Syntax(detail.to_string())
@@ -392,6 +408,16 @@ fn one_word(mut args: Arguments) -> Result<String, ParseError> {
     args.finish().map(|()| name)
 }
 
+/// Everything after the command name, as one text with the outer spaces
+/// trimmed (a JSON object has spaces inside); not empty.
+fn rest_of_line(args: Arguments) -> Result<String, ParseError> {
+    let text = String::from_utf8_lossy(args.rest).trim().to_string();
+    if text.is_empty() {
+        return Err(syntax(EXPECTED_RULES));
+    }
+    Ok(text)
+}
+
 fn one_integer(mut args: Arguments) -> Result<u64, ParseError> {
     let number = args.next(unsigned, EXPECTED_INTEGER)?;
     args.finish().map(|()| number)
@@ -466,8 +492,9 @@ fn analyze(
 
 /// `[COLOUR] [INTERVAL] {KEY VALUE}`, as Leela Zero and KataGo read them:
 /// the keys `interval`, `maxmoves`, `minmoves`, `avoid` and `allow`, and
-/// for KataGo `ownership`. An option hane does not honour is a syntax error
-/// rather than ignored.
+/// for KataGo the optional outputs (`KATAGO_ONLY_KEYS`), which
+/// `lz-analyze` refuses as KataGo's and Leela Zero's own do. An option hane
+/// does not honour is a syntax error rather than ignored.
 fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, ParseError> {
     let mut parsed = AnalyzeArgs {
         color: args.optional(color),
@@ -491,8 +518,19 @@ fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, Pa
                 .filter
                 .add(move_rule(&mut args, FilterKind::Allow)?)
                 .map_err(syntax)?,
-            b"ownership" if dialect == Dialect::KataGo => {
-                parsed.ownership = args.next(boolean, EXPECTED_BOOLEAN)?
+            key if KATAGO_ONLY_KEYS.contains(&key) => {
+                if dialect != Dialect::KataGo {
+                    return Err(syntax(KATAGO_ONLY_OPTION));
+                }
+                let on = args.next(boolean, EXPECTED_BOOLEAN)?;
+                match key {
+                    b"ownership" => parsed.ownership = on,
+                    b"ownershipStdev" => parsed.ownership_stdev = on,
+                    b"movesOwnership" => parsed.moves_ownership = on,
+                    b"rootInfo" => parsed.root_info = on,
+                    b"pvVisits" => parsed.pv_visits = on,
+                    _ => parsed.pv_edge_visits = on,
+                }
             }
             _ => return Err(syntax(expected)),
         }

@@ -17,7 +17,7 @@ use log::info;
 
 use crate::game::{Color, Game, Move, Vertex};
 use crate::player::clock::Budget;
-use crate::player::search::{MoveFilter, RootMove, SearchReport};
+use crate::player::search::{MoveFilter, SearchReport};
 
 /// Playouts the search of the opponent's reply to a pass gets at least
 /// (`check_pass`).
@@ -218,11 +218,13 @@ fn first_choice(game: &Game, color: Color, report: &SearchReport, resign: Resign
     let best_play = report.best_play(game);
     let scored_out = is_scored_out(game, &report.ownership);
     let pass = report.moves.iter().find(|m| m.mv == Move::Pass);
-    let describe = |m: Option<&RootMove>| m.map_or("none".to_string(), |m| m.describe(color));
+    // `best D4 (...); passing: 12 visits, 41.0%`, not `pass pass (...)`.
+    let passing = pass.map_or("not searched".to_string(), |m| {
+        format!("{} visits, {:.1}%", m.visits, 100.0 * m.win_rate)
+    });
     info!(
-        "scored out: {scored_out}; best {}; pass {}",
-        describe(Some(best)),
-        describe(pass)
+        "scored out: {scored_out}; best {}; passing: {passing}",
+        best.describe(color)
     );
     if log::log_enabled!(log::Level::Debug) {
         let size = game.size();
@@ -392,8 +394,11 @@ mod tests {
                     prior: 0.1,
                     black_margin: None,
                     pv: vec![mv(text)],
+                    pv_visits: vec![100 * (count - i as u32)],
+                    ownership: None,
                 })
                 .collect(),
+            ownership_stdev: vec![0.0; ownership.len()],
             ownership,
             black_margin: 0.0,
             playouts: 1000,

@@ -70,6 +70,9 @@ pub struct Player {
     /// The client's avoid / allow rules for the search running now (see
     /// `filtered`); empty otherwise.
     filter: MoveFilter,
+    /// Whether reports carry each root move's own ownership (see
+    /// `set_move_ownership`).
+    move_ownership: bool,
 }
 
 impl Player {
@@ -81,7 +84,16 @@ impl Player {
             seed_counter: config.seed.unwrap_or_else(rand::random),
             last_win_rate: None,
             filter: MoveFilter::default(),
+            move_ownership: false,
         }
+    }
+
+    /// Whether the searches from now on sum the ownership per root move
+    /// too, so that each `RootMove` of their reports has its `ownership`
+    /// (KataGo's `movesOwnership`). Off by default: it costs a second sum
+    /// per playout.
+    pub fn set_move_ownership(&mut self, on: bool) {
+        self.move_ownership = on;
     }
 
     /// Runs `search` (a genmove or an analysis) with the search kept to
@@ -187,6 +199,19 @@ impl Player {
         stop: &AtomicBool,
     ) -> SearchReport {
         self.run_search(game, color, game.komi() as f32, budget, stop, None, true)
+    }
+
+    /// As `search`, showing the statistics so far to `watch` every
+    /// interval (`hane analysis`'s reports during a search).
+    pub fn search_watched(
+        &mut self,
+        game: &Game,
+        color: Color,
+        budget: Budget,
+        stop: &AtomicBool,
+        watch: Option<Watch>,
+    ) -> SearchReport {
+        self.run_search(game, color, game.komi() as f32, budget, stop, watch, true)
     }
 
     /// Searches for `color` until `stop` is raised, with no other bound: for
@@ -302,7 +327,8 @@ impl Player {
         }
         let search = Search::new(game, color, self.config.search.clone())
             .with_filter(filter.clone())
-            .with_komi(komi);
+            .with_komi(komi)
+            .with_move_ownership(self.move_ownership);
         match tree {
             Some(tree) => search.with_tree(tree),
             None => search,

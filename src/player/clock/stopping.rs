@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use log::debug;
+use log::info;
 
 use crate::game::Color;
 use crate::player::search::{root_totals, MoveTotals, Search, Worker};
@@ -83,13 +83,25 @@ pub fn manage_time(
     let playouts = workers.iter().map(Worker::playouts).sum();
     let now = Instant::now();
     let until = run_until(best, runner_up, playouts, now - start, now, target, latest);
+    // The clock's decisions, at info: why this move took the time it did.
     match until {
-        None if now < target => debug!(
+        None if target.saturating_duration_since(now) > CHECK_INTERVAL => info!(
             "{color}: stopped {:.2}s early, the best move cannot be overtaken",
             (target - now).as_secs_f64()
         ),
+        None => info!(
+            "{color}: stopped after {:.2}s, {}",
+            (now - start).as_secs_f64(),
+            if now <= target + CHECK_INTERVAL {
+                "its time for the move"
+            } else if now < latest {
+                "the unclear choice now clear"
+            } else {
+                "the most it may think"
+            }
+        ),
         Some(until) if until > target && now <= target + CHECK_INTERVAL => {
-            debug!(
+            info!(
                 "{color}: unclear choice, thinking up to {:.2}s longer",
                 (until - target).as_secs_f64()
             )

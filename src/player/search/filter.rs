@@ -61,6 +61,11 @@ impl MoveFilter {
         self.rules.is_empty()
     }
 
+    /// The rules in the order given, for writing them back.
+    pub fn rules(&self) -> &[MoveRule] {
+        &self.rules
+    }
+
     /// The vertices the rules name, for checking them against the board.
     pub fn vertices(&self) -> impl Iterator<Item = Vertex> + '_ {
         self.rules

@@ -32,6 +32,13 @@ pub struct RootMove {
     pub black_margin: Option<f32>,
     /// The principal variation, starting with this move.
     pub pv: Vec<Move>,
+    /// Per move of `pv`, the playouts of the position it leads to (KataGo's
+    /// `pvVisits`; in a tree also its `pvEdgeVisits`).
+    pub pv_visits: Vec<u32>,
+    /// Per vertex, as `SearchReport::ownership`, over the playouts that
+    /// began with this move; only when the search was asked for it
+    /// (`Player::set_move_ownership`) and the move was played out.
+    pub ownership: Option<Vec<f32>>,
 }
 
 impl RootMove {
@@ -68,6 +75,9 @@ pub struct SearchReport {
     pub moves: Vec<RootMove>,
     /// Per vertex of the board, row-major from A1: +1 Black owns it, -1 White.
     pub ownership: Vec<f32>,
+    /// Per vertex as `ownership`: the standard deviation of the owner (+1,
+    /// -1, or 0 for a point no one owned) over the playouts, 0 to 1.
+    pub ownership_stdev: Vec<f32>,
     /// Black's mean final margin over the playouts (komi included).
     pub black_margin: f32,
     pub playouts: u64,
@@ -86,6 +96,34 @@ impl SearchReport {
         self.moves
             .iter()
             .find(|m| m.mv != Move::Pass && game.is_legal(self.to_move, m.mv))
+    }
+
+    /// The playouts through the root's moves: the visits of the position
+    /// (with a reused tree, more than this search's own playouts).
+    pub fn root_visits(&self) -> u64 {
+        self.moves.iter().map(|m| m.visits as u64).sum()
+    }
+
+    /// The side to move's winning chance over all the root's visits, the
+    /// moves weighted by their visits (KataGo's rootInfo `winrate`); 0.5
+    /// before any.
+    pub fn root_win_rate(&self) -> f32 {
+        let visits = self.root_visits();
+        if visits == 0 {
+            return 0.5;
+        }
+        let wins: f64 = self
+            .moves
+            .iter()
+            .map(|m| m.win_rate as f64 * m.visits as f64)
+            .sum();
+        (wins / visits as f64) as f32
+    }
+
+    /// Points the side to move leads by over all the playouts (the
+    /// position's estimate).
+    pub fn root_score_lead(&self) -> f32 {
+        self.to_move.sign() * self.black_margin
     }
 
     /// Points the side to move leads by after `m`, as the playouts through
@@ -129,7 +167,10 @@ pub fn summarise(
     let size = game.size();
     let totals = root_totals(search);
     let mut ownership = vec![0.0f64; size.points()];
+    let mut squares = vec![0.0f64; size.points()];
     let mut samples = 0u64;
+    // Per root move whose ownership was summed: the sums and the count.
+    let mut move_ownership: Vec<(Point, Vec<f64>, u32)> = Vec::new();
     let mut margin_sum = 0.0f64;
     let mut playouts = 0;
     // Per root move: the sum of Black's margins and the playouts counted.
@@ -137,10 +178,27 @@ pub fn summarise(
     for worker in workers {
         playouts += worker.playouts();
         let sums = worker.ownership_sums();
+        let sums_of_squares = worker.ownership_squares();
         for (i, v) in Vertex::all(size).enumerate() {
-            ownership[i] += sums[search.board().point(v) as usize];
+            let point = search.board().point(v) as usize;
+            ownership[i] += sums[point];
+            squares[i] += sums_of_squares[point];
         }
         samples += worker.ownership_samples();
+        for (point, sums, count) in search.root_ownership(worker) {
+            let index = match move_ownership.iter().position(|m| m.0 == point) {
+                Some(index) => index,
+                None => {
+                    move_ownership.push((point, vec![0.0; size.points()], 0));
+                    move_ownership.len() - 1
+                }
+            };
+            let entry = &mut move_ownership[index];
+            for (i, v) in Vertex::all(size).enumerate() {
+                entry.1[i] += sums[search.board().point(v) as usize];
+            }
+            entry.2 += count;
+        }
         margin_sum += worker.score_sum();
         for (point, sum, count) in search.root_scores(worker) {
             match margins.iter_mut().find(|m| m.0 == point) {
@@ -152,10 +210,16 @@ pub fn summarise(
             }
         }
     }
-    let ownership = ownership
+    let n = samples.max(1) as f64;
+    let ownership_stdev = ownership
         .iter()
-        .map(|o| (o / samples.max(1) as f64) as f32)
+        .zip(&squares)
+        .map(|(sum, square)| {
+            let mean = sum / n;
+            ((square / n - mean * mean).max(0.0).sqrt()) as f32
+        })
         .collect();
+    let ownership = ownership.iter().map(|o| (o / n) as f32).collect();
     let priors = search.root_priors();
     let mut moves: Vec<RootMove> = totals
         .iter()
@@ -164,7 +228,17 @@ pub fn summarise(
                 .iter()
                 .find(|m| m.0 == t.point)
                 .map(|&(_, sum, count)| (sum / count as f64) as f32);
-            root_move(t, margin, search, &priors)
+            let owners = move_ownership
+                .iter()
+                .find(|m| m.0 == t.point)
+                .map(|(_, sums, count)| {
+                    let n = (*count).max(1) as f64;
+                    sums.iter().map(|s| (s / n) as f32).collect()
+                });
+            RootMove {
+                ownership: owners,
+                ..root_move(t, margin, search, &priors)
+            }
         })
         .collect();
     moves.sort_by(|a, b| {
@@ -183,6 +257,7 @@ pub fn summarise(
         to_move,
         moves,
         ownership,
+        ownership_stdev,
         black_margin,
         playouts,
         elapsed,
@@ -204,6 +279,7 @@ fn root_move(
             Move::Play(search.board().vertex(p))
         }
     };
+    let pv = search.principal_variation(t.point, MAX_PV_MOVES);
     RootMove {
         mv: to_move(t.point),
         visits: t.visits,
@@ -217,11 +293,9 @@ fn root_move(
             .find(|(p, _)| *p == t.point)
             .map_or(0.0, |&(_, prior)| prior),
         black_margin,
-        pv: search
-            .principal_variation(t.point, MAX_PV_MOVES)
-            .into_iter()
-            .map(to_move)
-            .collect(),
+        pv: pv.iter().map(|&(point, _)| to_move(point)).collect(),
+        pv_visits: pv.iter().map(|&(_, visits)| visits).collect(),
+        ownership: None,
     }
 }
 
@@ -243,6 +317,8 @@ pub fn sample_report() -> SearchReport {
                 prior: 0.2,
                 black_margin: Some(-2.5),
                 pv: vec![vertex("B2"), vertex("C2"), Move::Pass],
+                pv_visits: vec![300, 120, 40],
+                ownership: Some(vec![0.25; 9]),
             },
             RootMove {
                 mv: Move::Pass,
@@ -251,6 +327,8 @@ pub fn sample_report() -> SearchReport {
                 prior: 0.1,
                 black_margin: None,
                 pv: vec![Move::Pass],
+                pv_visits: vec![50],
+                ownership: None,
             },
             RootMove {
                 mv: vertex("A1"),
@@ -259,9 +337,12 @@ pub fn sample_report() -> SearchReport {
                 prior: 0.05,
                 black_margin: None,
                 pv: vec![vertex("A1")],
+                pv_visits: vec![0],
+                ownership: None,
             },
         ],
         ownership,
+        ownership_stdev: vec![0.5; 9],
         black_margin: -1.0,
         playouts: 350,
         elapsed: Duration::from_millis(10),

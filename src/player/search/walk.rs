@@ -68,6 +68,9 @@ pub struct Search {
     filter: MoveFilter,
     /// The game's record this tree was built for, to recognise reuse.
     actions_seen: Vec<Action>,
+    /// Whether the workers sum the ownership per root move as well (for
+    /// KataGo's `movesOwnership`); off unless a client asks.
+    move_ownership: bool,
 }
 
 /// One search thread's own state: its random stream, tactical readers and
@@ -87,7 +90,14 @@ pub struct Worker {
     /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
     /// f64 so that long analyses (more than 2^24 playouts) still add up.
     ownership: Vec<f64>,
+    /// Per point, the sum over playouts of the square of that value (the
+    /// playouts that left it someone's), for the ownership's spread.
+    ownership_squares: Vec<f64>,
     ownership_samples: u64,
+    /// Per root child (by its offset, as `root_scores`), when the search
+    /// asks for it: the ownership sums of the playouts through that move
+    /// and their count.
+    root_ownership: Vec<(Vec<f64>, u32)>,
     /// Sum of Black's final margins over this thread's playouts.
     score_sum: f64,
     /// Per root child (by its offset among the root's children): the sum of
@@ -109,7 +119,9 @@ impl Worker {
             moves: Vec::new(),
             deep_reader: Reader::new(DEEP_BUDGET),
             ownership: vec![0.0; ownership_len(&search.root_board)],
+            ownership_squares: vec![0.0; ownership_len(&search.root_board)],
             ownership_samples: 0,
+            root_ownership: Vec::new(),
             score_sum: 0.0,
             root_scores: Vec::new(),
             playouts: 0,
@@ -132,6 +144,12 @@ impl Worker {
         self.ownership_samples
     }
 
+    /// Per point (indexed by `Point`), the sum of the squares of the values
+    /// `ownership_sums` adds: the playouts that left the point someone's.
+    pub fn ownership_squares(&self) -> &[f64] {
+        &self.ownership_squares
+    }
+
     /// Sum of Black's margins over this thread's playouts (divide by
     /// `ownership_samples` for the mean).
     pub fn score_sum(&self) -> f64 {
@@ -145,8 +163,9 @@ impl Worker {
             match board.owner(point) {
                 Some(Color::Black) => self.ownership[point as usize] += 1.0,
                 Some(Color::White) => self.ownership[point as usize] -= 1.0,
-                None => {}
+                None => continue,
             }
+            self.ownership_squares[point as usize] += 1.0;
         }
         self.ownership_samples += 1;
     }
@@ -187,7 +206,16 @@ impl Search {
             rules: game.rules(),
             filter: MoveFilter::default(),
             actions_seen: game.actions().to_vec(),
+            move_ownership: false,
         }
+    }
+
+    /// The search with the ownership summed per root move too (`on`), for
+    /// KataGo's `movesOwnership`: a second sum per playout, so only when
+    /// asked.
+    pub fn with_move_ownership(mut self, on: bool) -> Search {
+        self.move_ownership = on;
+        self
     }
 
     /// The node of this tree that stands for the game's position with
@@ -362,13 +390,15 @@ impl Search {
     }
 
     /// The principal variation that starts with the root move `first`: at
-    /// each node the child with the most playouts, as long as one has any.
+    /// each node the child with the most playouts, as long as one has any;
+    /// each move with the playouts of the node it leads to (the tree is a
+    /// tree: the visits of the position after it and of the move are one).
     /// Empty when `first` is not a root child.
-    pub fn principal_variation(&self, first: Point, max_len: usize) -> Vec<Point> {
+    pub fn principal_variation(&self, first: Point, max_len: usize) -> Vec<(Point, u32)> {
         let Some(mut node) = self.tree.child_with_move(Tree::ROOT, first) else {
             return Vec::new();
         };
-        let mut line = vec![first];
+        let mut line = vec![(first, self.tree.node(node).playouts())];
         while line.len() < max_len {
             let best = self
                 .tree
@@ -376,7 +406,8 @@ impl Search {
                 .filter(|&c| !self.tree.node(c).is_illegal() && self.tree.node(c).playouts() > 0)
                 .max_by_key(|&c| self.tree.node(c).playouts());
             let Some(child) = best else { break };
-            line.push(self.tree.node(child).mv());
+            let c = self.tree.node(child);
+            line.push((c.mv(), c.playouts()));
             node = child;
         }
         line
@@ -484,6 +515,9 @@ impl Search {
         let score = board.score(self.komi);
         w.record_ownership(&board);
         self.record_score(w, &path, score);
+        if self.move_ownership {
+            self.record_move_ownership(w, &path, &board);
+        }
         let winner = winner(score);
         self.back_up(&path, black_half_wins(winner), &amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
@@ -574,6 +608,45 @@ impl Search {
             entry.0 += score as f64;
             entry.1 += 1;
         }
+    }
+
+    /// Adds the playout's owners to the sums of the root move it began
+    /// with (`with_move_ownership`).
+    fn record_move_ownership(&self, w: &mut Worker, path: &[Step], board: &PlayoutBoard) {
+        let Some(&(child, _)) = path.get(1) else {
+            return;
+        };
+        let children = self.tree.children(Tree::ROOT);
+        let index = (child - children.start) as usize;
+        if w.root_ownership.len() < children.len() {
+            w.root_ownership.resize(children.len(), (Vec::new(), 0));
+        }
+        let Some((sums, count)) = w.root_ownership.get_mut(index) else {
+            return;
+        };
+        if sums.is_empty() {
+            *sums = vec![0.0; ownership_len(&self.root_board)];
+        }
+        for vertex in Vertex::all(board.size()) {
+            let point = board.point(vertex);
+            match board.owner(point) {
+                Some(Color::Black) => sums[point as usize] += 1.0,
+                Some(Color::White) => sums[point as usize] -= 1.0,
+                None => {}
+            }
+        }
+        *count += 1;
+    }
+
+    /// For each root child whose ownership `worker` summed: (move, the sums
+    /// indexed by `Point`, playouts counted).
+    pub fn root_ownership<'a>(&self, worker: &'a Worker) -> Vec<(Point, &'a [f64], u32)> {
+        self.tree
+            .children(Tree::ROOT)
+            .zip(&worker.root_ownership)
+            .filter(|(_, (_, count))| *count > 0)
+            .map(|(id, (sums, count))| (self.tree.node(id).mv(), &sums[..], *count))
+            .collect()
     }
 
     /// Adds one result to every node of the path in place of its virtual

@@ -1,0 +1,445 @@
+//! `hane analysis`: KataGo's JSON analysis protocol (its
+//! docs/Analysis_Engine.md), so that tools written for KataGo's analysis
+//! engine (batch game reviews, analysis servers) can use hane. One JSON
+//! query a line on stdin; one JSON response a line on stdout for each turn
+//! analysed, written as each search finishes, in any order.
+//!
+//! A tool beside the protocol, on top of the two lower layers: it replays
+//! each query's game with `game/` and searches with `player/`; it writes
+//! JSON, never GTP.
+//!
+//! The reader (this thread) checks each query whole (`query`), then queues
+//! one task per turn; `analysis_threads` workers take the tasks, highest
+//! `priority` first and the earliest among equals, each searching one
+//! position with a fresh `Player` (so a query's answer does not depend on
+//! what ran before it: with one search thread and `--seed`, the same on
+//! every run). `terminate` and `terminate_all` drop queued tasks (answered
+//! `noResults`) and stop running ones, which answer with what they found.
+//! At the end of the input the queued tasks are still analysed, unless
+//! `quit_without_waiting`.
+
+mod query;
+mod response;
+
+use std::cmp::Ordering as CmpOrdering;
+use std::collections::BinaryHeap;
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Instant;
+
+use log::{debug, info, warn};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::player::{Budget, Player, PlayerConfig, SearchReport, Watch};
+use query::{Defaults, Query, Request};
+use response::{analysis, Context};
+
+pub use response::ReportAs;
+
+/// Longest query line read; a longer one is refused whole.
+const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// What `hane analysis` is asked to do.
+#[derive(Clone, Debug)]
+pub struct AnalysisOptions {
+    /// Search threads per position (`threads`), seed and search settings.
+    pub player: PlayerConfig,
+    /// Playouts per position of a query that gives no `maxVisits`.
+    pub max_visits: u64,
+    /// Positions searched at once.
+    pub analysis_threads: usize,
+    pub report_as: ReportAs,
+    /// At the end of the input, stop at once instead of finishing the
+    /// queued queries.
+    pub quit_without_waiting: bool,
+}
+
+/// Serves the protocol on stdin and stdout until the input ends and every
+/// query is answered.
+pub fn serve_analysis(options: &AnalysisOptions) -> io::Result<()> {
+    run_analysis(options, io::stdin().lock(), io::stdout())
+}
+
+/// Serves the protocol on `input` and `output`.
+pub fn run_analysis(
+    options: &AnalysisOptions,
+    mut input: impl BufRead,
+    output: impl Write + Send,
+) -> io::Result<()> {
+    let shared = Shared {
+        options: options.clone(),
+        state: Mutex::new(State::default()),
+        wake: Condvar::new(),
+        out: Mutex::new(Output {
+            writer: output,
+            broken: false,
+        }),
+    };
+    let defaults = Defaults {
+        max_visits: options.max_visits,
+    };
+    info!(
+        "hane analysis: {} position(s) at once, {} search thread(s) each, {} playouts a position unless maxVisits says",
+        options.analysis_threads.max(1),
+        options.player.threads.max(1),
+        options.max_visits
+    );
+    std::thread::scope(|scope| {
+        for _ in 0..options.analysis_threads.max(1) {
+            scope.spawn(|| shared.work());
+        }
+        let result = shared.read_all(&mut input, defaults);
+        shared.close();
+        result
+    })
+}
+
+/// One turn of one query, waiting or running.
+struct Task {
+    query: Arc<Query>,
+    turn: usize,
+    priority: i64,
+    /// Arrival order, for ties and for telling tasks apart.
+    seq: u64,
+}
+
+impl PartialEq for Task {
+    fn eq(&self, other: &Task) -> bool {
+        self.seq == other.seq
+    }
+}
+
+impl Eq for Task {}
+
+impl PartialOrd for Task {
+    fn partial_cmp(&self, other: &Task) -> Option<CmpOrdering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Task {
+    /// The greatest is taken first: the highest priority, then the oldest.
+    fn cmp(&self, other: &Task) -> CmpOrdering {
+        self.priority
+            .cmp(&other.priority)
+            .then(other.seq.cmp(&self.seq))
+    }
+}
+
+/// A task a worker is searching, and its stop flag.
+struct Running {
+    id: String,
+    turn: usize,
+    seq: u64,
+    stop: Arc<AtomicBool>,
+}
+
+#[derive(Default)]
+struct State {
+    queue: BinaryHeap<Task>,
+    running: Vec<Running>,
+    next_seq: u64,
+    /// No more input: the workers end once the queue is empty.
+    closed: bool,
+}
+
+struct Output<W> {
+    writer: W,
+    /// The output is gone: nothing more is written.
+    broken: bool,
+}
+
+struct Shared<W> {
+    options: AnalysisOptions,
+    state: Mutex<State>,
+    wake: Condvar,
+    out: Mutex<Output<W>>,
+}
+
+/// A lock whose holder panicked is still good: every change under these
+/// locks is a single push or pop.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl<W: Write + Send> Shared<W> {
+    /// Writes one response line, whole, and flushes it.
+    fn emit(&self, value: &impl Serialize) {
+        let Ok(mut line) = serde_json::to_string(value) else {
+            return;
+        };
+        line.push('\n');
+        let mut out = lock(&self.out);
+        if out.broken {
+            return;
+        }
+        let written = out
+            .writer
+            .write_all(line.as_bytes())
+            .and_then(|()| out.writer.flush());
+        if let Err(e) = written {
+            warn!("hane analysis: cannot write the output ({e}); stopping");
+            out.broken = true;
+            drop(out);
+            self.stop_everything();
+        }
+    }
+
+    /// Reads queries until the end of the input.
+    fn read_all(&self, input: &mut impl BufRead, defaults: Defaults) -> io::Result<()> {
+        let mut line = Vec::new();
+        while let Some(too_long) = next_line(input, &mut line)? {
+            if lock(&self.out).broken {
+                break;
+            }
+            if too_long {
+                self.emit(&json!({
+                    "error": format!("Request line longer than {MAX_LINE_BYTES} bytes, ignored")
+                }));
+                continue;
+            }
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim();
+            if text.is_empty() {
+                continue;
+            }
+            let read = query::read(text, defaults);
+            for message in &read.messages {
+                self.emit(message);
+            }
+            match read.request {
+                Some(Request::Analyze(query)) => self.enqueue(query),
+                Some(Request::Echo(mut request)) => {
+                    match request.get("action").and_then(Value::as_str) {
+                        Some("query_version") => {
+                            request.insert("version".into(), env!("CARGO_PKG_VERSION").into());
+                            request.insert("git_hash".into(), "<omitted>".into());
+                        }
+                        Some("query_models") => {
+                            // No neural network: no models.
+                            request.insert("models".into(), json!([]));
+                        }
+                        // clear_cache: hane keeps no cache between queries.
+                        _ => {}
+                    }
+                    self.emit(&request);
+                }
+                Some(Request::Terminate { request, id, turns }) => {
+                    self.terminate(id.as_deref(), turns.as_deref(), &request)
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn enqueue(&self, query: Query) {
+        debug!(
+            "query {}: {} turn(s), {} playouts each",
+            query.id,
+            query.turns.len(),
+            query.max_visits
+        );
+        let query = Arc::new(query);
+        let mut state = lock(&self.state);
+        for &(turn, priority) in &query.turns {
+            let seq = state.next_seq;
+            state.next_seq += 1;
+            state.queue.push(Task {
+                query: Arc::clone(&query),
+                turn,
+                priority,
+                seq,
+            });
+        }
+        drop(state);
+        self.wake.notify_all();
+    }
+
+    /// Drops the queued tasks of `id` (every id when None), only those of
+    /// `turns` when given, and stops the running ones; echoes the request.
+    fn terminate(&self, id: Option<&str>, turns: Option<&[usize]>, request: &impl Serialize) {
+        let matches = |task_id: &str, turn: usize| {
+            id.is_none_or(|id| id == task_id) && turns.is_none_or(|turns| turns.contains(&turn))
+        };
+        let mut state = lock(&self.state);
+        let (dropped, kept): (Vec<Task>, Vec<Task>) = std::mem::take(&mut state.queue)
+            .into_iter()
+            .partition(|task| matches(&task.query.id, task.turn));
+        state.queue = kept.into_iter().collect();
+        for running in &state.running {
+            if matches(&running.id, running.turn) {
+                running.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        drop(state);
+        self.emit(request);
+        let mut dropped = dropped;
+        dropped.sort_by_key(|task| task.seq);
+        for task in dropped {
+            self.emit(&json!({
+                "id": task.query.id,
+                "isDuringSearch": false,
+                "noResults": true,
+                "turnNumber": task.turn,
+            }));
+        }
+    }
+
+    /// The input has ended: the workers finish the queue (or, told to quit
+    /// without waiting, drop it and stop) and end.
+    fn close(&self) {
+        if self.options.quit_without_waiting {
+            self.stop_everything();
+        }
+        lock(&self.state).closed = true;
+        self.wake.notify_all();
+    }
+
+    fn stop_everything(&self) {
+        let mut state = lock(&self.state);
+        state.queue.clear();
+        for running in &state.running {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// A worker: takes tasks until the input has ended and none is left.
+    fn work(&self) {
+        while let Some((task, stop)) = self.next_task() {
+            self.search(&task, &stop);
+            lock(&self.state).running.retain(|r| r.seq != task.seq);
+        }
+    }
+
+    fn next_task(&self) -> Option<(Task, Arc<AtomicBool>)> {
+        let mut state = lock(&self.state);
+        loop {
+            if let Some(task) = state.queue.pop() {
+                let stop = Arc::new(AtomicBool::new(false));
+                state.running.push(Running {
+                    id: task.query.id.clone(),
+                    turn: task.turn,
+                    seq: task.seq,
+                    stop: Arc::clone(&stop),
+                });
+                return Some((task, stop));
+            }
+            if state.closed {
+                return None;
+            }
+            state = self
+                .wake
+                .wait(state)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+
+    /// Searches one turn and writes its response (and the reports during
+    /// the search the query asked for).
+    fn search(&self, task: &Task, stop: &AtomicBool) {
+        let query = &task.query;
+        let game = match query.setup.game_at(task.turn) {
+            Ok(game) => game,
+            Err(why) => {
+                // Checked when the query came: cannot happen.
+                self.emit(&json!({"error": why, "field": "moves", "id": query.id}));
+                return;
+            }
+        };
+        let start = Instant::now();
+        let context = |during_search| Context {
+            id: &query.id,
+            turn: task.turn,
+            game: &game,
+            include: query.include,
+            pv_len: query.pv_len,
+            report_as: self.options.report_as,
+            during_search,
+        };
+        let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut player = Player::new(&self.options.player);
+            player.set_move_ownership(query.include.moves_ownership);
+            let budget = Budget {
+                deadline: None,
+                playouts: query.max_visits,
+                latest: None,
+            };
+            let mut report_during = |report: &SearchReport| {
+                self.emit(&analysis(report, &context(true)));
+                !lock(&self.out).broken
+            };
+            let watch = query.report_every.map(|interval| Watch {
+                interval,
+                on_report: &mut report_during,
+            });
+            player.filtered(&query.filter, |player| {
+                player.search_watched(&game, game.to_move(), budget, stop, watch)
+            })
+        }));
+        match searched {
+            Ok(report) => {
+                debug!(
+                    "query {} turn {}: {} playouts in {:.2} s",
+                    query.id,
+                    task.turn,
+                    report.playouts,
+                    start.elapsed().as_secs_f64()
+                );
+                self.emit(&analysis(&report, &context(false)));
+            }
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| payload.downcast_ref::<&str>().copied())
+                    .unwrap_or("unknown panic");
+                self.emit(&json!({
+                    "error": format!("internal error in the search of turn {}: {message}", task.turn),
+                    "id": query.id,
+                }));
+            }
+        }
+    }
+}
+
+/// Reads the next line into `line` (without its newline): None at the end
+/// of the input, Some(true) for a line over `MAX_LINE_BYTES` (read to its
+/// end and dropped).
+fn next_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    line.clear();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(any.then_some(too_long));
+        }
+        any = true;
+        let (chunk, consumed, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(end) => (&available[..end], end + 1, true),
+            None => (available, available.len(), false),
+        };
+        if !too_long {
+            if line.len() + chunk.len() > MAX_LINE_BYTES {
+                too_long = true;
+                line.clear();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        input.consume(consumed);
+        if done {
+            return Ok(Some(too_long));
+        }
+    }
+}

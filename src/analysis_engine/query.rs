@@ -1,0 +1,773 @@
+//! One input line of the analysis protocol read into a typed request: a
+//! query (the game, the turns to analyse, what to report) or an action. A
+//! query is checked whole before anything is queued, the game replayed
+//! once; what is wrong is one of KataGo's error objects naming the field,
+//! what hane reads but does not use is a warning, and the query goes on.
+
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use crate::game::{BoardSize, Color, Game, Move, Superko, Vertex, MAX_RECORD_ACTIONS};
+use crate::game::{Ko, RulesObject};
+use crate::player::{FilterKind, MoveFilter, MoveRule};
+
+/// The komi of a query that gives none, as KataGo's for area scoring.
+const DEFAULT_KOMI: f64 = 7.5;
+/// KataGo supports komi in this range.
+const MAX_KOMI: f64 = 400.0;
+/// The shortest interval between reports during a search.
+const MIN_REPORT_SECONDS: f64 = 0.01;
+/// A request's text as quoted back in an error, at most.
+const MAX_QUOTED: usize = 200;
+
+/// What the engine does with one line.
+#[derive(Debug)]
+pub(super) enum Request {
+    Analyze(Query),
+    /// `query_version`, `clear_cache`, `query_models`: answered at once.
+    Echo(Map<String, Value>),
+    /// `terminate` (one id) or `terminate_all` (no id), optionally only
+    /// some turns; the request itself is echoed.
+    Terminate {
+        request: Map<String, Value>,
+        id: Option<String>,
+        turns: Option<Vec<usize>>,
+    },
+}
+
+/// A checked query: the game and what to search and report at each turn.
+#[derive(Debug)]
+pub(super) struct Query {
+    pub id: String,
+    pub setup: Setup,
+    /// (turn number, priority), in the order given.
+    pub turns: Vec<(usize, i64)>,
+    pub max_visits: u64,
+    pub filter: MoveFilter,
+    /// Moves of each PV after the first, at most.
+    pub pv_len: Option<usize>,
+    pub report_every: Option<Duration>,
+    pub include: Include,
+}
+
+/// The optional parts of a response that the query asks for.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Include {
+    pub ownership: bool,
+    pub ownership_stdev: bool,
+    pub moves_ownership: bool,
+    pub policy: bool,
+    pub pv_visits: bool,
+}
+
+/// The game of a query, from which each turn's position is replayed.
+#[derive(Clone, Debug)]
+pub(super) struct Setup {
+    pub size: BoardSize,
+    pub komi: f64,
+    pub superko: Superko,
+    pub initial_stones: Vec<(Vertex, Color)>,
+    pub initial_player: Color,
+    pub moves: Vec<(Color, Move)>,
+}
+
+impl Setup {
+    /// The position before `moves[turn]` (after all of them for the last
+    /// turn) and the side to move there: the colour of the move just played
+    /// hands the turn to its opponent; at turn 0, `initialPlayer`.
+    pub fn game_at(&self, turn: usize) -> Result<Game, String> {
+        let mut game = Game::new(self.size, self.komi).with_superko(self.superko);
+        if !self.initial_stones.is_empty() {
+            let stones: Vec<(Vertex, Option<Color>)> = self
+                .initial_stones
+                .iter()
+                .map(|&(v, color)| (v, Some(color)))
+                .collect();
+            game.setup(&stones).map_err(|e| e.to_string())?;
+        }
+        game.set_to_move(self.initial_player);
+        for (number, &(color, mv)) in self.moves.iter().take(turn).enumerate() {
+            if game.play(color, mv).is_err() {
+                return Err(format!("Illegal move {number}: {mv}"));
+            }
+        }
+        Ok(game)
+    }
+}
+
+/// What a line yields: the request, if it is one, and the error and
+/// warning objects to write (an error means no request).
+#[derive(Debug, Default)]
+pub(super) struct Read {
+    pub request: Option<Request>,
+    pub messages: Vec<Value>,
+}
+
+/// Defaults from the command line.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Defaults {
+    pub max_visits: u64,
+}
+
+/// Reads one line (not blank).
+pub(super) fn read(line: &str, defaults: Defaults) -> Read {
+    let value: Value = match serde_json::from_str(line) {
+        Ok(value) => value,
+        Err(e) => {
+            return error_only(json!({
+                "error": format!("{e} - could not parse input line as json request: {}", quoted(line))
+            }))
+        }
+    };
+    let Value::Object(map) = value else {
+        return error_only(json!({
+            "error": format!("Request line was valid json but was not an object, ignoring: {}", quoted(line))
+        }));
+    };
+    let Some(id) = map.get("id").and_then(Value::as_str).map(str::to_string) else {
+        return error_only(json!({"error": "Request must have a string \"id\" field"}));
+    };
+    let mut fields = Fields {
+        map: &map,
+        id: &id,
+        messages: Vec::new(),
+    };
+    let request = match map.get("action") {
+        Some(action) => fields.action(action),
+        None => fields.query(defaults).map(Request::Analyze),
+    };
+    match request {
+        Ok(request) => Read {
+            request: Some(request),
+            messages: fields.messages,
+        },
+        // Warnings about a query that is refused are noise.
+        Err(error) => error_only(error),
+    }
+}
+
+fn error_only(error: Value) -> Read {
+    Read {
+        request: None,
+        messages: vec![error],
+    }
+}
+
+/// The start of a long line, for quoting it back.
+fn quoted(line: &str) -> String {
+    match line.char_indices().nth(MAX_QUOTED) {
+        Some((end, _)) => format!("{}...", &line[..end]),
+        None => line.to_string(),
+    }
+}
+
+/// The fields of one request, read with KataGo's errors.
+struct Fields<'a> {
+    map: &'a Map<String, Value>,
+    id: &'a str,
+    /// Warnings so far.
+    messages: Vec<Value>,
+}
+
+/// The fields a query may have, and those of them hane reads but does not
+/// use (warned about).
+const QUERY_FIELDS: [&str; 19] = [
+    "id",
+    "moves",
+    "initialStones",
+    "initialPlayer",
+    "rules",
+    "komi",
+    "boardXSize",
+    "boardYSize",
+    "analyzeTurns",
+    "maxVisits",
+    "analysisPVLen",
+    "includeOwnership",
+    "includeOwnershipStdev",
+    "includeMovesOwnership",
+    "includePolicy",
+    "includePVVisits",
+    "avoidMoves",
+    "allowMoves",
+    "reportDuringSearchEvery",
+];
+const UNUSED_FIELDS: [&str; 7] = [
+    "rootPolicyTemperature",
+    "rootFpuReductionMax",
+    "includeNoResultValue",
+    "includeMovesOwnershipStdev",
+    "overrideSettings",
+    "whiteHandicapBonus",
+    "humanSLProfile",
+];
+const PRIORITY_FIELDS: [&str; 2] = ["priority", "priorities"];
+
+type Checked<T> = Result<T, Value>;
+
+impl Fields<'_> {
+    fn error(&self, field: &str, message: impl Into<String>) -> Value {
+        json!({"error": message.into(), "field": field, "id": self.id})
+    }
+
+    fn warn(&mut self, field: &str, message: impl Into<String>) {
+        let warning = json!({"warning": message.into(), "field": field, "id": self.id});
+        self.messages.push(warning);
+    }
+
+    fn action(&mut self, action: &Value) -> Checked<Request> {
+        let request = self.map.clone();
+        match action.as_str() {
+            Some("query_version" | "clear_cache" | "query_models") => Ok(Request::Echo(request)),
+            Some("terminate") => {
+                let id = match self.map.get("terminateId").and_then(Value::as_str) {
+                    Some(id) => id.to_string(),
+                    None => return Err(self.error(
+                        "terminateId",
+                        "Requests for a terminate action must have a string \"terminateId\" field",
+                    )),
+                };
+                let turns = self.terminate_turns()?;
+                Ok(Request::Terminate {
+                    request,
+                    id: Some(id),
+                    turns,
+                })
+            }
+            Some("terminate_all") => {
+                let turns = self.terminate_turns()?;
+                Ok(Request::Terminate {
+                    request,
+                    id: None,
+                    turns,
+                })
+            }
+            _ => Err(json!({
+                "error": "'action' field must be 'query_version' or 'query_models' or 'clear_cache' or 'terminate' or 'terminate_all'"
+            })),
+        }
+    }
+
+    fn terminate_turns(&self) -> Checked<Option<Vec<usize>>> {
+        const WHY: &str = "If provided, must be an array of integers indicating turns to terminate";
+        match self.map.get("turnNumbers") {
+            None => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| {
+                    item.as_u64()
+                        .map(|n| n.min(usize::MAX as u64) as usize)
+                        .ok_or_else(|| self.error("turnNumbers", WHY))
+                })
+                .collect::<Checked<Vec<usize>>>()
+                .map(Some),
+            Some(_) => Err(self.error("turnNumbers", WHY)),
+        }
+    }
+
+    fn query(&mut self, defaults: Defaults) -> Checked<Query> {
+        let width = self.board_side("boardXSize")?;
+        let height = self.board_side("boardYSize")?;
+        let size = BoardSize::new(width, height)
+            .ok_or_else(|| self.error("boardXSize", "Board sizes from 2 to 25 are supported"))?;
+        let moves = self.moves(size)?;
+        let initial_stones = self.initial_stones(size)?;
+        let initial_player = match self.map.get("initialPlayer") {
+            None => moves.first().map_or(Color::Black, |&(color, _)| color),
+            Some(value) => {
+                color(value).ok_or_else(|| self.error("initialPlayer", "Must be \"b\" or \"w\""))?
+            }
+        };
+        let superko = self.rules()?;
+        let komi = self.komi()?;
+        let setup = Setup {
+            size,
+            komi,
+            superko,
+            initial_stones,
+            initial_player,
+            moves,
+        };
+        // The whole game replays, or the query is refused.
+        setup.game_at(setup.moves.len()).map_err(|why| {
+            let field = if why.starts_with("Illegal move") {
+                "moves"
+            } else {
+                "initialStones"
+            };
+            self.error(field, why)
+        })?;
+        let turns = self.turns(setup.moves.len())?;
+        let max_visits = match self.map.get("maxVisits") {
+            None => defaults.max_visits,
+            Some(value) => value
+                .as_u64()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| self.error("maxVisits", "Must be an integer of at least 1"))?,
+        };
+        let pv_len =
+            match self.map.get("analysisPVLen") {
+                None => None,
+                Some(value) => Some(value.as_u64().map(|n| n.min(1000) as usize).ok_or_else(
+                    || self.error("analysisPVLen", "Must be a non-negative integer"),
+                )?),
+            };
+        let report_every = match self.map.get("reportDuringSearchEvery") {
+            None => None,
+            Some(value) => Some(
+                value
+                    .as_f64()
+                    .filter(|s| s.is_finite() && *s > 0.0 && *s <= 1e6)
+                    .map(|s| Duration::from_secs_f64(s.max(MIN_REPORT_SECONDS)))
+                    .ok_or_else(|| {
+                        self.error(
+                            "reportDuringSearchEvery",
+                            "Must be a positive number of seconds",
+                        )
+                    })?,
+            ),
+        };
+        let include = Include {
+            ownership: self.boolean("includeOwnership")?,
+            ownership_stdev: self.boolean("includeOwnershipStdev")?,
+            moves_ownership: self.boolean("includeMovesOwnership")?,
+            policy: self.boolean("includePolicy")?,
+            pv_visits: self.boolean("includePVVisits")?,
+        };
+        let filter = self.filter(size)?;
+        self.warn_about_other_fields();
+        Ok(Query {
+            id: self.id.to_string(),
+            setup,
+            turns,
+            max_visits,
+            filter,
+            pv_len,
+            report_every,
+            include,
+        })
+    }
+
+    fn board_side(&self, field: &str) -> Checked<usize> {
+        self.map
+            .get(field)
+            .and_then(Value::as_u64)
+            .filter(|n| (2..=25).contains(n))
+            .map(|n| n as usize)
+            .ok_or_else(|| self.error(field, "Must provide an integer from 2 to 25"))
+    }
+
+    fn moves(&self, size: BoardSize) -> Checked<Vec<(Color, Move)>> {
+        let Some(value) = self.map.get("moves") else {
+            return Err(self.error("moves", "Must specify an array of [player,location] pairs"));
+        };
+        let moves = self.placements("moves", value, size, true)?;
+        if moves.len() > MAX_RECORD_ACTIONS {
+            return Err(self.error(
+                "moves",
+                format!("At most {MAX_RECORD_ACTIONS} moves are supported"),
+            ));
+        }
+        Ok(moves)
+    }
+
+    fn initial_stones(&self, size: BoardSize) -> Checked<Vec<(Vertex, Color)>> {
+        let Some(value) = self.map.get("initialStones") else {
+            return Ok(Vec::new());
+        };
+        let stones = self.placements("initialStones", value, size, false)?;
+        let mut placed: Vec<(Vertex, Color)> = Vec::new();
+        for (color, mv) in stones {
+            let Move::Play(v) = mv else { continue };
+            if placed.iter().any(|&(w, _)| w == v) {
+                return Err(self.error("initialStones", format!("{v} is given twice")));
+            }
+            placed.push((v, color));
+        }
+        Ok(placed)
+    }
+
+    /// `[["B","Q4"],["W","pass"],...]`: a colour and a location each.
+    fn placements(
+        &self,
+        field: &str,
+        value: &Value,
+        size: BoardSize,
+        allow_pass: bool,
+    ) -> Checked<Vec<(Color, Move)>> {
+        const WHY: &str =
+            "Must be an array of pairs of the form: [\"b\" or \"w\", GTP board vertex]";
+        let Value::Array(items) = value else {
+            return Err(self.error(field, WHY));
+        };
+        items
+            .iter()
+            .map(|item| {
+                let pair = item.as_array().filter(|pair| pair.len() == 2);
+                let Some(pair) = pair else {
+                    return Err(self.error(field, WHY));
+                };
+                let player = color(&pair[0]).ok_or_else(|| {
+                    self.error(field, format!("Could not parse player: {}", pair[0]))
+                })?;
+                let location = pair[1].as_str().and_then(|text| location(text, size));
+                match location {
+                    Some(Move::Pass) if !allow_pass => {
+                        Err(self.error(field, "Could not parse board location: pass"))
+                    }
+                    Some(mv) => Ok((player, mv)),
+                    None => Err(self.error(
+                        field,
+                        format!("Could not parse board location: {}", pair[1]),
+                    )),
+                }
+            })
+            .collect()
+    }
+
+    /// The superko rule the query is analysed under: Tromp-Taylor's, with
+    /// the ko rule asked for where it is one of the two hane plays; other
+    /// rules are a warning, as KataGo warns when it must play nearby rules.
+    fn rules(&mut self) -> Checked<Superko> {
+        const WHY: &str = "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON object with detailed rules parameters.";
+        let rules = match self.map.get("rules") {
+            Some(Value::String(name)) => RulesObject::named(name)
+                .ok_or_else(|| self.error("rules", format!("Could not parse rules: {name}")))?,
+            Some(object @ Value::Object(_)) => {
+                serde_json::from_value::<RulesObject>(object.clone())
+                    .map_err(|e| self.error("rules", format!("Could not parse rules: {e}")))?
+            }
+            _ => return Err(self.error("rules", WHY)),
+        };
+        let superko = match rules.ko {
+            Ko::Situational => Superko::Situational,
+            _ => Superko::Positional,
+        };
+        if let Err(why) = rules.played(0.0) {
+            self.warn(
+                "rules",
+                format!("{why}; analysed under Tromp-Taylor with {superko} superko"),
+            );
+        }
+        Ok(superko)
+    }
+
+    fn komi(&self) -> Checked<f64> {
+        match self.map.get("komi") {
+            None => Ok(DEFAULT_KOMI),
+            Some(value) => value
+                .as_f64()
+                .filter(|k| k.is_finite() && k.abs() <= MAX_KOMI)
+                .ok_or_else(|| self.error("komi", "Must be a number from -400 to 400")),
+        }
+    }
+
+    /// `analyzeTurns` (the last turn by default) with their priorities.
+    fn turns(&self, moves: usize) -> Checked<Vec<(usize, i64)>> {
+        let turns: Vec<usize> = match self.map.get("analyzeTurns") {
+            None => vec![moves],
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| match item.as_u64() {
+                    Some(turn) if turn as usize <= moves => Ok(turn as usize),
+                    _ => Err(self.error("analyzeTurns", format!("Invalid turn number: {item}"))),
+                })
+                .collect::<Checked<_>>()?,
+            Some(_) => {
+                return Err(self.error(
+                    "analyzeTurns",
+                    "Must specify an array of integers indicating turns to analyze",
+                ))
+            }
+        };
+        let priority = |value: &Value, field: &str| {
+            value
+                .as_i64()
+                .ok_or_else(|| self.error(field, format!("Invalid priority: {value}")))
+        };
+        let priorities: Vec<i64> = match (self.map.get("priority"), self.map.get("priorities")) {
+            (Some(_), Some(_)) => {
+                return Err(self.error("priority", "Cannot specify both priority and priorities"))
+            }
+            (Some(value), None) => vec![priority(value, "priority")?; turns.len()],
+            (None, Some(Value::Array(items))) => {
+                if !self.map.contains_key("analyzeTurns") {
+                    return Err(self.error(
+                        "priorities",
+                        "Can only specify when also specifying analyzeTurns",
+                    ));
+                }
+                if items.len() != turns.len() {
+                    return Err(
+                        self.error("priorities", "Must be of matching length to analyzeTurns")
+                    );
+                }
+                items
+                    .iter()
+                    .map(|item| priority(item, "priorities"))
+                    .collect::<Checked<_>>()?
+            }
+            (None, Some(_)) => {
+                return Err(self.error(
+                    "priorities",
+                    "Must specify an array of integers indicating priorities",
+                ))
+            }
+            (None, None) => vec![0; turns.len()],
+        };
+        Ok(turns.into_iter().zip(priorities).collect())
+    }
+
+    fn boolean(&self, field: &str) -> Checked<bool> {
+        match self.map.get(field) {
+            None => Ok(false),
+            Some(value) => value
+                .as_bool()
+                .ok_or_else(|| self.error(field, "Must be a boolean")),
+        }
+    }
+
+    /// `avoidMoves` / `allowMoves`: `[{"player":"B","moves":["C3"],
+    /// "untilDepth":1}, ...]`, as the analysis commands' avoid and allow.
+    fn filter(&self, size: BoardSize) -> Checked<MoveFilter> {
+        const WHY: &str = "Must be a list of dicts with subfields 'player', 'moves', 'untilDepth'";
+        let mut filter = MoveFilter::default();
+        let given = [
+            ("avoidMoves", FilterKind::Avoid),
+            ("allowMoves", FilterKind::Allow),
+        ]
+        .into_iter()
+        .filter_map(|(field, kind)| self.map.get(field).map(|value| (field, kind, value)))
+        .collect::<Vec<_>>();
+        if given.len() == 2 {
+            return Err(self.error(
+                "allowMoves",
+                "Cannot specify both allowMoves and avoidMoves",
+            ));
+        }
+        for (field, kind, value) in given {
+            let Value::Array(items) = value else {
+                return Err(self.error(field, WHY));
+            };
+            for item in items {
+                let dict = item.as_object().ok_or_else(|| self.error(field, WHY))?;
+                let color = dict
+                    .get("player")
+                    .and_then(color)
+                    .ok_or_else(|| self.error(field, WHY))?;
+                let moves = dict
+                    .get("moves")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| self.error(field, WHY))?
+                    .iter()
+                    .map(|m| {
+                        m.as_str()
+                            .and_then(|text| location(text, size))
+                            .ok_or_else(|| {
+                                self.error(field, format!("Could not parse board location: {m}"))
+                            })
+                    })
+                    .collect::<Checked<Vec<Move>>>()?;
+                let until_depth = dict
+                    .get("untilDepth")
+                    .and_then(Value::as_u64)
+                    .filter(|&d| d >= 1)
+                    .ok_or_else(|| self.error(field, WHY))?;
+                let rule = MoveRule {
+                    kind,
+                    color,
+                    moves,
+                    until_depth: until_depth.min(u32::MAX as u64) as u32,
+                };
+                filter.add(rule).map_err(|_| {
+                    self.error(
+                        field,
+                        "Cannot specify allowMoves more than once for the same player",
+                    )
+                })?;
+            }
+        }
+        Ok(filter)
+    }
+
+    fn warn_about_other_fields(&mut self) {
+        let keys: Vec<String> = self.map.keys().cloned().collect();
+        for key in keys {
+            let key = key.as_str();
+            if QUERY_FIELDS.contains(&key) || PRIORITY_FIELDS.contains(&key) {
+                continue;
+            }
+            if UNUSED_FIELDS.contains(&key) {
+                self.warn(key, "hane reads but does not use this field");
+            } else {
+                self.warn(key, "Unexpected or unused field, do you have a typo?");
+            }
+        }
+    }
+}
+
+/// `"B"`, `"b"`, `"black"`, `"W"`, ...
+fn color(value: &Value) -> Option<Color> {
+    match value.as_str()?.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(Color::Black),
+        "w" | "white" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// A GTP vertex, `pass`, or KataGo's `(x,y)` with x from the left and y
+/// from the top, both from 0; on the board.
+fn location(text: &str, size: BoardSize) -> Option<Move> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("pass") {
+        return Some(Move::Pass);
+    }
+    let vertex = match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(inner) => {
+            let (x, y) = inner.split_once(',')?;
+            let x: usize = x.trim().parse().ok()?;
+            let y: usize = y.trim().parse().ok()?;
+            if x >= size.width || y >= size.height {
+                return None;
+            }
+            Vertex::new(x, size.height - 1 - y)
+        }
+        None => Vertex::parse_gtp(text)?,
+    };
+    vertex.is_on_board(size).then_some(Move::Play(vertex))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEFAULTS: Defaults = Defaults { max_visits: 100 };
+
+    fn query(line: &str) -> Query {
+        let read = read(line, DEFAULTS);
+        match read.request {
+            Some(Request::Analyze(query)) => query,
+            other => panic!("{other:?} {:?}", read.messages),
+        }
+    }
+
+    fn error(line: &str) -> Value {
+        let read = read(line, DEFAULTS);
+        assert!(read.request.is_none(), "{:?}", read.request);
+        assert_eq!(read.messages.len(), 1);
+        read.messages[0].clone()
+    }
+
+    #[test]
+    fn katago_s_example_query() {
+        let q = query(
+            r#"{"id":"foo","initialStones":[["B","Q4"],["B","C4"]],"moves":[["W","P5"],["B","P6"]],"rules":"tromp-taylor","komi":7.5,"boardXSize":19,"boardYSize":19,"analyzeTurns":[0,1,2]}"#,
+        );
+        assert_eq!(q.id, "foo");
+        assert_eq!(q.turns, vec![(0, 0), (1, 0), (2, 0)]);
+        assert_eq!(q.max_visits, 100);
+        // Turn 0 is the first move's player's.
+        assert_eq!(q.setup.game_at(0).expect("turn 0").to_move(), Color::White);
+        let game = q.setup.game_at(2).expect("turn 2");
+        assert_eq!(game.to_move(), Color::White);
+        assert_eq!(game.board().stones(Color::Black).len(), 3);
+    }
+
+    #[test]
+    fn locations_as_katago_reads_them() {
+        let size = BoardSize::square(19);
+        assert_eq!(
+            location("(0,0)", size),
+            Some(Move::Play(Vertex::new(0, 18)))
+        );
+        assert_eq!(location("a19", size), location("(0,0)", size));
+        assert_eq!(location("PASS", size), Some(Move::Pass));
+        assert_eq!(location("Z1", size), None);
+        assert_eq!(location("(19,0)", size), None);
+    }
+
+    #[test]
+    fn errors_name_the_field_and_the_id() {
+        let base = r#""id":"q","rules":"tromp-taylor","boardXSize":9,"boardYSize":9"#;
+        let e = error(&format!(r#"{{{base},"moves":[["B","E5"],["W","E5"]]}}"#));
+        assert_eq!(
+            e,
+            json!({"error":"Illegal move 1: E5","field":"moves","id":"q"})
+        );
+        let e = error(&format!(r#"{{{base}}}"#));
+        assert_eq!(e["field"], "moves");
+        let e = error(&format!(r#"{{{base},"moves":[],"analyzeTurns":[1]}}"#));
+        assert_eq!(e["error"], "Invalid turn number: 1");
+        let e = error(&format!(r#"{{{base},"moves":[["X","E5"]]}}"#));
+        assert_eq!(e["error"], "Could not parse player: \"X\"");
+        let e =
+            error(r#"{"id":"q","moves":[],"rules":"tromp-taylor","boardXSize":30,"boardYSize":9}"#);
+        assert_eq!(e["field"], "boardXSize");
+        let e = error(r#"{"id":"q","moves":[],"rules":"go","boardXSize":9,"boardYSize":9}"#);
+        assert_eq!(e["error"], "Could not parse rules: go");
+        assert_eq!(
+            error(r#"{"moves":[]}"#),
+            json!({"error":"Request must have a string \"id\" field"})
+        );
+        assert!(error("{not json").get("error").is_some());
+        assert!(error("[1,2]")["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("Request line was valid json but was not an object")));
+        let e = error(r#"{"id":"a","action":"fly"}"#);
+        assert!(e.get("field").is_none());
+    }
+
+    #[test]
+    fn other_rules_and_unknown_fields_are_warnings() {
+        let read = read(
+            r#"{"id":"w","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisit":5,"overrideSettings":{}}"#,
+            DEFAULTS,
+        );
+        assert!(matches!(read.request, Some(Request::Analyze(_))));
+        let fields: Vec<&str> = read
+            .messages
+            .iter()
+            .map(|m| m["field"].as_str().expect("a field"))
+            .collect();
+        assert_eq!(fields, ["rules", "maxVisit", "overrideSettings"]);
+        assert!(read.messages.iter().all(|m| m.get("warning").is_some()));
+    }
+
+    #[test]
+    fn avoid_allow_and_priorities() {
+        let q = query(
+            r#"{"id":"f","moves":[["B","E5"]],"rules":{"ko":"SITUATIONAL"},"boardXSize":9,"boardYSize":9,"analyzeTurns":[1,0],"priorities":[5,-2],"avoidMoves":[{"player":"W","moves":["D4","pass"],"untilDepth":1}]}"#,
+        );
+        assert_eq!(q.turns, vec![(1, 5), (0, -2)]);
+        assert_eq!(q.setup.superko, Superko::Situational);
+        assert!(!q.filter.allows(Color::White, Move::Pass, 0));
+        assert!(q.filter.allows(Color::White, Move::Pass, 1));
+        let e = error(
+            r#"{"id":"f","moves":[],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"avoidMoves":[],"allowMoves":[]}"#,
+        );
+        assert_eq!(e["error"], "Cannot specify both allowMoves and avoidMoves");
+    }
+
+    #[test]
+    fn actions() {
+        match read(
+            r#"{"id":"t","action":"terminate","terminateId":"foo","turnNumbers":[1,2]}"#,
+            DEFAULTS,
+        )
+        .request
+        {
+            Some(Request::Terminate { id, turns, .. }) => {
+                assert_eq!(id.as_deref(), Some("foo"));
+                assert_eq!(turns, Some(vec![1, 2]));
+            }
+            other => panic!("{other:?}"),
+        }
+        let e = error(r#"{"id":"t","action":"terminate"}"#);
+        assert_eq!(e["field"], "terminateId");
+        assert!(matches!(
+            read(r#"{"id":"v","action":"query_version"}"#, DEFAULTS).request,
+            Some(Request::Echo(_))
+        ));
+    }
+}

@@ -1,0 +1,321 @@
+//! A search report written as one of KataGo's analysis responses: the
+//! candidates (`moveInfos`), the position (`rootInfo`), and what the query
+//! asked for besides (ownership, its spread, the policy). Values are from
+//! the point of view the command line chose (`--report-as`, Black by
+//! default as in KataGo's example configuration).
+
+use serde::Serialize;
+
+use super::query::Include;
+use crate::game::zobrist::{stone_key, to_move_key};
+use crate::game::{BoardSize, Color, Game, Move, Vertex};
+use crate::player::{RootMove, SearchReport};
+
+/// Whose point of view win rates, scores and ownership are given from
+/// (KataGo's `reportAnalysisWinratesAs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ReportAs {
+    #[default]
+    Black,
+    White,
+    SideToMove,
+}
+
+impl std::str::FromStr for ReportAs {
+    type Err = String;
+
+    /// `black`, `white` or `side-to-move` (KataGo's `SIDETOMOVE` too), in
+    /// any case.
+    fn from_str(text: &str) -> Result<ReportAs, String> {
+        match text.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+            "black" | "b" => Ok(ReportAs::Black),
+            "white" | "w" => Ok(ReportAs::White),
+            "sidetomove" => Ok(ReportAs::SideToMove),
+            _ => Err("expected black, white or side-to-move".to_string()),
+        }
+    }
+}
+
+impl ReportAs {
+    /// +1 where the side to move's view is kept, -1 where it is turned.
+    fn sign(self, to_move: Color) -> f32 {
+        match (self, to_move) {
+            (ReportAs::SideToMove, _)
+            | (ReportAs::Black, Color::Black)
+            | (ReportAs::White, Color::White) => 1.0,
+            _ => -1.0,
+        }
+    }
+
+    /// +1 where Black-positive ownership is kept, -1 where it is turned.
+    fn ownership_sign(self, to_move: Color) -> f32 {
+        match self {
+            ReportAs::Black => 1.0,
+            ReportAs::White => -1.0,
+            ReportAs::SideToMove => to_move.sign(),
+        }
+    }
+}
+
+/// One analysis response.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Analysis {
+    pub id: String,
+    pub is_during_search: bool,
+    pub turn_number: usize,
+    pub move_infos: Vec<MoveInfo>,
+    pub root_info: RootInfo,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ownership: Option<Vec<f32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ownership_stdev: Option<Vec<f32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Vec<f32>>,
+}
+
+/// One candidate move.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct MoveInfo {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub visits: u32,
+    pub edge_visits: u32,
+    pub winrate: f32,
+    pub score_mean: f32,
+    pub score_lead: f32,
+    pub score_selfplay: f32,
+    pub prior: f32,
+    pub lcb: f32,
+    pub order: usize,
+    pub pv: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv_visits: Option<Vec<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv_edge_visits: Option<Vec<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ownership: Option<Vec<f32>>,
+}
+
+/// The position itself.
+#[derive(Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct RootInfo {
+    pub current_player: &'static str,
+    pub visits: u64,
+    pub winrate: f32,
+    pub score_lead: f32,
+    pub score_selfplay: f32,
+    pub this_hash: String,
+    pub sym_hash: String,
+}
+
+/// What a response is made from besides the report.
+pub(super) struct Context<'a> {
+    pub id: &'a str,
+    pub turn: usize,
+    pub game: &'a Game,
+    pub include: Include,
+    pub pv_len: Option<usize>,
+    pub report_as: ReportAs,
+    pub during_search: bool,
+}
+
+/// The response for `report`, the search of `context.game`'s position.
+pub(super) fn analysis(report: &SearchReport, context: &Context) -> Analysis {
+    let to_move = report.to_move;
+    let sign = context.report_as.sign(to_move);
+    let owner_sign = context.report_as.ownership_sign(to_move);
+    let rate = |r: f32| round(if sign > 0.0 { r } else { 1.0 - r }, 1e6);
+    let include = context.include;
+    let move_infos = report
+        .played_out()
+        .enumerate()
+        .map(|(order, m)| move_info(report, m, order, context, sign, owner_sign))
+        .collect();
+    let lead = round(sign * report.root_score_lead(), 1e3);
+    Analysis {
+        id: context.id.to_string(),
+        is_during_search: context.during_search,
+        turn_number: context.turn,
+        move_infos,
+        root_info: RootInfo {
+            current_player: if to_move == Color::Black { "B" } else { "W" },
+            visits: report.root_visits(),
+            winrate: rate(report.root_win_rate().clamp(0.0, 1.0)),
+            score_lead: lead,
+            score_selfplay: lead,
+            this_hash: format!("{:016X}", position_hash(context.game, to_move, false)),
+            sym_hash: format!("{:016X}", position_hash(context.game, to_move, true)),
+        },
+        ownership: include
+            .ownership
+            .then(|| grid(report.size, &report.ownership, owner_sign)),
+        ownership_stdev: include
+            .ownership_stdev
+            .then(|| grid(report.size, &report.ownership_stdev, 1.0)),
+        policy: include.policy.then(|| policy(report)),
+    }
+}
+
+fn move_info(
+    report: &SearchReport,
+    m: &RootMove,
+    order: usize,
+    context: &Context,
+    sign: f32,
+    owner_sign: f32,
+) -> MoveInfo {
+    let rate = |r: f32| {
+        let r = r.clamp(0.0, 1.0);
+        round(if sign > 0.0 { r } else { 1.0 - r }, 1e6)
+    };
+    let lead = round(sign * report.score_lead(m), 1e3);
+    let pv_len = context.pv_len.map_or(usize::MAX, |n| n.saturating_add(1));
+    let pv: Vec<String> = m.pv.iter().take(pv_len).map(Move::to_string).collect();
+    let pv_visits: Vec<u32> = m.pv_visits.iter().take(pv.len()).copied().collect();
+    let include = context.include;
+    MoveInfo {
+        mv: m.mv.to_string(),
+        visits: m.visits,
+        edge_visits: m.visits,
+        winrate: rate(m.win_rate),
+        score_mean: lead,
+        score_lead: lead,
+        score_selfplay: lead,
+        prior: round(m.prior, 1e6),
+        lcb: rate(m.lcb()),
+        order,
+        pv,
+        pv_visits: include.pv_visits.then(|| pv_visits.clone()),
+        pv_edge_visits: include.pv_visits.then_some(pv_visits),
+        ownership: include.moves_ownership.then(|| {
+            let owners = m.ownership.as_deref().unwrap_or(&report.ownership);
+            grid(report.size, owners, owner_sign)
+        }),
+    }
+}
+
+/// Values per point, row-major from A1 as the report keeps them, turned
+/// into KataGo's order (row by row from the top left) and rounded to four
+/// decimals.
+fn grid(size: BoardSize, values: &[f32], sign: f32) -> Vec<f32> {
+    let mut out = Vec::with_capacity(size.points());
+    for row in (0..size.height).rev() {
+        for col in 0..size.width {
+            let value = values.get(size.index(Vertex::new(col, row))).copied();
+            out.push(round(sign * value.unwrap_or(0.0), 1e4));
+        }
+    }
+    out
+}
+
+/// `value` to the nearest multiple of `1 / scale`, so that the JSON
+/// carries the digits that mean something (and -0 as 0).
+fn round(value: f32, scale: f32) -> f32 {
+    (value * scale).round() / scale + 0.0
+}
+
+/// The search's prior per point in KataGo's order, then pass; -1 where the
+/// root has no such move (occupied, illegal, or filtered out).
+fn policy(report: &SearchReport) -> Vec<f32> {
+    let size = report.size;
+    let prior = |mv: Move| {
+        report
+            .moves
+            .iter()
+            .find(|m| m.mv == mv)
+            .map_or(-1.0, |m| round(m.prior, 1e6))
+    };
+    let mut out = Vec::with_capacity(size.points() + 1);
+    for row in (0..size.height).rev() {
+        for col in 0..size.width {
+            out.push(prior(Move::Play(Vertex::new(col, row))));
+        }
+    }
+    out.push(prior(Move::Pass));
+    out
+}
+
+/// The position's Zobrist hash with the side to move; with `symmetric`,
+/// the smallest over the board's symmetries (eight on a square, four on a
+/// rectangle), the same for positions that are mirror images.
+fn position_hash(game: &Game, to_move: Color, symmetric: bool) -> u64 {
+    let size = game.size();
+    let board = game.board();
+    let transforms: usize = match (symmetric, size.is_square()) {
+        (false, _) => 1,
+        (true, true) => 8,
+        (true, false) => 4,
+    };
+    (0..transforms)
+        .map(|t| {
+            let mut hash = to_move_key(to_move);
+            for v in Vertex::all(size) {
+                if let Some(color) = board.get(v) {
+                    hash ^= stone_key(color, transform(v, t, size));
+                }
+            }
+            hash
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+/// Symmetry `t` of the board applied to `v`: bit 0 mirrors the columns,
+/// bit 1 the rows, bit 2 swaps columns and rows (squares only).
+fn transform(v: Vertex, t: usize, size: BoardSize) -> Vertex {
+    let (mut col, mut row) = (v.col as usize, v.row as usize);
+    if t & 1 != 0 {
+        col = size.width - 1 - col;
+    }
+    if t & 2 != 0 {
+        row = size.height - 1 - row;
+    }
+    if t & 4 != 0 {
+        std::mem::swap(&mut col, &mut row);
+    }
+    Vertex::new(col, row)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirror_images_share_the_symmetric_hash_only() {
+        let mut a = Game::new(9, 7.5);
+        let mut b = Game::new(9, 7.5);
+        let vertex = |text| Move::Play(Vertex::parse_gtp(text).expect("vertex"));
+        a.play(Color::Black, vertex("C3")).expect("legal");
+        b.play(Color::Black, vertex("G7")).expect("legal");
+        assert_eq!(
+            position_hash(&a, Color::White, true),
+            position_hash(&b, Color::White, true)
+        );
+        assert_ne!(
+            position_hash(&a, Color::White, false),
+            position_hash(&b, Color::White, false)
+        );
+        assert_ne!(
+            position_hash(&a, Color::White, false),
+            position_hash(&a, Color::Black, false)
+        );
+    }
+
+    #[test]
+    fn points_of_view() {
+        assert_eq!(ReportAs::Black.sign(Color::White), -1.0);
+        assert_eq!(ReportAs::SideToMove.sign(Color::White), 1.0);
+        assert_eq!(ReportAs::SideToMove.ownership_sign(Color::White), -1.0);
+        assert_eq!(ReportAs::White.ownership_sign(Color::Black), -1.0);
+        let grid = grid(
+            BoardSize::new(2, 3).expect("size"),
+            &[1.0, 0.0, 0.0, 0.0, 0.0, -0.123456],
+            -1.0,
+        );
+        // A3 B3, A2 B2, A1 B1.
+        assert_eq!(grid, vec![0.0, 0.1235, 0.0, 0.0, -1.0, 0.0]);
+    }
+}

@@ -1,0 +1,340 @@
+//! `hane analysis` driven as a client of KataGo's JSON analysis engine
+//! drives it: KataGo's documented example queries and actions
+//! (docs/Analysis_Engine.md), the Python example's query (includePolicy,
+//! rules "Chinese"), errors and warnings in KataGo's form, priorities,
+//! terminate, the points of view, and the end of the input.
+
+mod common;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use common::Gtp;
+use serde_json::{json, Value};
+
+/// A running `hane analysis` and the JSON lines it writes.
+struct Client {
+    engine: Gtp,
+}
+
+impl Client {
+    fn start(args: &[&str]) -> Client {
+        let mut all = vec!["analysis", "--seed", "1"];
+        all.extend_from_slice(args);
+        Client {
+            engine: Gtp::start_with(&all),
+        }
+    }
+
+    fn send(&mut self, query: &str) {
+        assert!(!query.contains('\n'), "one line a query");
+        self.engine.write_raw(format!("{query}\n").as_bytes());
+    }
+
+    fn receive(&mut self) -> Value {
+        let line = self.engine.read_line();
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// Responses until `done` says the last one has come.
+    fn receive_until(&mut self, mut done: impl FnMut(&Value) -> bool) -> Vec<Value> {
+        let mut responses = Vec::new();
+        loop {
+            let response = self.receive();
+            let finished = done(&response);
+            responses.push(response);
+            if finished {
+                return responses;
+            }
+        }
+    }
+}
+
+/// KataGo's example query, word for word.
+const EXAMPLE: &str = r#"{"id":"foo","initialStones":[["B","Q4"],["B","C4"]],"moves":[["W","P5"],["B","P6"]],"rules":"tromp-taylor","komi":7.5,"boardXSize":19,"boardYSize":19,"analyzeTurns":[0,1,2]}"#;
+
+fn number(value: &Value, key: &str) -> f64 {
+    value[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is a number in {value}"))
+}
+
+/// The fields every analysis response has, checked.
+fn check_analysis(response: &Value, size: usize) {
+    assert_eq!(response["isDuringSearch"], json!(false), "{response}");
+    let infos = response["moveInfos"].as_array().expect("moveInfos");
+    assert!(!infos.is_empty());
+    let vertex = regex::Regex::new("^(?:[A-HJ-T](?:1[0-9]|[1-9])|pass)$").expect("regex");
+    let mut visits_sum = 0.0;
+    for (i, info) in infos.iter().enumerate() {
+        assert_eq!(info["order"], json!(i));
+        let mv = info["move"].as_str().expect("move");
+        assert!(vertex.is_match(mv), "{mv}");
+        let pv: Vec<&str> = info["pv"]
+            .as_array()
+            .expect("pv")
+            .iter()
+            .map(|m| m.as_str().expect("a PV move"))
+            .collect();
+        assert_eq!(pv.first(), Some(&mv), "the PV starts with the move");
+        for key in ["winrate", "prior"] {
+            assert!((0.0..=1.0).contains(&number(info, key)), "{key} in {info}");
+        }
+        assert_eq!(info["scoreLead"], info["scoreMean"]);
+        assert_eq!(info["visits"], info["edgeVisits"]);
+        let visits = number(info, "visits");
+        assert!(visits >= 1.0);
+        if i > 0 {
+            assert!(
+                number(&infos[i - 1], "visits") >= visits,
+                "most visited first"
+            );
+        }
+        visits_sum += visits;
+    }
+    let root = &response["rootInfo"];
+    assert!(number(root, "visits") >= visits_sum);
+    assert!((0.0..=1.0).contains(&number(root, "winrate")));
+    number(root, "scoreLead");
+    assert!(matches!(root["currentPlayer"].as_str(), Some("B" | "W")));
+    assert_eq!(root["thisHash"].as_str().map(str::len), Some(16));
+    if let Some(ownership) = response.get("ownership") {
+        assert_eq!(ownership.as_array().map(Vec::len), Some(size * size));
+    }
+}
+
+#[test]
+fn katago_s_example_query_is_answered_once_per_turn() {
+    let mut client = Client::start(&["--playouts", "200"]);
+    client.send(EXAMPLE);
+    let mut by_turn = HashMap::new();
+    for _ in 0..3 {
+        let response = client.receive();
+        assert_eq!(response["id"], "foo", "{response}");
+        check_analysis(&response, 19);
+        let turn = response["turnNumber"].as_u64().expect("turnNumber");
+        let root = &response["rootInfo"];
+        // Every playout goes through one of the root's moves.
+        assert_eq!(number(root, "visits"), 200.0, "{root}");
+        by_turn.insert(turn, root["currentPlayer"].clone());
+    }
+    // Turn 0 is the first move's player's; each move hands the turn over.
+    assert_eq!(by_turn.get(&0), Some(&json!("W")));
+    assert_eq!(by_turn.get(&1), Some(&json!("B")));
+    assert_eq!(by_turn.get(&2), Some(&json!("W")));
+    // No ownership, policy or PV visits unless asked for.
+    let (status, _) = client.engine.close();
+    assert!(status.success());
+}
+
+/// KataGo's Python example sends `"rules":"Chinese"` and `includePolicy`;
+/// here with every optional output on.
+#[test]
+fn the_python_example_s_query_with_every_output() {
+    let mut client = Client::start(&[]);
+    client.send(
+        r#"{"id":"0","moves":[["b","E5"],["w","pass"]],"initialStones":[["b","C3"],["w","G7"]],"rules":"Chinese","komi":7.5,"boardXSize":9,"boardYSize":9,"includePolicy":true,"maxVisits":300,"includeOwnership":true,"includeOwnershipStdev":true,"includeMovesOwnership":true,"includePVVisits":true,"analysisPVLen":3}"#,
+    );
+    let warning = client.receive();
+    assert_eq!(warning["field"], "rules", "{warning}");
+    assert_eq!(warning["id"], "0");
+    let text = warning["warning"].as_str().expect("a warning");
+    assert!(
+        text.contains("analysed under Tromp-Taylor with positional superko"),
+        "{text}"
+    );
+    let response = client.receive();
+    check_analysis(&response, 9);
+    assert_eq!(response["turnNumber"], 2);
+    assert_eq!(response["rootInfo"]["currentPlayer"], "B");
+    let policy: Vec<f64> = response["policy"]
+        .as_array()
+        .expect("policy")
+        .iter()
+        .map(|p| p.as_f64().expect("a number"))
+        .collect();
+    assert_eq!(policy.len(), 82, "81 points and pass");
+    // Row by row from A9: C3 is row 7 (from the top), column 2.
+    for occupied in [6 * 9 + 2, 2 * 9 + 6, 4 * 9 + 4] {
+        assert_eq!(policy[occupied], -1.0, "occupied point {occupied}");
+    }
+    let total: f64 = policy.iter().filter(|&&p| p >= 0.0).sum();
+    assert!((total - 1.0).abs() < 1e-3, "{total}");
+    let ownership = response["ownership"].as_array().expect("ownership");
+    assert_eq!(ownership.len(), 81);
+    // Black's stone at C3 is Black's (Black's point of view by default).
+    assert!(ownership[6 * 9 + 2].as_f64().expect("a number") > 0.5);
+    let stdev = response["ownershipStdev"]
+        .as_array()
+        .expect("ownershipStdev");
+    assert_eq!(stdev.len(), 81);
+    assert!(stdev
+        .iter()
+        .all(|s| (0.0..=1.0).contains(&s.as_f64().expect("a number"))));
+    for info in response["moveInfos"].as_array().expect("moveInfos") {
+        let pv = info["pv"].as_array().expect("pv");
+        assert!(pv.len() <= 4, "analysisPVLen 3: the move and three more");
+        assert_eq!(info["pvVisits"].as_array().map(Vec::len), Some(pv.len()));
+        assert_eq!(info["pvVisits"], info["pvEdgeVisits"]);
+        assert_eq!(info["pvVisits"][0], info["visits"]);
+        assert_eq!(info["ownership"].as_array().map(Vec::len), Some(81));
+    }
+}
+
+#[test]
+fn actions_are_echoed_as_katago_echoes_them() {
+    let mut client = Client::start(&[]);
+    client.send(r#"{"id":"foo","action":"query_version"}"#);
+    let version = client.receive();
+    assert_eq!(version["id"], "foo");
+    assert_eq!(version["action"], "query_version");
+    assert_eq!(version["version"], env!("CARGO_PKG_VERSION"));
+    assert!(version["git_hash"].is_string());
+    client.send(r#"{"id":"foo","action":"clear_cache"}"#);
+    assert_eq!(client.receive(), json!({"id":"foo","action":"clear_cache"}));
+    client.send(r#"{"id":"foo","action":"query_models"}"#);
+    assert_eq!(client.receive()["models"], json!([]));
+    client.send(r#"{"id":"bar","action":"terminate_all"}"#);
+    assert_eq!(
+        client.receive(),
+        json!({"id":"bar","action":"terminate_all"})
+    );
+    client.send(r#"{"id":"bar","action":"fly"}"#);
+    let error = client.receive();
+    assert!(error["error"]
+        .as_str()
+        .expect("an error")
+        .starts_with("'action' field must be"));
+}
+
+#[test]
+fn errors_as_katago_reports_them_and_the_engine_goes_on() {
+    let mut client = Client::start(&["--playouts", "50"]);
+    client.send("{not json");
+    let error = client.receive();
+    assert!(error["error"]
+        .as_str()
+        .expect("an error")
+        .contains("could not parse input line as json request: {not json"));
+    client.send(r#"{"moves":[]}"#);
+    assert_eq!(
+        client.receive(),
+        json!({"error":"Request must have a string \"id\" field"})
+    );
+    client.send(
+        r#"{"id":"bad","moves":[["B","E5"],["W","E5"]],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9}"#,
+    );
+    assert_eq!(
+        client.receive(),
+        json!({"error":"Illegal move 1: E5","field":"moves","id":"bad"})
+    );
+    client.send(
+        r#"{"id":"bad","moves":[],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"analyzeTurns":[3]}"#,
+    );
+    assert_eq!(
+        client.receive(),
+        json!({"error":"Invalid turn number: 3","field":"analyzeTurns","id":"bad"})
+    );
+    client.send(r#"{"id":"bad","moves":[],"rules":"japanese-ish","boardXSize":9,"boardYSize":9}"#);
+    assert_eq!(client.receive()["field"], "rules");
+    // A typo is a warning; the query still runs.
+    client.send(r#"{"id":"ok","moves":[],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"maxVisit":5}"#);
+    let warning = client.receive();
+    assert_eq!(warning["field"], "maxVisit");
+    assert!(warning["warning"].is_string());
+    let response = client.receive();
+    assert_eq!(response["id"], "ok");
+    check_analysis(&response, 9);
+}
+
+#[test]
+fn priorities_order_the_queue_and_terminate_stops_and_drops() {
+    let mut client = Client::start(&["--analysis-threads", "1"]);
+    let query = |id: &str, extra: &str| {
+        format!(
+            r#"{{"id":"{id}","moves":[["B","E5"]],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9{extra}}}"#
+        )
+    };
+    // A search that runs until terminated, reporting as it goes.
+    client.send(&query(
+        "long",
+        r#","maxVisits":1000000000,"reportDuringSearchEvery":0.05"#,
+    ));
+    let during = client.receive();
+    assert_eq!(during["id"], "long");
+    assert_eq!(during["isDuringSearch"], true);
+    // Queued behind it: low's two turns, then high, which goes first.
+    client.send(&query("low", r#","maxVisits":300,"analyzeTurns":[0,1]"#));
+    client.send(&query("high", r#","maxVisits":300,"priority":10"#));
+    client.send(r#"{"id":"t1","action":"terminate","terminateId":"low","turnNumbers":[1]}"#);
+    client.send(r#"{"id":"t2","action":"terminate","terminateId":"long"}"#);
+    let mut finals = Vec::new();
+    let responses = client.receive_until(|r| {
+        if r["isDuringSearch"] == false && r.get("id").is_some() && r.get("action").is_none() {
+            finals.push((
+                r["id"].as_str().expect("id").to_string(),
+                r["turnNumber"].as_u64().expect("turn"),
+                r.get("noResults").is_some(),
+            ));
+        }
+        finals.len() == 4
+    });
+    let echoes: Vec<&Value> = responses
+        .iter()
+        .filter(|r| r.get("action").is_some())
+        .collect();
+    assert_eq!(echoes.len(), 2, "each terminate is echoed");
+    assert_eq!(
+        finals,
+        [
+            ("low".to_string(), 1, true),
+            ("long".to_string(), 1, false),
+            ("high".to_string(), 1, false),
+            ("low".to_string(), 0, false),
+        ]
+    );
+}
+
+#[test]
+fn points_of_view_turn_win_rates_scores_and_ownership() {
+    // White to move: Black's view and White's (the side to move's) differ.
+    let query = r#"{"id":"p","moves":[["B","E5"]],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"maxVisits":200,"includeOwnership":true}"#;
+    let answer = |report_as: &str| {
+        let mut client = Client::start(&["--threads", "1", "--report-as", report_as]);
+        client.send(query);
+        client.receive()
+    };
+    let black = answer("black");
+    let white = answer("side-to-move");
+    let (b, w) = (&black["moveInfos"][0], &white["moveInfos"][0]);
+    assert_eq!(b["move"], w["move"], "the same search");
+    assert!((number(b, "winrate") + number(w, "winrate") - 1.0).abs() < 1e-5);
+    assert_eq!(number(b, "scoreLead"), -number(w, "scoreLead"));
+    // E5, the centre: the fifth row from the top, the fifth column.
+    let e5 = |response: &Value| response["ownership"][4 * 9 + 4].as_f64().expect("a number");
+    assert_eq!(e5(&black), -e5(&white));
+    assert!(e5(&black) > 0.5, "E5 is Black's");
+}
+
+#[test]
+fn the_end_of_the_input_finishes_the_queue_unless_told_not_to_wait() {
+    let mut client = Client::start(&["--playouts", "100"]);
+    client.send(&EXAMPLE.replace("[0,1,2]", "[2]"));
+    client.send(&EXAMPLE.replace("\"foo\"", "\"bar\""));
+    client.engine.close_stdin();
+    let mut ids: Vec<String> = (0..2)
+        .map(|_| client.receive()["id"].as_str().expect("id").to_string())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["bar", "foo"]);
+    let (status, _) = client.engine.close();
+    assert!(status.success());
+
+    let mut client = Client::start(&["--quit-without-waiting"]);
+    client.send(&EXAMPLE.replace("\"komi\"", "\"maxVisits\":1000000000,\"komi\""));
+    let sent = Instant::now();
+    client.engine.close_stdin();
+    let (status, _) = client.engine.close();
+    assert!(status.success());
+    assert!(sent.elapsed() < Duration::from_secs(20));
+}
