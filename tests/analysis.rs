@@ -430,7 +430,7 @@ fn gogui_analyze_commands_and_gfx_responses_are_well_formed() {
     let point = VERTEX;
     let influence =
         Regex::new(&format!(r"^INFLUENCE(?: {point} -?[01]\.\d\d){{81}}$")).expect("regex");
-    let label = Regex::new(&format!(r"^LABEL(?: {point} \d{{1,3}}:\d{{1,3}})+$")).expect("regex");
+    let label = Regex::new(&format!(r"^LABEL(?: {point} \d{{1,2}})+$")).expect("regex");
     let var = Regex::new(&format!(r"^VAR b {point}(?: [bw] (?:{point}|pass))*$")).expect("regex");
     let square = Regex::new(&format!(r"^SQUARE {point}$")).expect("regex");
     let text = Regex::new(r"^TEXT \S.*$").expect("regex");
@@ -466,8 +466,10 @@ fn gogui_analyze_commands_and_gfx_responses_are_well_formed() {
     let lines: Vec<&str> = candidates.lines().collect();
     let best = lines[0].split(' ').nth(1).expect("a labelled move");
     assert_eq!(lines[1], format!("SQUARE {best}"), "{candidates}");
-    let status =
-        Regex::new(&format!(r"^TEXT best {best} \d+\.\d% \(\d+ visits\)$")).expect("regex");
+    let status = Regex::new(&format!(
+        r"^TEXT best {best} \d+\.\d% \(\d+ visits, \d+%\); labels: win %$"
+    ))
+    .expect("regex");
     assert!(status.is_match(lines[2]), "{candidates}");
     // The side to move when no colour is given, and the id echoed.
     let response = gtp.send("31 hane-score");

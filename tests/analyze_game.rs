@@ -298,3 +298,46 @@ fn ctrl_c_writes_the_review_so_far_or_nothing() {
     let tree = SgfTree::parse(text.as_bytes()).expect("SGF");
     assert!(tree.main_line().is_ok());
 }
+
+/// The win-rate graph follows the game rather than the side to move: each
+/// node's value is the position's (every playout of its search), not the
+/// preferred move's, which overrates the side to move and made the graph
+/// change direction at almost every move (80% of them in this game).
+#[test]
+fn the_win_rate_graph_does_not_zigzag_with_the_side_to_move() {
+    let dir = TempDir::new("smooth");
+    let game = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/selfplay/9x9/game-0000.sgf"
+    ))
+    .expect("a selfplay game");
+    let input = dir.file("game.sgf", &game);
+    let output = dir.path().join("reviewed.sgf");
+    let run = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .arg("analyze")
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .args(["--playouts", "300", "--threads", "1", "--seed", "1"])
+        .output()
+        .expect("run hane analyze");
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = std::fs::read_to_string(&output).expect("the review");
+    let values: Vec<f64> = text
+        .split("SBKV[")
+        .skip(1)
+        .map(|rest| {
+            rest[..rest.find(']').expect("]")]
+                .parse()
+                .expect("a number")
+        })
+        .collect();
+    assert!(values.len() > 40, "{values:?}");
+    let steps: Vec<f64> = values.windows(2).map(|w| w[1] - w[0]).collect();
+    let turns = steps.windows(2).filter(|s| s[0] * s[1] < 0.0).count();
+    let share = turns as f64 / (steps.len() - 1) as f64;
+    assert!(
+        share < 0.7,
+        "direction changes at {share:.2} of the moves: {values:?}"
+    );
+}

@@ -112,8 +112,10 @@ fn genmove_draws_its_search_on_legal_points_and_clears_it_at_the_end() {
     let (last, searching) = drawings.split_last().expect("drawings");
     assert_eq!(last, &["CLEAR"], "the last drawing: {stderr}");
     let square = Regex::new(&format!(r"^SQUARE {VERTEX}$")).expect("regex");
-    let status =
-        Regex::new(r"^TEXT best (?:[A-HJ][1-9]|pass) \d+\.\d% \(\d+ visits\)$").expect("regex");
+    let status = Regex::new(
+        r"^TEXT best (?:[A-HJ][1-9]|pass) \d+\.\d% \(\d+ visits, \d+%\); labels: win %$",
+    )
+    .expect("regex");
     for drawing in searching {
         for directive in drawing {
             for point in marked_points(directive) {

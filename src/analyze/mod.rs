@@ -300,10 +300,10 @@ impl Review {
                 break;
             }
             reviewed += 1;
-            let Some(best) = report.moves.first() else {
+            if report.moves.is_empty() {
                 continue;
-            };
-            let verdict = Verdict::new(&report, best);
+            }
+            let verdict = Verdict::new(&report);
             notes::write_value(tree, *node, &verdict);
             let next = main_line.nodes.get(index + 1).zip(plan.get(index + 1));
             if let Some((

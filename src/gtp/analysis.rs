@@ -308,9 +308,12 @@ pub(super) fn gfx_live(report: &SearchReport) -> String {
     gfx
 }
 
-/// ` D4 60:86 C3 25:10 ...`: the most searched board moves (the best
-/// always) with their win rate and share of the visits, except at the
-/// points in `unlabelled`.
+/// ` D4 60 C3 25 ...`: the most searched board moves (the best always)
+/// with their win rate in percent, except at the points in `unlabelled`.
+/// One number of at most two digits (99 for 99.5% and up): GoGui clips a
+/// label to its point, which on 19x19 at its default window size holds
+/// about four narrow characters, so `50:44` read `50:4` (issue 28); the
+/// best move's share of the visits is in the status line.
 fn candidate_labels(report: &SearchReport, unlabelled: &[Vertex]) -> String {
     let candidates: Vec<&RootMove> = report.played_out().collect();
     let total: u32 = candidates.iter().map(|m| m.visits).sum();
@@ -324,20 +327,16 @@ fn candidate_labels(report: &SearchReport, unlabelled: &[Vertex]) -> String {
         if unlabelled.contains(&v) {
             continue;
         }
-        let _ = write!(
-            labels,
-            " {v} {:.0}:{:.0}",
-            m.win_rate.clamp(0.0, 1.0) * 100.0,
-            share * 100.0
-        );
+        let percent = (m.win_rate.clamp(0.0, 1.0) * 100.0).round().min(99.0);
+        let _ = write!(labels, " {v} {percent:.0}");
     }
     labels
 }
 
 /// `SQUARE C3` on the most visited move when it is a board move, then
-/// `TEXT best C3 56.3% (812 visits)`. GoGui shows the TEXT in its status
-/// bar (after the command's title for an analyze command), which cuts a
-/// long text off: the whole summary would not fit.
+/// `TEXT best C3 56.3% (812 visits, 86%); labels: win %`. GoGui shows the
+/// TEXT in its status bar (after the command's title for an analyze
+/// command), which cuts a long text off: the whole summary would not fit.
 fn best_mark_and_status(report: &SearchReport) -> String {
     let Some(best) = report.played_out().next() else {
         return format!("TEXT no move searched yet ({} playouts)", report.playouts);
@@ -346,11 +345,13 @@ fn best_mark_and_status(report: &SearchReport) -> String {
         Move::Play(v) => format!("SQUARE {v}\n"),
         Move::Pass => String::new(),
     };
+    let total: u32 = report.played_out().map(|m| m.visits).sum();
     format!(
-        "{mark}TEXT best {} {:.1}% ({} visits)",
+        "{mark}TEXT best {} {:.1}% ({} visits, {:.0}%); labels: win %",
         best.mv,
         best.win_rate.clamp(0.0, 1.0) * 100.0,
-        best.visits
+        best.visits,
+        100.0 * best.visits as f32 / total.max(1) as f32
     )
 }
 
@@ -540,7 +541,7 @@ ownershipStdev{}",
         assert!(ownership.contains("C3 -1.00\nTEXT White leads by 1"));
         assert_eq!(
             gfx_text(&report, GfxView::Candidates),
-            "LABEL B2 60:86\nSQUARE B2\nTEXT best B2 60.0% (300 visits)"
+            "LABEL B2 60\nSQUARE B2\nTEXT best B2 60.0% (300 visits, 86%); labels: win %"
         );
         assert_eq!(
             gfx_text(&report, GfxView::Variation).lines().next(),
@@ -578,7 +579,19 @@ ownershipStdev{}",
         // sized for a few words and cuts the rest off.
         let gfx = gfx_text(&report_with_c2_searched(), GfxView::Candidates);
         let text = gfx.lines().last().expect("a TEXT line");
-        assert_eq!(text, "TEXT best B2 60.0% (300 visits)");
+        assert_eq!(text, "TEXT best B2 60.0% (300 visits, 67%); labels: win %");
+        // Every label is one number of at most two digits: GoGui clips a
+        // label to its point (on 19x19, about four narrow characters).
+        let labels = gfx.lines().next().expect("a LABEL line");
+        for pair in labels.split(' ').skip(1).collect::<Vec<_>>().chunks(2) {
+            assert!(
+                pair[1].len() <= 2 && pair[1].parse::<u8>().is_ok(),
+                "{labels}"
+            );
+        }
+        let mut sure = report_with_c2_searched();
+        sure.moves[0].win_rate = 1.0;
+        assert!(gfx_text(&sure, GfxView::Candidates).starts_with("LABEL B2 99 C2 45\n"));
         assert!(gfx.contains("\nSQUARE B2\n"), "{gfx}");
     }
 
@@ -586,15 +599,12 @@ ownershipStdev{}",
     fn live_graphics_show_the_variation_then_labels_off_its_later_points() {
         assert_eq!(
             gfx_live(&report_with_c2_searched()),
-            "VAR w B2 b C2 w pass\nLABEL B2 60:67\nSQUARE B2\nTEXT best B2 60.0% (300 visits)"
+            "VAR w B2 b C2 w pass\nLABEL B2 60\nSQUARE B2\nTEXT best B2 60.0% (300 visits, 67%); labels: win %"
         );
         // Without C2 in the variation, C2 keeps its label.
         let mut report = report_with_c2_searched();
         report.moves[0].pv.truncate(1);
-        assert_eq!(
-            gfx_live(&report).lines().nth(1),
-            Some("LABEL B2 60:67 C2 45:22")
-        );
+        assert_eq!(gfx_live(&report).lines().nth(1), Some("LABEL B2 60 C2 45"));
     }
 
     #[test]
