@@ -525,3 +525,52 @@ fn logs_write_commands_as_gtp_and_the_clock_s_decisions() {
     assert!(!stderr.contains("pass pass"), "{stderr}");
     assert!(stderr.contains("; passing: "), "{stderr}");
 }
+
+#[test]
+fn katago_parameter_commands_read_and_set_the_one_parameter_table() {
+    let mut gtp = Gtp::start_with(&["--threads", "1"]);
+    let names = gtp.ok("kata-list-params");
+    let listed: Vec<&str> = names.split_whitespace().collect();
+    let table: Vec<&str> = hane::PARAMS.iter().map(|p| p.name).collect();
+    assert_eq!(listed, table);
+    assert_eq!(gtp.ok("kata-get-param prior_suicide"), "40");
+    assert_eq!(gtp.send("kata-set-param prior_suicide 7"), "= ");
+    assert_eq!(gtp.ok("kata-get-param prior_suicide"), "7");
+    // An unknown name lists the valid ones; a bad value says the range;
+    // neither changes anything.
+    let unknown = gtp.send("kata-set-param prior_evn 3");
+    assert!(
+        unknown.starts_with("? unknown parameter 'prior_evn'; the parameters are: rave_equiv,"),
+        "{unknown}"
+    );
+    assert!(gtp
+        .send("kata-get-param prior_evn")
+        .starts_with("? unknown parameter"));
+    assert_eq!(
+        gtp.send("kata-set-param policy_capture 2"),
+        "? bad value '2' for parameter policy_capture: expected a number from 0 to 1"
+    );
+    assert_eq!(gtp.ok("kata-get-param policy_capture"), "0.9");
+    // All at once, as JSON.
+    let all = gtp.ok("kata-get-params");
+    assert!(all.contains("\"prior_suicide\":7"), "{all}");
+    assert!(all.contains("\"heavy_playouts\":true"), "{all}");
+    assert_eq!(
+        gtp.send(r#"kata-set-params {"prior_even": 3, "heavy_playouts": false}"#),
+        "= "
+    );
+    assert_eq!(gtp.ok("kata-get-param prior_even"), "3");
+    assert_eq!(gtp.ok("kata-get-param heavy_playouts"), "false");
+    // One bad entry sets none of them.
+    assert!(gtp
+        .send(r#"kata-set-params {"prior_even": 5, "expand_visits": 0}"#)
+        .starts_with("? bad value '0' for parameter expand_visits"));
+    assert_eq!(gtp.ok("kata-get-param prior_even"), "3");
+    assert!(gtp
+        .send("kata-set-params [1]")
+        .starts_with("? not a JSON object"));
+    // The search runs under the new values.
+    gtp.ok("boardsize 9");
+    let reply = gtp.ok("genmove b");
+    assert!(reply != "pass" && reply != "resign", "{reply}");
+}

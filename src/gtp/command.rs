@@ -177,6 +177,16 @@ pub enum Command {
     KataGetRules,
     /// KataGo's rules, a shorthand or a JSON object, as written.
     KataSetRules(String),
+    /// The search parameters' names (`player::PARAMS`).
+    KataListParams,
+    /// One search parameter's value.
+    KataGetParam(String),
+    /// Sets a search parameter: name and value as written.
+    KataSetParam(String, String),
+    /// Every search parameter's value, as a JSON object.
+    KataGetParams,
+    /// Sets several parameters: a JSON object, as written.
+    KataSetParams(String),
     IsLegal(Color, Move),
     AllLegal(Color),
     ListStones(Color),
@@ -297,6 +307,11 @@ impl fmt::Display for Command {
             }
             KataGetRules => f.write_str("kata-get-rules"),
             KataSetRules(rules) => write!(f, "kata-set-rules {rules}"),
+            KataListParams => f.write_str("kata-list-params"),
+            KataGetParam(name) => write!(f, "kata-get-param {name}"),
+            KataSetParam(name, value) => write!(f, "kata-set-param {name} {value}"),
+            KataGetParams => f.write_str("kata-get-params"),
+            KataSetParams(params) => write!(f, "kata-set-params {params}"),
             IsLegal(color, mv) => write!(f, "is_legal {} {mv}", c(color)),
             AllLegal(color) => write!(f, "all_legal {}", c(color)),
             ListStones(color) => write!(f, "list_stones {}", c(color)),

@@ -23,8 +23,8 @@ use crate::game::{
     Move, Rules, RulesObject, Vertex, DEFAULT_KOMI, MAX_RECORD_ACTIONS,
 };
 use crate::player::{
-    Budget, Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
-    UNSEEN_LATENCY,
+    Budget, Clock, Decision, MoveFilter, ParamError, ParamValue, Player, PlayerConfig,
+    SearchParams, SearchReport, TimeControl, Watch, PARAMS, UNSEEN_LATENCY,
 };
 
 /// The protocol version this engine speaks.
@@ -291,6 +291,17 @@ impl Engine {
             Captures(color) => Ok(self.game.captures(color).to_string()),
             KataGetRules => Ok(RulesObject::of(self.game.rules()).to_json()),
             KataSetRules(text) => self.set_rules(&text),
+            KataListParams => Ok(PARAMS.iter().map(|p| p.name).collect::<Vec<_>>().join(" ")),
+            KataGetParam(name) => self
+                .player
+                .config()
+                .search
+                .get(&name)
+                .map(|value| value.to_string())
+                .ok_or_else(|| ParamError::Unknown(name).to_string()),
+            KataSetParam(name, value) => self.set_params(&[(name, value)]),
+            KataGetParams => Ok(params_json(&self.player.config().search)),
+            KataSetParams(text) => self.set_params(&params_of_json(&text)?),
         }
     }
 
@@ -311,6 +322,18 @@ impl Engine {
             self.player.clear();
             info!("rules now {rules}");
         }
+        Ok(String::new())
+    }
+
+    /// `kata-set-param(s)`: every parameter set, or none when one of them
+    /// is unknown or out of its range.
+    fn set_params(&mut self, settings: &[(String, String)]) -> Reply {
+        let mut params = self.player.config().search.clone();
+        for (name, value) in settings {
+            params.set(name, value).map_err(|e| e.to_string())?;
+        }
+        info!("search parameters: {}", params.summary());
+        self.player.set_search_params(params);
         Ok(String::new())
     }
 
@@ -696,6 +719,38 @@ fn budget_text(budget: &Budget) -> String {
         text.push_str(&format!(", at most {} playouts", budget.playouts));
     }
     text
+}
+
+/// Every parameter's value as a JSON object (`kata-get-params`).
+fn params_json(params: &SearchParams) -> String {
+    let object: serde_json::Map<String, serde_json::Value> = PARAMS
+        .iter()
+        .map(|row| {
+            let value = match row.get(params) {
+                ParamValue::Integer(n) => serde_json::Value::from(n),
+                ParamValue::Real(x) => serde_json::Value::from(x as f64),
+                ParamValue::Flag(b) => serde_json::Value::from(b),
+            };
+            (row.name.to_string(), value)
+        })
+        .collect();
+    serde_json::Value::Object(object).to_string()
+}
+
+/// `kata-set-params`' object as (name, value) texts.
+fn params_of_json(text: &str) -> Result<Vec<(String, String)>, String> {
+    let object: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(text).map_err(|e| format!("not a JSON object of parameters: {e}"))?;
+    Ok(object
+        .into_iter()
+        .map(|(name, value)| {
+            let text = match value {
+                serde_json::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (name, text)
+        })
+        .collect())
 }
 
 fn decision_text(decision: Decision) -> String {

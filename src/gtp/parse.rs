@@ -134,7 +134,12 @@ const COMMANDS: &[(&str, ReadArguments)] = &[
     ("kata-analyze", |args| analyze(args, Dialect::KataGo, Command::Analyze)),
     ("kata-genmove_analyze", |args| analyze(args, Dialect::KataGo, Command::GenmoveAnalyze)),
     ("kata-get-rules", |args| no_arguments(args, Command::KataGetRules)),
-    ("kata-set-rules", |args| rest_of_line(args).map(Command::KataSetRules)),
+    ("kata-set-rules", |args| rest_of_line(args, EXPECTED_RULES).map(Command::KataSetRules)),
+    ("kata-list-params", |args| no_arguments(args, Command::KataListParams)),
+    ("kata-get-param", |args| one_word(args).map(Command::KataGetParam)),
+    ("kata-set-param", |args| two_words(args).map(|(n, v)| Command::KataSetParam(n, v))),
+    ("kata-get-params", |args| no_arguments(args, Command::KataGetParams)),
+    ("kata-set-params", |args| rest_of_line(args, EXPECTED_PARAMS).map(Command::KataSetParams)),
     ("is_legal", |args| color_and_move(args).map(|(color, mv)| Command::IsLegal(color, mv))),
     ("all_legal", |args| one_color(args).map(Command::AllLegal)),
     ("list_stones", |args| one_color(args).map(Command::ListStones)),
@@ -192,6 +197,8 @@ const EXPECTED_MOVE_LIST: &str = "expected moves separated by commas";
 const EXPECTED_DEPTH: &str = "expected a depth of at least 1";
 const EXPECTED_BOOLEAN: &str = "expected true or false";
 const EXPECTED_RULES: &str = "expected rules: tromp-taylor or a JSON rules object";
+const EXPECTED_VALUE: &str = "expected a parameter's value";
+const EXPECTED_PARAMS: &str = "expected a JSON object of parameters and values";
 
 fn syntax(detail: &str) -> ParseError {
     ParseError::Syntax(detail.to_string())
@@ -408,12 +415,18 @@ fn one_word(mut args: Arguments) -> Result<String, ParseError> {
     args.finish().map(|()| name)
 }
 
+fn two_words(mut args: Arguments) -> Result<(String, String), ParseError> {
+    let first = args.next(command_name, EXPECTED_NAME)?;
+    let second = args.next(command_name, EXPECTED_VALUE)?;
+    args.finish().map(|()| (first, second))
+}
+
 /// Everything after the command name, as one text with the outer spaces
 /// trimmed (a JSON object has spaces inside); not empty.
-fn rest_of_line(args: Arguments) -> Result<String, ParseError> {
+fn rest_of_line(args: Arguments, expected: &'static str) -> Result<String, ParseError> {
     let text = String::from_utf8_lossy(args.rest).trim().to_string();
     if text.is_empty() {
-        return Err(syntax(EXPECTED_RULES));
+        return Err(syntax(expected));
     }
     Ok(text)
 }

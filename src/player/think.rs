@@ -109,6 +109,13 @@ impl Player {
         &self.config
     }
 
+    /// The search from now on under `params` (`kata-set-param`); the kept
+    /// tree, grown under the old ones, is dropped.
+    pub fn set_search_params(&mut self, params: SearchParams) {
+        self.config.search = params;
+        self.search = None;
+    }
+
     /// Forgets the tree (after a new game, say).
     pub fn clear(&mut self) {
         self.search = None;
