@@ -85,6 +85,10 @@ struct Raw {
     values: [u8; GROUPS.len()],
 }
 
+/// A sampled position: its candidates, the index of the move played among
+/// them, and whether its game is held out.
+type Sampled = (Vec<Raw>, usize, bool);
+
 /// The spatial patterns with a gamma of their own: index by hash.
 type Dictionary = HashMap<u64, u32>;
 
@@ -266,12 +270,11 @@ fn pattern_dictionary(games: &[Replay], options: &FitOptions) -> Dictionary {
 
 /// Every sampled position of `games`: its candidates, the index of the
 /// move played among them, and whether its game is held out.
-#[allow(clippy::type_complexity)]
 fn positions_of_games(
     games: &[Replay],
     dictionary: &Dictionary,
     options: &FitOptions,
-) -> Vec<(Vec<Raw>, usize, bool)> {
+) -> Vec<Sampled> {
     let parts = in_parallel(games, options.threads, |part| {
         let mut out = Vec::new();
         for game in part {
@@ -326,7 +329,7 @@ fn position(
 /// section of the file and a summary.
 fn fit_class(
     class: &str,
-    raw: Vec<(Vec<Raw>, usize, bool)>,
+    raw: Vec<Sampled>,
     dictionary: &Dictionary,
     options: &FitOptions,
 ) -> (String, String) {

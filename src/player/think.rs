@@ -47,6 +47,30 @@ impl Default for PlayerConfig {
     }
 }
 
+/// One search to run: the position, for whom, the komi its playouts are
+/// counted with, its budget, and whether its tree is kept for the next.
+struct Task<'a> {
+    game: &'a Game,
+    color: Color,
+    komi: f32,
+    budget: Budget,
+    keep: bool,
+}
+
+impl<'a> Task<'a> {
+    /// A search at the game's komi whose tree is kept (analysis, and
+    /// searches that report rather than play).
+    fn kept(game: &'a Game, color: Color, budget: Budget) -> Task<'a> {
+        Task {
+            game,
+            color,
+            komi: game.komi() as f32,
+            budget,
+            keep: true,
+        }
+    }
+}
+
 /// A look at a running search: every `interval`, `on_report` gets the
 /// statistics so far and returns false to end the search there.
 pub struct Watch<'a> {
@@ -143,7 +167,14 @@ impl Player {
         let seed_counter = self.seed_counter;
         let extra_komi = self.extra_komi(game, color);
         let komi = search_komi(game.komi(), color, extra_komi);
-        let report = self.run_search(game, color, komi, budget, stop, watch, commit);
+        let task = Task {
+            game,
+            color,
+            komi,
+            budget,
+            keep: commit,
+        };
+        let report = self.run_search(task, stop, watch);
         info!(
             "{} playouts in {:.2}s, best {}",
             report.playouts,
@@ -173,7 +204,14 @@ impl Player {
             budget: &budget,
         };
         let decision = decide(&situation, |after_pass, opponent, check_budget| {
-            self.run_search(after_pass, opponent, komi, check_budget, stop, None, false)
+            let task = Task {
+                game: after_pass,
+                color: opponent,
+                komi,
+                budget: check_budget,
+                keep: false,
+            };
+            self.run_search(task, stop, None)
         });
         if commit {
             self.last_win_rate = report.moves.first().map(|m| m.win_rate);
@@ -205,7 +243,7 @@ impl Player {
         budget: Budget,
         stop: &AtomicBool,
     ) -> SearchReport {
-        self.run_search(game, color, game.komi() as f32, budget, stop, None, true)
+        self.run_search(Task::kept(game, color, budget), stop, None)
     }
 
     /// As `search`, showing the statistics so far to `watch` every
@@ -218,7 +256,7 @@ impl Player {
         stop: &AtomicBool,
         watch: Option<Watch>,
     ) -> SearchReport {
-        self.run_search(game, color, game.komi() as f32, budget, stop, watch, true)
+        self.run_search(Task::kept(game, color, budget), stop, watch)
     }
 
     /// Searches for `color` until `stop` is raised, with no other bound: for
@@ -230,15 +268,7 @@ impl Player {
         stop: &AtomicBool,
         watch: Option<Watch>,
     ) -> SearchReport {
-        self.run_search(
-            game,
-            color,
-            game.komi() as f32,
-            Budget::UNLIMITED,
-            stop,
-            watch,
-            true,
-        )
+        self.run_search(Task::kept(game, color, Budget::UNLIMITED), stop, watch)
     }
 
     /// Runs the search on every thread in slices of one interval each (a
@@ -246,17 +276,19 @@ impl Player {
     /// the threads' sums carry on from slice to slice, so watching costs
     /// only the thread restarts. With `keep`, the tree is kept for the next
     /// search; without, the one kept before stays as it was.
-    #[allow(clippy::too_many_arguments)]
     fn run_search(
         &mut self,
-        game: &Game,
-        color: Color,
-        komi: f32,
-        budget: Budget,
+        task: Task,
         stop: &AtomicBool,
         mut watch: Option<Watch>,
-        keep: bool,
     ) -> SearchReport {
+        let Task {
+            game,
+            color,
+            komi,
+            budget,
+            keep,
+        } = task;
         let start = Instant::now();
         let search = self.prepare_search(game, color, komi, keep);
         let mut workers: Vec<Worker> = (0..self.threads)
