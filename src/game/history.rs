@@ -109,7 +109,7 @@ impl Game {
         let mut colorings = HashMap::new();
         colorings.insert(start.board.hash(), vec![0]);
         Game {
-            komi,
+            komi: komi + 0.0,
             positions: vec![start],
             actions: Vec::new(),
             colorings,
@@ -135,8 +135,10 @@ impl Game {
         self.komi
     }
 
+    /// Sets komi; negative zero (`komi -0`) is kept as zero, so that no
+    /// output (the record's KM, say) shows `-0`.
     pub fn set_komi(&mut self, komi: f64) {
-        self.komi = komi;
+        self.komi = komi + 0.0;
     }
 
     pub fn board(&self) -> &Board {
