@@ -186,8 +186,11 @@ komi 7.5 until the client sets one",
             interval: Duration::from_secs_f64(seconds),
         });
     }
+    // Exit status 1 when stdin could not be read or a response could not
+    // be written (a closed pipe, the client gone, is not a failure); see
+    // `serve`, and README.md's exit statuses.
     if let Err(e) = hane::serve(&mut engine) {
-        log::error!("cannot read standard input: {e}");
+        log::error!("{e}");
         std::process::exit(1);
     }
 }
