@@ -29,4 +29,6 @@ pub use game::sgf;
 pub use game::zobrist::stone_key;
 pub use game::{rules_text, BoardSize, Color, Game, Move, Superko, Vertex};
 pub use gtp::{format_response, parse_line, serve, Command, Engine, LiveGfx, ParseError, Request};
-pub use player::{bench, fit_prior, FitOptions, PlayerConfig, SearchParams, TREE_NODE_BYTES};
+pub use player::{
+    bench, fit_prior, FitOptions, PlayerConfig, SearchParams, MAX_THINK_SECONDS, TREE_NODE_BYTES,
+};

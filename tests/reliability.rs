@@ -27,6 +27,40 @@ fn wait_bounded(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
     }
 }
 
+/// Runs hane with `args` on `input` (then end of input), at most `limit`;
+/// returns the exit status, stdout and stderr.
+fn run_script(args: &[&str], input: &str, limit: Duration) -> (ExitStatus, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hane");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write");
+    drop(stdin);
+    // Read both pipes on threads so that a full pipe cannot stall hane.
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = out.read_to_string(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = err.read_to_string(&mut text);
+        text
+    });
+    let status = wait_bounded(&mut child, limit, &format!("{args:?} {input:?}"));
+    (
+        status,
+        out.join().expect("stdout reader"),
+        err.join().expect("stderr reader"),
+    )
+}
+
 // --- 1. a non-blocking stdout ------------------------------------------------
 
 /// A parent may hand over a non-blocking stdout. When the reader fell
@@ -77,6 +111,60 @@ sys.exit(code)
     );
     assert_eq!(responses[201], "=99 hane");
     assert!(stdout.len() > 200_000, "{} bytes", stdout.len());
+}
+
+// --- 3. an absurd clock --------------------------------------------------------
+
+/// A clock of 1e30 seconds gave a genmove that never answered, and neither
+/// the `quit` queued behind it nor the end of input stopped it. Thinking
+/// time per move is now capped (an hour, MAX_THINK), and a search whose
+/// time was cut by that cap, which has no clock reason to go on, stops at
+/// the end of input with the move it has.
+#[test]
+fn an_absurd_clock_answers_and_the_end_of_input_stops_it() {
+    for (size, clock) in [
+        // The repro.
+        ("2", "time_settings 1e30 0 0"),
+        ("9", "time_settings 1e30 0 0"),
+        ("9", "time_settings 99999999999999999999 5 5"),
+        ("9", "time_settings 5 0 0\ntime_left b 99999999999 0"),
+        ("9", "kgs-time_settings byoyomi 0 1e30 5"),
+        ("9", "kgs-time_settings canadian 1e30 1e30 25"),
+    ] {
+        let input = format!("boardsize {size}\n{clock}\n7 genmove b\n8 quit\n");
+        let started = Instant::now();
+        let (status, stdout, stderr) =
+            run_script(&["--threads", "1"], &input, Duration::from_secs(20));
+        assert!(started.elapsed() < Duration::from_secs(15), "{clock}");
+        assert!(status.success(), "{clock}: {status}: {stderr}");
+        let responses: Vec<&str> = stdout.split_terminator("\n\n").collect();
+        let answer = responses
+            .iter()
+            .find(|r| r.starts_with("=7 "))
+            .unwrap_or_else(|| panic!("{clock}: {stdout:?}"));
+        if size == "9" {
+            assert_ne!(*answer, "=7 pass", "{clock}");
+        }
+        assert_eq!(responses.last(), Some(&"=8 "), "{clock}: {stdout:?}");
+    }
+}
+
+/// The end of input stops a capped search that is already running, not
+/// only one that starts after it.
+#[test]
+fn the_end_of_input_during_a_capped_search_stops_it() {
+    let mut gtp = Gtp::start_with(&["--threads", "1"]);
+    gtp.ok("boardsize 9");
+    gtp.ok("time_settings 1e30 0 0");
+    gtp.write_raw(b"7 genmove b\n");
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    gtp.close_stdin();
+    let answer = gtp.read_response();
+    assert!(answer.starts_with("=7 ") && answer != "=7 pass", "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let (status, stderr) = gtp.close();
+    assert!(status.success(), "{status}: {stderr}");
 }
 
 // --- 4. no time at all ---------------------------------------------------------

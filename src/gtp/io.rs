@@ -207,10 +207,15 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
                 }
                 Ok(LineEnd::Eof) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
+                    signals.input_ended.store(true, Ordering::SeqCst);
                     // The commands already read run in full, as in a
                     // script; only a stream that runs until the client
-                    // speaks (analysis, pondering) must end here.
-                    if signals.stop_on_any_line.load(Ordering::SeqCst) {
+                    // speaks (analysis, pondering) must end here, and a
+                    // genmove that only the client's word keeps going
+                    // (its time cut to the cap on thinking time).
+                    if signals.stop_on_any_line.load(Ordering::SeqCst)
+                        || signals.stop_at_end_of_input.load(Ordering::SeqCst)
+                    {
                         signals.stop.store(true, Ordering::SeqCst);
                     }
                     queued.add(queue_cost(&Input::Eof));

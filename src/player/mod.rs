@@ -44,7 +44,7 @@ pub use filter::{FilterKind, MoveFilter, MoveRule};
 pub use fit::{fit_prior, FitOptions};
 pub use report::{RootMove, SearchReport};
 pub use search::SearchParams;
-pub use time::{Budget, Clock, TimeControl, UNSEEN_LATENCY};
+pub use time::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 
 /// Playouts the search of the opponent's reply to a pass gets at least
 /// (`Player::check_pass`).
@@ -250,6 +250,7 @@ impl Player {
             deadline,
             playouts: (report.playouts / 4).max(MIN_PASS_CHECK_PLAYOUTS),
             latest: None,
+            capped: budget.capped,
         };
         let mut after_pass = game.clone();
         if after_pass.play(color, Move::Pass).is_err() {
@@ -526,6 +527,7 @@ mod tests {
                 deadline: None,
                 playouts: 300,
                 latest: None,
+                capped: false,
             };
             let report = player.search(&game, Color::Black, budget, &AtomicBool::new(false));
             assert_eq!(report.playouts, 300, "{threads} threads");
@@ -537,6 +539,7 @@ mod tests {
             deadline: None,
             playouts: n,
             latest: None,
+            capped: false,
         }
     }
 
@@ -614,6 +617,7 @@ mod tests {
             deadline: None,
             playouts: 200,
             latest: None,
+            capped: false,
         };
         let stop = AtomicBool::new(false);
         let search_komi = |handicap_komi: bool, color: Color, genmove: bool| {
