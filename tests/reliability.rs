@@ -6,7 +6,7 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Gtp, TempDir};
@@ -61,6 +61,26 @@ fn run_script(args: &[&str], input: &str, limit: Duration) -> (ExitStatus, Strin
     )
 }
 
+/// hane run with `args`, stdin empty: for the command line's checks.
+fn start_up(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run hane")
+}
+
+/// Checks that `args` are refused at start-up: a non-zero status, a message
+/// naming `words` on stderr, nothing on stdout.
+fn assert_refused(args: &[&str], words: &str) {
+    let output = start_up(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{args:?} was accepted");
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?} wrote to stdout");
+    assert!(stderr.contains(words), "{args:?}: {stderr}");
+}
+
 // --- 1. a non-blocking stdout ------------------------------------------------
 
 /// A parent may hand over a non-blocking stdout. When the reader fell
@@ -111,6 +131,32 @@ sys.exit(code)
     );
     assert_eq!(responses[201], "=99 hane");
     assert!(stdout.len() > 200_000, "{} bytes", stdout.len());
+}
+
+// --- 2. --threads has a bound ------------------------------------------------
+
+/// `--threads 4294967296` aborted at the first genmove (an allocation of
+/// that many workers), `100000` took 5.9 GB and panicked spawning a thread,
+/// after the engine had answered its first commands. A number of threads
+/// past MAX_THREADS is refused at start-up.
+#[test]
+fn absurd_thread_counts_are_refused_at_start_up() {
+    for threads in ["4294967296", "99999999999", "100000", "1025"] {
+        assert_refused(&["--threads", threads], "--threads");
+        assert_refused(&["bench", "--threads", threads], "--threads");
+        assert_refused(
+            &["analyze", "in.sgf", "-o", "out.sgf", "--threads", threads],
+            "--threads",
+        );
+    }
+    // The bound itself is accepted and plays.
+    let (status, stdout, stderr) = run_script(
+        &["--threads", "1024", "--playouts", "2048"],
+        "boardsize 5\n1 genmove b\n",
+        Duration::from_secs(60),
+    );
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(stdout.contains("=1 "), "{stdout:?}");
 }
 
 // --- 3. an absurd clock --------------------------------------------------------
@@ -193,6 +239,33 @@ fn no_time_at_all_plays_the_prior_not_a_pass() {
                 }
             }
         }
+    }
+}
+
+// --- 5. --time: one rule for every senseless value -------------------------
+
+/// `--time -1` was refused, but 0, NaN and infinity were taken silently as
+/// "not set"; the same rule for all now, and a time past the cap on
+/// thinking time is refused too.
+#[test]
+fn senseless_times_per_move_are_refused_at_start_up() {
+    for time in [
+        "0", "0.0", "-0", "nan", "NaN", "inf", "-inf", "infinity", "-1", "1e30", "1e300", "3601",
+        "", "x",
+    ] {
+        let arg = format!("--time={time}");
+        assert_refused(&[&arg], "--time");
+        assert_refused(&["analyze", "in.sgf", "-o", "out.sgf", &arg], "--time");
+    }
+    // The ends of the range are accepted.
+    for time in ["0.001", "3600", "1e-300"] {
+        let (status, stdout, stderr) = run_script(
+            &["--time", time, "--threads", "1"],
+            "name\n",
+            Duration::from_secs(10),
+        );
+        assert!(status.success(), "--time {time}: {stderr}");
+        assert_eq!(stdout, "= hane\n\n");
     }
 }
 
