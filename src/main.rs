@@ -21,15 +21,16 @@ set RUST_LOG=info (or debug) to see them."
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
-    /// Search threads (default: every core).
-    #[arg(short = 't', long, value_parser = at_least_one::<usize>)]
+    /// Search threads, 1 to 1024 (default: every core).
+    #[arg(short = 't', long, value_parser = thread_count)]
     threads: Option<usize>,
     /// Playouts per move, shared out among the threads; with no clock set
     /// the search is then deterministic for one thread and a given --seed.
     #[arg(short = 'p', long, value_parser = at_least_one::<u64>)]
     playouts: Option<u64>,
-    /// Seconds per move when the client sets no time control (default:
-    /// the board size / 9, at least 0.5: about 1 s on 9x9, 2.1 s on 19x19).
+    /// Seconds per move when the client sets no time control, more than 0
+    /// and at most 3600 (default: the board size / 9, at least 0.5: about
+    /// 1 s on 9x9, 2.1 s on 19x19).
     #[arg(long, value_parser = seconds)]
     time: Option<f64>,
     /// Seed for the random number generator (default: from the system;
@@ -99,8 +100,9 @@ enum Tool {
         /// Tree-search playouts per size.
         #[arg(long, default_value_t = 100_000)]
         search_playouts: u64,
-        /// Threads of the tree search, sharing its tree and its playouts.
-        #[arg(short = 't', long, default_value_t = 1, value_parser = at_least_one::<usize>)]
+        /// Threads of the tree search, sharing its tree and its playouts
+        /// (1 to 1024).
+        #[arg(short = 't', long, default_value_t = 1, value_parser = thread_count)]
         threads: usize,
     },
     /// List the search parameters that --param sets: name, kind, default,
@@ -149,11 +151,12 @@ struct AnalyzeArgs {
     /// and a --seed the review is the same on every run.
     #[arg(short = 'p', long, value_parser = at_least_one::<u64>, conflicts_with = "time")]
     playouts: Option<u64>,
-    /// Seconds per position (default: the board size / 9, at least 0.5).
+    /// Seconds per position, more than 0 and at most 3600 (default: the
+    /// board size / 9, at least 0.5).
     #[arg(long, value_parser = seconds)]
     time: Option<f64>,
-    /// Search threads (default: every core).
-    #[arg(short = 't', long, value_parser = at_least_one::<usize>)]
+    /// Search threads, 1 to 1024 (default: every core).
+    #[arg(short = 't', long, value_parser = thread_count)]
     threads: Option<usize>,
 }
 
@@ -190,7 +193,7 @@ fn play(cli: &Cli) {
     let config = PlayerConfig {
         threads,
         playouts: cli.playouts,
-        seconds_per_move: seconds_set(cli.time),
+        seconds_per_move: cli.time,
         seed: cli.seed,
         resign_threshold: cli.resign,
         ponder: cli.ponder,
@@ -216,8 +219,11 @@ komi 7.5 until the client sets one",
             interval: Duration::from_secs_f64(seconds),
         });
     }
+    // Exit status 1 when stdin could not be read or a response could not
+    // be written (a closed pipe, the client gone, is not a failure); see
+    // `serve`, and README.md's exit statuses.
     if let Err(e) = hane::serve(&mut engine) {
-        log::error!("cannot read standard input: {e}");
+        log::error!("{e}");
         std::process::exit(1);
     }
 }
@@ -236,7 +242,7 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
         player: PlayerConfig {
             threads,
             playouts: args.playouts,
-            seconds_per_move: seconds_set(args.time),
+            seconds_per_move: args.time,
             seed: cli.seed,
             search: search_params(cli),
             ..PlayerConfig::default()
@@ -300,7 +306,7 @@ fn threads_or_every_core(threads: Option<usize>) -> usize {
                 .map(|n| n.get())
                 .unwrap_or(1)
         })
-        .max(1)
+        .clamp(1, MAX_THREADS)
 }
 
 /// The rules of the command line (the komi is the client's to set).
@@ -359,11 +365,6 @@ fn search_params(cli: &Cli) -> SearchParams {
     search
 }
 
-/// A time per move as the search takes it: 0, NaN and infinity mean "not set".
-fn seconds_set(time: Option<f64>) -> Option<f64> {
-    time.filter(|t| t.is_finite() && *t > 0.0)
-}
-
 /// Nodes of the search tree, which all threads share: --max-nodes, lowered
 /// to fit --max-tree-mb when given, and never below a thousand (a tree that
 /// small still plays).
@@ -412,6 +413,26 @@ fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, threads: usize, s
     }
 }
 
+/// The most search threads hane starts. More than the hardware threads of
+/// the largest machines (two 192-core EPYC sockets have 768); each thread
+/// costs its worker (readers, replies, sums) and its stack, measured at
+/// about 0.45 MB on 19x19 and 0.6 MB on 25x25 (a genmove with 1024 threads
+/// peaked at 455 MB and 633 MB), so the bound keeps them under a gigabyte.
+/// A number past it is a typing error, not a machine, and once took all the
+/// memory at the first genmove (4294967296 aborted the allocation, 100000
+/// took 5.9 GB and then failed to spawn a thread), after the engine had
+/// answered its first commands. Refused at start-up, like --threads 0,
+/// rather than capped: the user sees the message where the setting is
+/// made, and no engine runs on a number it was not given.
+const MAX_THREADS: usize = 1024;
+
+fn thread_count(text: &str) -> Result<usize, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (1..=MAX_THREADS as u64).contains(&n) => Ok(n as usize),
+        _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
+    }
+}
+
 fn at_least_one<N: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<N, String> {
     match text.parse::<N>() {
         Ok(n) if n >= N::from(1) => Ok(n),
@@ -419,13 +440,17 @@ fn at_least_one<N: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Res
     }
 }
 
-/// A time per move: refused when negative; 0, NaN and infinity are taken
-/// as "not set" later, which the tests pin.
+/// A time per move: more than 0 and at most the clock's cap on thinking
+/// time (an hour, `MAX_THINK_SECONDS`); every other number, 0, NaN and
+/// infinity included, is refused with the same message, as --playouts 0 is.
+/// A time under the clock's floor of a millisecond is raised to it.
 fn seconds(text: &str) -> Result<f64, String> {
+    let most = hane::MAX_THINK_SECONDS;
     match text.parse::<f64>() {
-        Ok(t) if t < 0.0 => Err("expected a number of seconds, not negative".to_string()),
-        Ok(t) => Ok(t),
-        Err(_) => Err("expected a number of seconds".to_string()),
+        Ok(t) if t > 0.0 && t <= most => Ok(t),
+        _ => Err(format!(
+            "expected a number of seconds, more than 0 and at most {most}"
+        )),
     }
 }
 

@@ -369,6 +369,7 @@ impl<W: Write + Send> Shared<W> {
                 deadline: None,
                 playouts: query.max_visits,
                 latest: None,
+                capped: false,
             };
             let mut report_during = |report: &SearchReport| {
                 self.emit(&analysis(report, &context(true)));

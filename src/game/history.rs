@@ -112,7 +112,8 @@ impl Game {
         let mut colorings = HashMap::new();
         colorings.insert(start.board.hash(), vec![0]);
         Game {
-            rules: Rules::default().with_komi(komi),
+            // -0 is 0: a record writes KM[0], not KM[-0].
+            rules: Rules::default().with_komi(komi + 0.0),
             positions: vec![start],
             actions: Vec::new(),
             colorings,
@@ -148,8 +149,10 @@ impl Game {
         self.rules.komi
     }
 
+    /// Sets komi; negative zero (`komi -0`) is kept as zero, so that no
+    /// output (the record's KM, say) shows `-0`.
     pub fn set_komi(&mut self, komi: f64) {
-        self.rules.komi = komi;
+        self.rules.komi = komi + 0.0;
     }
 
     pub fn board(&self) -> &Board {

@@ -5,7 +5,6 @@
 use std::any::Any;
 use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::AtomicBool;
 
 use log::{error, info, warn};
 
@@ -184,11 +183,11 @@ impl Engine {
                 Ok(String::new())
             }
             Play(color, mv) => self.play(color, mv),
-            Genmove(color) | KgsGenmoveCleanup(color) => {
-                self.genmove_drawn(color, stop).map(decision_text)
-            }
+            Genmove(color) | KgsGenmoveCleanup(color) => self
+                .genmove_drawn(color, context.signals)
+                .map(decision_text),
             RegGenmove(color) => self
-                .genmove(color, stop, false, None, &MoveFilter::default())
+                .genmove(color, context.signals, false, None, &MoveFilter::default())
                 .map(decision_text),
             GenmoveAnalyze(dialect, args) => {
                 self.check_filter(&args.filter)?;
@@ -391,7 +390,7 @@ impl Engine {
     fn genmove(
         &mut self,
         color: Color,
-        stop: &AtomicBool,
+        signals: &Signals,
         commit: bool,
         watch: Option<Watch>,
         filter: &MoveFilter,
@@ -406,7 +405,13 @@ impl Engine {
             .clock
             .budget(color, self.game.size(), moves_played, empty_points);
         info!("genmove {color}: {}", budget_text(&budget));
+        // A time cut to the cap on thinking time (a clock of 1e30 seconds)
+        // gives the search no reason to go on but the client's word: the
+        // end of input stops it, as it stops analysis, and the commands
+        // queued behind it (`quit`) are answered.
+        let _until_input_ends = budget.capped.then(|| signals.stop_at_end_of_input());
         let game = &self.game;
+        let stop = &signals.stop;
         let decision = self.player.filtered(filter, |player| {
             player.genmove(game, color, budget, stop, watch, commit)
         });
@@ -435,17 +440,17 @@ impl Engine {
     /// genmove, drawing the search on GoGui's board while it thinks when
     /// live graphics are on, and clearing the drawing before the move is
     /// answered.
-    fn genmove_drawn(&mut self, color: Color, stop: &AtomicBool) -> Result<Decision, String> {
+    fn genmove_drawn(&mut self, color: Color, signals: &Signals) -> Result<Decision, String> {
         let no_filter = MoveFilter::default();
         let Some(live) = self.live_gfx else {
-            return self.genmove(color, stop, true, None, &no_filter);
+            return self.genmove(color, signals, true, None, &no_filter);
         };
         let mut draw = live_gfx::draw;
         let watch = Watch {
             interval: live.interval,
             on_report: &mut draw,
         };
-        let decision = self.genmove(color, stop, true, Some(watch), &no_filter);
+        let decision = self.genmove(color, signals, true, Some(watch), &no_filter);
         live_gfx::clear();
         decision
     }
@@ -474,13 +479,7 @@ impl Engine {
             on_report: &mut send,
         };
         self.player.set_move_ownership(args.moves_ownership);
-        let decision = self.genmove(
-            color,
-            &context.signals.stop,
-            true,
-            Some(watch),
-            &args.filter,
-        );
+        let decision = self.genmove(color, context.signals, true, Some(watch), &args.filter);
         self.player.set_move_ownership(false);
         let decision = decision?;
         // The move on a line of its own, as Leela Zero answers, even when

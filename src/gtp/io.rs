@@ -6,7 +6,7 @@
 //! and any line ends a streaming analysis. It passes every line on in order
 //! and raises the stop flag when a running command should wind up.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -82,8 +82,15 @@ enum Input {
 }
 
 /// Serves GTP on stdin and stdout until `quit`, end of input, or a closed
-/// stdout, returning Ok in every one of those cases; an error reading stdin
-/// ends it with that error.
+/// stdout, returning Ok in every one of those cases.
+///
+/// A closed stdout is a pipe whose reader has gone (EPIPE): the client
+/// ended the session, and no one is left to miss a response. Any other
+/// failure to write a response (a full disk, /dev/full, an I/O error) ends
+/// the engine with that error, as an error reading stdin does: responses
+/// were lost, and the exit status must say so (`main` exits with 1). A
+/// non-blocking stdout that is full (EAGAIN) is not a failure: the write
+/// waits until the pipe takes the bytes (`PatientStdout`).
 pub fn serve(engine: &mut Engine) -> io::Result<()> {
     let signals = Arc::new(Signals::default());
     let queued = Arc::new(QueuedBytes::default());
@@ -98,7 +105,11 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
             Input::Line(line) => parse_line(&line),
             Input::TooLong(start) => too_long(&start),
             Input::Eof => break,
-            Input::ReadError(message) => return Err(io::Error::other(message)),
+            Input::ReadError(message) => {
+                return Err(io::Error::other(format!(
+                    "cannot read standard input: {message}"
+                )))
+            }
         };
         let Some(request) = request else {
             continue;
@@ -106,7 +117,7 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
         signals.arm_for_next_command();
         // This loop is the only writer of stdout: responses, streamed or
         // not, go through the one ResponseWriter of each command.
-        let mut writer = ResponseWriter::new(io::stdout(), request.id);
+        let mut writer = ResponseWriter::new(PatientStdout(io::stdout()), request.id);
         let reply = match request.command {
             Ok(command) => {
                 debug!("command {command:?}");
@@ -118,9 +129,15 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
             }
             Err(error) => Err(error.to_string()),
         };
-        if !writer.finish(&reply) {
-            warn!("stdout closed; stopping");
-            return Ok(());
+        if let Err(e) = writer.finish(&reply) {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                warn!("stdout closed; stopping");
+                return Ok(());
+            }
+            return Err(io::Error::new(
+                e.kind(),
+                format!("cannot write standard output: {e}"),
+            ));
         }
         if engine.has_quit() {
             return Ok(());
@@ -130,6 +147,44 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// How long to wait before writing again to a non-blocking stdout that was
+/// full: as on the input side, short next to any client.
+const OUTPUT_FULL_WAIT: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// stdout for the responses. A parent may hand over a non-blocking pipe;
+/// when its reader falls behind, a write finds it full (EAGAIN), which was
+/// once taken for a closed stdout: the engine stopped and every pending
+/// response, genmove's included, was lost. Here such a write waits until
+/// the pipe takes the bytes, as a blocking pipe would. (Std's buffer keeps
+/// what it could not write and a failed write takes none of the new
+/// bytes, so the write is simply made again.)
+struct PatientStdout(io::Stdout);
+
+impl PatientStdout {
+    fn retry<T>(mut operation: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+        loop {
+            match operation() {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    thread::sleep(OUTPUT_FULL_WAIT);
+                }
+                result => return result,
+            }
+        }
+    }
+}
+
+impl Write for PatientStdout {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let out = &mut self.0;
+        PatientStdout::retry(|| out.write(bytes))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let out = &mut self.0;
+        PatientStdout::retry(|| out.flush())
+    }
 }
 
 /// Reads stdin line by line as bytes (invalid UTF-8 must not end the
@@ -152,10 +207,15 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
                 }
                 Ok(LineEnd::Eof) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
+                    signals.input_ended.store(true, Ordering::SeqCst);
                     // The commands already read run in full, as in a
                     // script; only a stream that runs until the client
-                    // speaks (analysis, pondering) must end here.
-                    if signals.stop_on_any_line.load(Ordering::SeqCst) {
+                    // speaks (analysis, pondering) must end here, and a
+                    // genmove that only the client's word keeps going
+                    // (its time cut to the cap on thinking time).
+                    if signals.stop_on_any_line.load(Ordering::SeqCst)
+                        || signals.stop_at_end_of_input.load(Ordering::SeqCst)
+                    {
                         signals.stop.store(true, Ordering::SeqCst);
                     }
                     queued.add(queue_cost(&Input::Eof));

@@ -2,7 +2,7 @@
 //! and the writer of streaming responses (analysis), whose lines come while
 //! the command runs.
 
-use std::io::Write;
+use std::io::{self, Write};
 
 use log::warn;
 
@@ -43,7 +43,8 @@ pub struct ResponseWriter<W: Write> {
     out: W,
     id: Option<u64>,
     opened: bool,
-    broken: bool,
+    /// The first write error; nothing more is written after one.
+    error: Option<io::Error>,
 }
 
 impl<W: Write> ResponseWriter<W> {
@@ -52,29 +53,30 @@ impl<W: Write> ResponseWriter<W> {
             out,
             id,
             opened: false,
-            broken: false,
+            error: None,
         }
     }
 
     fn write(&mut self, text: &str) -> bool {
-        if !self.broken {
-            self.broken = self
+        if self.error.is_none() {
+            let written = self
                 .out
                 .write_all(text.as_bytes())
-                .and_then(|()| self.out.flush())
-                .is_err();
+                .and_then(|()| self.out.flush());
+            self.error = written.err();
         }
-        !self.broken
+        self.error.is_none()
     }
 
     /// Ends the response with the reply: the whole response if nothing was
     /// streamed, else the reply's lines and the empty line. An error can no
     /// longer be told once `=` is out; it is logged and the response closed.
-    /// Returns false if the output is gone.
-    pub fn finish(mut self, reply: &Reply) -> bool {
+    /// Returns the first write error of the response, if any.
+    pub fn finish(mut self, reply: &Reply) -> io::Result<()> {
         if !self.opened {
             let response = format_response(self.id, reply);
-            return self.write(&response);
+            self.write(&response);
+            return self.error.map_or(Ok(()), Err);
         }
         let mut rest = String::new();
         match reply {
@@ -87,7 +89,8 @@ impl<W: Write> ResponseWriter<W> {
             Err(text) => warn!("streamed command failed after its response began: {text}"),
         }
         rest.push('\n');
-        self.write(&rest)
+        self.write(&rest);
+        self.error.map_or(Ok(()), Err)
     }
 }
 
@@ -98,7 +101,7 @@ impl<W: Write> ResponseStream for ResponseWriter<W> {
             let id = self.id.map(|id| id.to_string()).unwrap_or_default();
             return self.write(&format!("={id} \n"));
         }
-        !self.broken
+        self.error.is_none()
     }
 
     fn line(&mut self, text: &str) -> bool {
@@ -108,7 +111,7 @@ impl<W: Write> ResponseStream for ResponseWriter<W> {
         // One line only: a line break inside would end the response early.
         let line: String = text.chars().filter(|c| !c.is_control()).collect();
         if line.trim().is_empty() {
-            return !self.broken;
+            return self.error.is_none();
         }
         self.write(&format!("{line}\n"))
     }
@@ -124,7 +127,7 @@ mod tests {
         for line in lines {
             assert!(writer.line(line));
         }
-        assert!(writer.finish(&reply));
+        assert!(writer.finish(&reply).is_ok());
         String::from_utf8(out).expect("UTF-8")
     }
 

@@ -26,6 +26,12 @@ pub struct Signals {
     /// starts was written after it and is meant for it, even when it
     /// arrived before the command began.
     pub pending_interrupts: AtomicUsize,
+    /// Set by the reader once stdin has ended.
+    pub input_ended: AtomicBool,
+    /// Set while a command runs that the end of input should stop (a
+    /// genmove whose time was cut to the cap on thinking time: no clock
+    /// gives it a reason to go on, and no client is left to interrupt it).
+    pub stop_at_end_of_input: AtomicBool,
 }
 
 impl Signals {
@@ -41,6 +47,19 @@ impl Signals {
             self.stop.store(true, Ordering::SeqCst);
         }
         StopOnNextLine { signals: self }
+    }
+
+    /// Makes the end of input, or one already read, stop the running
+    /// command, until the returned guard is dropped.
+    pub fn stop_at_end_of_input(&self) -> StopAtEndOfInput<'_> {
+        self.stop_at_end_of_input.store(true, Ordering::SeqCst);
+        // The reader marks the end before it looks at the flag, and here
+        // the flag is raised before the mark is read: one side sees the
+        // other.
+        if self.input_ended.load(Ordering::SeqCst) {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+        StopAtEndOfInput { signals: self }
     }
 
     /// Arms `stop` for a command about to run: raised when an interrupt
@@ -64,5 +83,18 @@ pub struct StopOnNextLine<'a> {
 impl Drop for StopOnNextLine<'_> {
     fn drop(&mut self) {
         self.signals.stop_on_any_line.store(false, Ordering::SeqCst);
+    }
+}
+
+/// While alive, the end of input stops the running command.
+pub struct StopAtEndOfInput<'a> {
+    signals: &'a Signals,
+}
+
+impl Drop for StopAtEndOfInput<'_> {
+    fn drop(&mut self) {
+        self.signals
+            .stop_at_end_of_input
+            .store(false, Ordering::SeqCst);
     }
 }

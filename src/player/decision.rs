@@ -15,8 +15,10 @@ use std::time::Instant;
 
 use log::info;
 
-use crate::game::{Color, Game, Move, Vertex};
+use crate::game::{Action, Color, Game, Move, Vertex};
+use crate::player::board::PlayoutBoard;
 use crate::player::clock::Budget;
+use crate::player::knowledge::{features, Gammas, Recent};
 use crate::player::search::{MoveFilter, SearchReport};
 
 /// Playouts the search of the opponent's reply to a pass gets at least
@@ -138,6 +140,7 @@ fn check_pass(
         deadline,
         playouts: (report.playouts / 4).max(MIN_PASS_CHECK_PLAYOUTS),
         latest: None,
+        capped: budget.capped,
     };
     let mut after_pass = game.clone();
     if after_pass.play(color, Move::Pass).is_err() {
@@ -235,6 +238,21 @@ fn first_choice(game: &Game, color: Color, report: &SearchReport, resign: Resign
             log::debug!("ownership row {}: {}", row + 1, line.join(" "));
         }
     }
+    if too_small_to_judge(report) {
+        // Too few playouts for visits or win rates to mean anything (no
+        // time at all): pass only where the board itself allows it, else
+        // play the learned prior's choice, the cheapest sensible move.
+        if scored_out && wins_as_it_stands(game, color) {
+            return Decision::Pass;
+        }
+        if let Some(choice) = prior_choice(game, color) {
+            info!(
+                "{} playouts, too few to judge: the prior's choice {choice}",
+                report.playouts
+            );
+            return Decision::Play(choice);
+        }
+    }
     // Scored out: the count as it stands is what play would give, so
     // passing gives it too; unless the count loses and the search has
     // found a move that wins, which means the count was misread.
@@ -250,6 +268,64 @@ fn first_choice(game: &Game, color: Color, report: &SearchReport, resign: Resign
         (Move::Pass, Some(play)) if play.win_rate >= best.win_rate - NO_WORSE => play.mv.into(),
         (Move::Pass, _) => Decision::Pass,
     }
+}
+
+/// Playouts a search needs before its visit counts choose the move.
+/// genmove with no time at all (`time_settings 0 0 0`) makes one playout a
+/// thread; the move it tried, ranked by the one playout's result, was
+/// answered, a pass as often as not (conceding an open board on the count).
+const MIN_JUDGED_PLAYOUTS: u64 = 32;
+
+/// Whether the search is too small to choose by: fewer than
+/// MIN_JUDGED_PLAYOUTS playouts, or no move played out twice (as many
+/// threads as playouts, each trying a move of its own).
+fn too_small_to_judge(report: &SearchReport) -> bool {
+    report.playouts < MIN_JUDGED_PLAYOUTS || report.moves.first().is_none_or(|m| m.visits < 2)
+}
+
+/// The play the learned prior (the shipped gammas: shape, captures,
+/// ataris, self-ataris, distances to the last two moves, line) rates
+/// strongest, the first of equals in board order; never a suicide, an own
+/// eye or a move the game's superko forbids. None when there is no such
+/// play. A few microseconds a point: the cheapest sensible move. (The
+/// tree's own prior is flat on an open small board, where it chose first
+/// line moves.)
+fn prior_choice(game: &Game, color: Color) -> Option<Vertex> {
+    let size = game.size();
+    let mut board = PlayoutBoard::new(size);
+    for vertex in Vertex::all(size) {
+        if let Some(stone) = game.board().get(vertex) {
+            board.set_stone(vertex, stone);
+        }
+    }
+    // The last two moves, back to the last setup, as the search sees them.
+    let mut moves = game.actions().iter().rev().map_while(|a| match a {
+        Action::Move(_, mv) => Some(mv.vertex()),
+        Action::Setup(_) => None,
+    });
+    let recent = Recent {
+        last: moves.next().flatten(),
+        last2: moves.next().flatten(),
+    };
+    let gammas = Gammas::shipped(size);
+    let mut best: Option<(f32, Vertex)> = None;
+    for vertex in Vertex::all(size) {
+        if game.board().get(vertex).is_some() {
+            continue;
+        }
+        let point = board.point(vertex);
+        if board.is_eye(point, color)
+            || !board.is_playout_legal(point, color)
+            || !game.is_legal(color, Move::Play(vertex))
+        {
+            continue;
+        }
+        let strength = gammas.strength(&features(&board, point, color, recent));
+        if best.is_none_or(|(most, _)| strength > most) {
+            best = Some((strength, vertex));
+        }
+    }
+    best.map(|(_, vertex)| vertex)
 }
 
 /// Playouts a search needs before its win rates can resign: below this,
@@ -360,7 +436,7 @@ mod tests {
     fn game_with(size: usize, stones: &[(&str, Color)]) -> Game {
         let mut game = Game::new(size, 0.5);
         for &(text, color) in stones {
-            game.play(color, Move::Play(v(text))).expect("legal");
+            game.play(color, mv(text)).expect("legal");
         }
         game
     }
@@ -577,5 +653,66 @@ mod tests {
             first_choice(&game, B, &report, NO_RESIGN),
             Decision::Play(v("D3"))
         );
+    }
+
+    #[test]
+    fn a_search_too_small_to_judge_plays_the_prior_not_its_one_playout() {
+        // One playout, through pass, which won it: that pass was answered.
+        let game = game_with(5, &[("C3", B)]);
+        let open = vec![0.0; 25];
+        let mut tiny = report(&game, W, &[("pass", 1.0), ("B2", 0.5), ("D4", 0.5)], open);
+        tiny.playouts = 1;
+        for (m, visits) in tiny.moves.iter_mut().zip([1, 0, 0]) {
+            m.visits = visits;
+        }
+        let choice = first_choice(&game, W, &tiny, NO_RESIGN);
+        assert_eq!(
+            choice,
+            Decision::Play(prior_choice(&game, W).expect("a play"))
+        );
+        // As many threads as playouts, none played out twice: the same.
+        tiny.playouts = 100;
+        assert_eq!(first_choice(&game, W, &tiny, NO_RESIGN), choice);
+        // A board scored out and won is still passed.
+        let (game, ownership) = walls();
+        let mut tiny = report(&game, W, &[("pass", 0.0), ("B2", 0.5)], ownership);
+        tiny.playouts = 1;
+        assert_eq!(first_choice(&game, W, &tiny, NO_RESIGN), Decision::Pass);
+    }
+
+    #[test]
+    fn the_prior_choice_captures_and_keeps_to_legal_plays() {
+        // White C3 in atari: Black takes it.
+        let game = game_with(
+            5,
+            &[
+                ("B3", B),
+                ("C3", W),
+                ("C2", B),
+                ("pass", W),
+                ("D3", B),
+                ("pass", W),
+            ],
+        );
+        assert_eq!(prior_choice(&game, B), Some(v("C4")));
+        // Nothing but own eyes and suicides left: no play.
+        let game = game_with(
+            3,
+            &[
+                ("B1", B),
+                ("pass", W),
+                ("B2", B),
+                ("pass", W),
+                ("B3", B),
+                ("pass", W),
+            ],
+        );
+        let mut filled = game.clone();
+        for point in ["A1", "A3", "C2"] {
+            filled.play(B, mv(point)).expect("legal");
+            filled.play(W, Move::Pass).expect("legal");
+        }
+        assert_eq!(prior_choice(&filled, B), None);
+        assert!(prior_choice(&game, B).is_some());
     }
 }

@@ -25,7 +25,7 @@ mod rng;
 mod search;
 mod think;
 
-pub use clock::{Budget, Clock, TimeControl, UNSEEN_LATENCY};
+pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
 pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, PARAMS};
 pub use search::{FilterKind, MoveFilter, MoveRule, RootMove, SearchReport};

@@ -405,6 +405,7 @@ mod tests {
                 deadline: None,
                 playouts: 300,
                 latest: None,
+                capped: false,
             };
             let report = player.search(&game, Color::Black, budget, &AtomicBool::new(false));
             assert_eq!(report.playouts, 300, "{threads} threads");
@@ -416,6 +417,7 @@ mod tests {
             deadline: None,
             playouts: n,
             latest: None,
+            capped: false,
         }
     }
 
@@ -493,6 +495,7 @@ mod tests {
             deadline: None,
             playouts: 200,
             latest: None,
+            capped: false,
         };
         let stop = AtomicBool::new(false);
         let search_komi = |handicap_komi: bool, color: Color, genmove: bool| {

@@ -25,8 +25,9 @@ pub fn write(game: &SgfGame) -> String {
         let _ = write!(out, "SZ[{width}:{height}]");
     }
     if let Some(komi) = game.komi.filter(|k| k.is_finite()) {
-        // f64's Display gives `7.5`, `7`, `-3.5`, never an exponent.
-        let _ = write!(out, "KM[{komi}]");
+        // f64's Display gives `7.5`, `7`, `-3.5`, never an exponent; and
+        // `-0` for negative zero, which adding zero turns into `0`.
+        let _ = write!(out, "KM[{}]", komi + 0.0);
     }
     text_property(&mut out, "RU", game.rules.as_deref());
     if let Some(handicap) = game.handicap {

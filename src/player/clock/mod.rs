@@ -9,4 +9,4 @@ mod time;
 
 pub use komi::{handicap_extra, search_komi};
 pub use stopping::{manage_time, CHECK_INTERVAL};
-pub use time::{Budget, Clock, TimeControl, UNSEEN_LATENCY};
+pub use time::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};

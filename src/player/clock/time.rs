@@ -90,6 +90,17 @@ const OPENING_FACTOR: f64 = 0.5;
 const OPENING_LENGTH_PER_POINT: f64 = 1.0 / 12.0;
 /// Times are capped here (about 31 years) so that `Duration` never overflows.
 const MAX_SECONDS: f64 = 1e9;
+/// The most one move may think, in seconds: an hour. No real time control
+/// comes near it: the longest in play, eight hours each (the Honinbo and
+/// Meijin finals), aim a 19x19 move at 1.5 to 3 minutes by the rules
+/// below, and at most at 25 minutes (50 while the choice is unclear) with
+/// the whole clock still left near the end of the game; a byo-yomi or
+/// Canadian period is minutes at most. A clock past it is a client's way of saying "no limit" (`time_settings 1e30 0
+/// 0`) or a mistake (`time_left b 99999999999 0`), and used to give a
+/// genmove that never answered, even on 2x2. `--time` is refused above it.
+/// A budget cut to it is marked [`Budget::capped`]: its search has no clock
+/// reason to run on, so the end of input stops it.
+pub const MAX_THINK_SECONDS: f64 = 3600.0;
 /// The least thinking time per move from the command line, in seconds.
 const MIN_SECONDS_PER_MOVE: f64 = 0.001;
 
@@ -245,6 +256,11 @@ pub struct Budget {
     /// `deadline` once its choice is settled, and run on to `latest` while
     /// the choice is unclear ([`super::stopping`]).
     pub latest: Option<Instant>,
+    /// The time the clock or the settings asked for was over
+    /// [`MAX_THINK_SECONDS`] and cut to it: nothing but the client's word
+    /// keeps the search running, so the protocol layer stops it at the end
+    /// of input, as it stops analysis and pondering.
+    pub capped: bool,
 }
 
 impl Budget {
@@ -253,6 +269,7 @@ impl Budget {
         deadline: None,
         playouts: u64::MAX,
         latest: None,
+        capped: false,
     };
 
     /// The latest a move may be sent by the time control (`budget_within`
@@ -477,22 +494,27 @@ impl Clock {
     }
 
     /// The budget of a search starting now, within `allowance` when the
-    /// time control gives one.
+    /// time control gives one; no move thinks more than
+    /// [`MAX_THINK_SECONDS`].
     fn budget_within(&self, allowance: Option<Allowance>, board_size: BoardSize) -> Budget {
         let start = Instant::now();
         let (deadline, latest) = match (self.playouts, allowance) {
             // A fixed playout count with no clock is deterministic: no deadline.
             (Some(_), None) => (None, None),
             // A fixed count under a clock stops at the clock's hard limit.
-            (Some(_), Some(a)) => (Some(start + a.hard_limit), None),
-            (None, Some(a)) => (Some(start + a.target), Some(start + a.latest())),
+            (Some(_), Some(a)) => (Some(a.hard_limit), None),
+            (None, Some(a)) => (Some(a.target), Some(a.latest())),
             // A time per move is what the user asked for: no more, no less.
-            (None, None) => (Some(start + self.default_move_time(board_size)), None),
+            (None, None) => (Some(self.default_move_time(board_size)), None),
         };
+        let cap = Duration::from_secs_f64(MAX_THINK_SECONDS);
         Budget {
-            deadline,
+            deadline: deadline.map(|d| start + d.min(cap)),
             playouts: self.playouts.unwrap_or(u64::MAX),
-            latest,
+            latest: latest.map(|d| start + d.min(cap)),
+            // Only the time the search aims for counts: a target within
+            // the cap whose unclear stretch was cut is still a clock's.
+            capped: deadline.is_some_and(|d| d > cap),
         }
     }
 

@@ -420,6 +420,7 @@ fn budgets_follow_the_command_line_when_no_time_limit_is_set() {
             deadline: None,
             playouts: 300,
             latest: None,
+            capped: false,
         }
     );
     // Seconds per move, or about a second per 9 lines by default.
@@ -441,8 +442,49 @@ fn budgets_follow_the_command_line_when_no_time_limit_is_set() {
         let budget = Clock::with_settings(None, Some(nonsense)).budget(B, 9, 0, 81);
         deadline_after(budget, start, Duration::from_secs_f64(MIN_SECONDS_PER_MOVE));
     }
+    // A time per move past the cap (main.rs refuses one) is cut to it.
     let huge = Clock::with_settings(None, Some(1e300)).budget(B, 9, 0, 81);
-    deadline_after(huge, start, Duration::from_secs_f64(MAX_SECONDS));
+    deadline_after(huge, start, Duration::from_secs_f64(MAX_THINK_SECONDS));
+    assert!(huge.capped && !timed.capped && !fixed.capped);
+}
+
+/// A clock of 1e30 seconds, or a `time_left` of 1e11, gave a genmove that
+/// never answered: no move thinks past MAX_THINK_SECONDS, and a budget cut
+/// to it is marked, so that the end of input stops its search.
+#[test]
+fn no_move_thinks_past_the_cap() {
+    let cap = Duration::from_secs_f64(MAX_THINK_SECONDS);
+    let mut reported = Clock::new(TimeControl::kgs_absolute(5.0));
+    reported.time_left(B, 99_999_999_999.0, 0);
+    let mut fixed = Clock::with_settings(Some(1_000_000), None);
+    fixed.set_control(TimeControl::gtp(1e30, 0.0, 0));
+    for clock in [
+        Clock::new(TimeControl::gtp(1e30, 0.0, 0)),
+        Clock::new(TimeControl::gtp(1e20, 5.0, 5)),
+        Clock::new(TimeControl::kgs_byoyomi(0.0, 1e30, 5)),
+        Clock::new(TimeControl::kgs_canadian(1e30, 1e30, 25)),
+        reported,
+        fixed,
+    ] {
+        for size in [2, 9, 19, 25] {
+            let start = Instant::now();
+            let budget = clock.budget(B, size, 0, size * size);
+            let end = Instant::now() + cap;
+            assert!(budget.capped, "{clock:?}");
+            for limit in [budget.deadline, budget.latest].into_iter().flatten() {
+                assert!(limit >= start + cap && limit <= end, "{clock:?}");
+            }
+        }
+    }
+    // The longest real clock, eight hours each, is not cut: not at the
+    // start, nor with the whole clock left at the end of a game.
+    let eight_hours = Clock::new(TimeControl::kgs_absolute(8.0 * 3600.0));
+    for (moves_played, empty_points) in [(0, 361), (100, 261), (300, 40)] {
+        let budget = eight_hours.budget(B, 19, moves_played, empty_points);
+        assert!(!budget.capped, "{moves_played} moves");
+        let latest = budget.latest.expect("a clock");
+        assert!(latest < Instant::now() + cap, "{moves_played} moves");
+    }
 }
 
 #[test]
