@@ -1,13 +1,16 @@
 //! The search's own board, built for speed, and what reading it tells: the
 //! playout board (`playout_board`) and its count (`count`), whether a move is a self-atari worth
 //! refusing (`selfatari`) and short tactical reading of ladders and
-//! two-liberty strings (`tactics`). Everything above it (the playouts, the
+//! two-liberty strings (`tactics`), played on the board itself and taken
+//! back (`undo`). Everything above it (the playouts, the
 //! move model, the tree) reads positions through this folder.
 
 mod count;
+mod keys;
 mod playout_board;
 mod selfatari;
 mod tactics;
+mod undo;
 
 pub use playout_board::{code, winner, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, WHITE};
 pub use selfatari::is_bad_self_atari;

@@ -20,9 +20,8 @@
 //! policy). The tests below check all three against the rules board on
 //! random games.
 
-use std::sync::OnceLock;
-
-use crate::game::zobrist::stone_key;
+use super::keys::{keys_for, Keys};
+use super::undo::{set, set_color, Field, Journal, Log, Mark, NoLog};
 use crate::game::{BoardSize, Color, Vertex, MAX_SIZE};
 
 /// An index into the padded array.
@@ -70,37 +69,6 @@ fn unit(color: u8) -> u16 {
 #[inline]
 pub(super) fn count_of(neighbours: u16, color: u8) -> u16 {
     (neighbours >> (4 * color as u16)) & 15
-}
-
-/// Zobrist keys by padded point for one board width, built once. The
-/// padded index of a vertex depends on the row stride alone, so one table
-/// serves every height: the rows a short board lacks are never read.
-struct Keys {
-    keys: [[u64; MAX_POINTS]; 2],
-}
-
-fn keys_for(width: usize) -> &'static Keys {
-    static TABLES: OnceLock<Vec<Keys>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        (0..=MAX_SIZE)
-            .map(|w| {
-                let mut keys = Keys {
-                    keys: [[0; MAX_POINTS]; 2],
-                };
-                let stride = w + 2;
-                for v in Vertex::all(BoardSize {
-                    width: w,
-                    height: MAX_SIZE,
-                }) {
-                    let p = (v.row as usize + 1) * stride + v.col as usize + 1;
-                    keys.keys[0][p] = stone_key(Color::Black, v);
-                    keys.keys[1][p] = stone_key(Color::White, v);
-                }
-                keys
-            })
-            .collect()
-    });
-    &tables[width]
 }
 
 /// What one move did.
@@ -183,7 +151,7 @@ impl PlayoutBoard {
         for v in Vertex::all(size) {
             let p = board.point(v);
             board.color[p as usize] = EMPTY;
-            board.add_empty(p);
+            board.add_empty(p, &mut NoLog);
         }
         for p in 0..used {
             if board.color[p] == EDGE {
@@ -305,6 +273,24 @@ impl PlayoutBoard {
                 return count;
             }
         }
+    }
+
+    /// Whether `other` is this board in every array and value a move
+    /// reads or writes, list orders included. For the undo tests.
+    #[cfg(test)]
+    pub fn is_identical(&self, other: &PlayoutBoard) -> bool {
+        let u = self.used;
+        self.size == other.size
+            && self.color[..u] == other.color[..u]
+            && self.string[..u] == other.string[..u]
+            && self.next[..u] == other.next[..u]
+            && self.liberties[..u] == other.liberties[..u]
+            && self.stones[..u] == other.stones[..u]
+            && self.neighbours[..u] == other.neighbours[..u]
+            && self.empty_index[..u] == other.empty_index[..u]
+            && self.empty_points() == other.empty_points()
+            && (self.ko, self.last_captured, self.hash)
+                == (other.ko, other.last_captured, other.hash)
     }
 
     /// The representative stone of the string at `p`: equal for every
@@ -566,15 +552,56 @@ impl PlayoutBoard {
     pub fn set_stone(&mut self, v: Vertex, color: Color) {
         let p = self.point(v);
         debug_assert_eq!(self.color[p as usize], EMPTY);
-        self.place(p, code(color));
+        self.place(p, code(color), &mut NoLog);
     }
 
     /// A Tromp-Taylor move on an empty point: place, clear the opponent's
     /// strings left without liberties, then the mover's own string if it
     /// has none. Sets the simple ko point.
     pub fn play(&mut self, p: Point, color: Color) -> PlayResult {
+        self.play_with(p, color, &mut NoLog)
+    }
+
+    /// `play`, every write recorded in `journal`, to be taken back with
+    /// `undo` (marks undone last opened first): the tactical reader's move.
+    pub fn play_logged(&mut self, p: Point, color: Color, journal: &mut Journal) -> Mark {
+        let mark = Mark {
+            changes: journal.len(),
+            empty_count: self.empty_count,
+            ko: self.ko,
+            last_captured: self.last_captured,
+            hash: self.hash,
+        };
+        self.play_with(p, color, journal);
+        mark
+    }
+
+    /// Takes back the move `mark` came from and every move logged after
+    /// it: the board is again exactly as it was.
+    pub fn undo(&mut self, journal: &mut Journal, mark: Mark) {
+        while let Some(c) = journal.pop_above(mark.changes) {
+            let (i, old) = (c.index as usize, c.old);
+            match c.field {
+                Field::Color => self.color[i] = old as u8,
+                Field::String => self.string[i] = old,
+                Field::Next => self.next[i] = old,
+                Field::Liberties => self.liberties[i] = old,
+                Field::Stones => self.stones[i] = old,
+                Field::Neighbours => self.neighbours[i] = old,
+                Field::Empties => self.empties[i] = old,
+                Field::EmptyIndex => self.empty_index[i] = old,
+            }
+        }
+        self.empty_count = mark.empty_count;
+        self.ko = mark.ko;
+        self.last_captured = mark.last_captured;
+        self.hash = mark.hash;
+    }
+
+    #[inline(always)]
+    fn play_with<L: Log>(&mut self, p: Point, color: Color, log: &mut L) -> PlayResult {
         let c = code(color);
-        let s = self.place(p, c);
+        let s = self.place(p, c, log);
         let mut result = PlayResult::default();
         let mut captured_at = 0;
         for q in self.adjacent(p) {
@@ -583,14 +610,14 @@ impl PlayoutBoard {
                 if self.liberties[t as usize] == 0 {
                     result.captured += self.stones[t as usize];
                     captured_at = t;
-                    self.remove_string(t);
+                    self.remove_string(t, log);
                 }
             }
         }
         let s = self.string[s as usize];
         if self.liberties[s as usize] == 0 {
             result.suicided = self.stones[s as usize];
-            self.remove_string(s);
+            self.remove_string(s, log);
             self.ko = 0;
             self.last_captured = result.captured;
             return result;
@@ -617,25 +644,28 @@ impl PlayoutBoard {
     /// pseudo-liberty it filled from every neighbouring string. Returns the
     /// string's representative.
     #[inline]
-    fn place(&mut self, p: Point, c: u8) -> Point {
+    fn place<L: Log>(&mut self, p: Point, c: u8, log: &mut L) -> Point {
         let pu = p as usize;
-        self.color[pu] = c;
+        set_color(log, &mut self.color, pu, c);
         self.hash ^= self.keys.keys[(c - 1) as usize][pu];
-        self.remove_empty(p);
+        self.remove_empty(p, log);
         let adjacent = self.adjacent(p);
         let added = unit(c).wrapping_sub(unit(EMPTY));
         for q in adjacent {
-            self.neighbours[q as usize] = self.neighbours[q as usize].wrapping_add(added);
+            let n = self.neighbours[q as usize].wrapping_add(added);
+            set(log, Field::Neighbours, &mut self.neighbours, q as usize, n);
         }
-        self.string[pu] = p;
-        self.next[pu] = p;
-        self.stones[pu] = 1;
-        self.liberties[pu] = count_of(self.neighbours[pu], EMPTY);
+        set(log, Field::String, &mut self.string, pu, p);
+        set(log, Field::Next, &mut self.next, pu, p);
+        set(log, Field::Stones, &mut self.stones, pu, 1);
+        let own = count_of(self.neighbours[pu], EMPTY);
+        set(log, Field::Liberties, &mut self.liberties, pu, own);
         for q in adjacent {
             let cq = self.color[q as usize];
             if cq == BLACK || cq == WHITE {
-                let t = self.string[q as usize];
-                self.liberties[t as usize] -= 1;
+                let t = self.string[q as usize] as usize;
+                let l = self.liberties[t] - 1;
+                set(log, Field::Liberties, &mut self.liberties, t, l);
             }
         }
         let mut s = p;
@@ -643,7 +673,7 @@ impl PlayoutBoard {
             if self.color[q as usize] == c {
                 let t = self.string[q as usize];
                 if t != s {
-                    s = self.merge(s, t);
+                    s = self.merge(s, t, log);
                 }
             }
         }
@@ -652,7 +682,7 @@ impl PlayoutBoard {
 
     /// Joins two strings, relabelling the smaller; returns the survivor.
     #[inline]
-    fn merge(&mut self, a: Point, b: Point) -> Point {
+    fn merge<L: Log>(&mut self, a: Point, b: Point, log: &mut L) -> Point {
         let (big, small) = if self.stones[a as usize] >= self.stones[b as usize] {
             (a, b)
         } else {
@@ -660,31 +690,37 @@ impl PlayoutBoard {
         };
         let mut r = small;
         loop {
-            self.string[r as usize] = big;
+            set(log, Field::String, &mut self.string, r as usize, big);
             r = self.next[r as usize];
             if r == small {
                 break;
             }
         }
-        self.next.swap(big as usize, small as usize);
-        self.liberties[big as usize] += self.liberties[small as usize];
-        self.stones[big as usize] += self.stones[small as usize];
+        let (bu, su) = (big as usize, small as usize);
+        let (next_big, next_small) = (self.next[bu], self.next[su]);
+        set(log, Field::Next, &mut self.next, bu, next_small);
+        set(log, Field::Next, &mut self.next, su, next_big);
+        let l = self.liberties[bu] + self.liberties[su];
+        set(log, Field::Liberties, &mut self.liberties, bu, l);
+        let n = self.stones[bu] + self.stones[su];
+        set(log, Field::Stones, &mut self.stones, bu, n);
         big
     }
 
     /// Empties every stone of the string `s`; its neighbours gain back
     /// their pseudo-liberties.
-    fn remove_string(&mut self, s: Point) {
+    fn remove_string<L: Log>(&mut self, s: Point, log: &mut L) {
         let mut p = s;
         loop {
             let pu = p as usize;
             let c = self.color[pu];
             self.hash ^= self.keys.keys[(c - 1) as usize][pu];
-            self.color[pu] = EMPTY;
-            self.add_empty(p);
+            set_color(log, &mut self.color, pu, EMPTY);
+            self.add_empty(p, log);
             let removed = unit(EMPTY).wrapping_sub(unit(c));
             for q in self.adjacent(p) {
-                self.neighbours[q as usize] = self.neighbours[q as usize].wrapping_add(removed);
+                let n = self.neighbours[q as usize].wrapping_add(removed);
+                set(log, Field::Neighbours, &mut self.neighbours, q as usize, n);
             }
             p = self.next[pu];
             if p == s {
@@ -695,12 +731,16 @@ impl PlayoutBoard {
             for q in self.adjacent(p) {
                 let cq = self.color[q as usize];
                 if cq == BLACK || cq == WHITE {
-                    let t = self.string[q as usize];
-                    self.liberties[t as usize] += 1;
+                    let t = self.string[q as usize] as usize;
+                    let l = self.liberties[t] + 1;
+                    set(log, Field::Liberties, &mut self.liberties, t, l);
                 }
             }
             // Unlink the stone (it points to itself) and move on.
-            p = std::mem::replace(&mut self.next[p as usize], p);
+            let pu = p as usize;
+            let following = self.next[pu];
+            set(log, Field::Next, &mut self.next, pu, p);
+            p = following;
             if p == s {
                 break;
             }
@@ -708,19 +748,32 @@ impl PlayoutBoard {
     }
 
     #[inline]
-    fn add_empty(&mut self, p: Point) {
-        self.empty_index[p as usize] = self.empty_count as u16;
-        self.empties[self.empty_count] = p;
+    fn add_empty<L: Log>(&mut self, p: Point, log: &mut L) {
+        let count = self.empty_count;
+        set(
+            log,
+            Field::EmptyIndex,
+            &mut self.empty_index,
+            p as usize,
+            count as u16,
+        );
+        set(log, Field::Empties, &mut self.empties, count, p);
         self.empty_count += 1;
     }
 
     #[inline]
-    fn remove_empty(&mut self, p: Point) {
+    fn remove_empty<L: Log>(&mut self, p: Point, log: &mut L) {
         let i = self.empty_index[p as usize] as usize;
         self.empty_count -= 1;
         let last = self.empties[self.empty_count];
-        self.empties[i] = last;
-        self.empty_index[last as usize] = i as u16;
+        set(log, Field::Empties, &mut self.empties, i, last);
+        set(
+            log,
+            Field::EmptyIndex,
+            &mut self.empty_index,
+            last as usize,
+            i as u16,
+        );
     }
 
     /// Moves the empty point at index `i` of the list to index `j`
@@ -861,6 +914,45 @@ mod tests {
             random_game(9, seed);
         }
         random_game(19, 7);
+    }
+
+    #[test]
+    fn undo_restores_the_board_exactly() {
+        // Random lines of up to six moves (captures and suicides among
+        // them) played logged and nested, then undone one by one: each
+        // undo gives back the board before its move, bit for bit.
+        let mut rng = StdRng::seed_from_u64(11);
+        for size in [5, 9, 19] {
+            let mut board = PlayoutBoard::new(size);
+            let mut journal = Journal::new();
+            let mut color = Color::Black;
+            for _ in 0..3 * size * size {
+                let mut line = Vec::new();
+                for _ in 0..rng.gen_range(1..=6) {
+                    let empty = board.empty_points();
+                    if empty.is_empty() {
+                        break;
+                    }
+                    let p = empty[rng.gen_range(0..empty.len())];
+                    let before = board.clone();
+                    let mark = board.play_logged(p, color, &mut journal);
+                    line.push((before, mark));
+                    color = color.opponent();
+                }
+                while let Some((before, mark)) = line.pop() {
+                    board.undo(&mut journal, mark);
+                    assert!(board.is_identical(&before));
+                }
+                // Then a real move, so that the positions go on.
+                let empty = board.empty_points();
+                if empty.is_empty() {
+                    break;
+                }
+                let p = empty[rng.gen_range(0..empty.len())];
+                board.play(p, color);
+                color = color.opponent();
+            }
+        }
     }
 
     #[test]

@@ -6,12 +6,15 @@
 //! what a ladder catches, answer two-liberty threats), written here from
 //! their description.
 //!
-//! Reading plays the lines out on copies of the board, one scratch board per
-//! depth, with a budget of board moves per question: past the budget a
-//! string counts as saved, so a reading never costs more than a few
+//! Reading plays the lines out on the asker's board itself and takes each
+//! move back (`PlayoutBoard::play_logged` and `undo`), so a question costs
+//! the moves it reads and no board copy; the board comes back exactly as
+//! it was. A budget of board moves per question bounds it: past the budget
+//! a string counts as saved, so a reading never costs more than a few
 //! microseconds and errs on the side of the usual random play.
 
 use super::playout_board::{PlayoutBoard, Point};
+use super::undo::{Journal, Mark};
 use crate::game::Color;
 
 /// Board moves one question may read before giving up (string saved):
@@ -24,11 +27,12 @@ pub const PLAYOUT_BUDGET: u32 = 24;
 /// Candidate lists: at most this many moves of each kind per question.
 const MAX_MOVES: usize = 8;
 
-/// A reader with its scratch boards, kept by one search thread and reused
-/// for every question so that reading does not allocate once warm.
+/// A reader with its journal of the moves being read, kept by one search
+/// thread and reused for every question so that reading does not allocate
+/// once warm.
 pub struct Reader {
-    /// Scratch boards not in use; reading is depth first, so a stack.
-    pool: Vec<Box<PlayoutBoard>>,
+    /// What the moves read so far changed, to take them back.
+    journal: Journal,
     /// Board moves each question may read.
     limit: u32,
     /// Board moves left to the question being read.
@@ -39,35 +43,28 @@ impl Reader {
     /// A reader that reads at most `limit` board moves per question.
     pub fn new(limit: u32) -> Reader {
         Reader {
-            pool: Vec::new(),
+            journal: Journal::new(),
             limit,
             budget: 0,
         }
     }
 
-    /// `board` after `color` plays `m`, on a scratch board to give back with
-    /// `release`.
-    fn play_on_copy(&mut self, board: &PlayoutBoard, m: Point, color: Color) -> Box<PlayoutBoard> {
-        let mut copy = match self.pool.pop() {
-            Some(mut b) => {
-                b.copy_from(board);
-                b
-            }
-            None => Box::new(board.clone()),
-        };
-        copy.play(m, color);
-        copy
+    /// Plays `m` for `color` on `board`, to be taken back with `take_back`.
+    #[inline]
+    fn play(&mut self, board: &mut PlayoutBoard, m: Point, color: Color) -> Mark {
+        board.play_logged(m, color, &mut self.journal)
     }
 
-    fn release(&mut self, board: Box<PlayoutBoard>) {
-        self.pool.push(board);
+    #[inline]
+    fn take_back(&mut self, board: &mut PlayoutBoard, mark: Mark) {
+        board.undo(&mut self.journal, mark);
     }
 
     /// Whether the string at `p`, in atari with its owner to move, is
     /// caught: no capture next to it and no extension gives it a future,
     /// ladders read out.
     #[cfg(test)]
-    pub fn is_caught(&mut self, board: &PlayoutBoard, p: Point) -> bool {
+    pub fn is_caught(&mut self, board: &mut PlayoutBoard, p: Point) -> bool {
         self.budget = self.limit;
         self.caught(board, p)
     }
@@ -75,7 +72,7 @@ impl Reader {
     /// The moves that save the string at `p` (in atari, its owner to move):
     /// captures next to it and the extension, each kept only when the
     /// string is not caught after it.
-    pub fn saving_moves(&mut self, board: &PlayoutBoard, p: Point, out: &mut Vec<Point>) {
+    pub fn saving_moves(&mut self, board: &mut PlayoutBoard, p: Point, out: &mut Vec<Point>) {
         let Some(owner) = board.color_at(p) else {
             return;
         };
@@ -92,7 +89,7 @@ impl Reader {
     /// The liberties of the string at `p` (two liberties, the opponent of
     /// its owner to move) where an atari catches it: the string cannot
     /// escape, whether by extending or by capturing the atari stone.
-    pub fn catching_ataris(&mut self, board: &PlayoutBoard, p: Point, out: &mut Vec<Point>) {
+    pub fn catching_ataris(&mut self, board: &mut PlayoutBoard, p: Point, out: &mut Vec<Point>) {
         let Some(owner) = board.color_at(p) else {
             return;
         };
@@ -110,7 +107,7 @@ impl Reader {
 
     /// Whether the string at `p` (two liberties, its owner's opponent to
     /// move) can be caught by an atari.
-    pub fn can_be_caught(&mut self, board: &PlayoutBoard, p: Point) -> bool {
+    pub fn can_be_caught(&mut self, board: &mut PlayoutBoard, p: Point) -> bool {
         let Some(owner) = board.color_at(p) else {
             return false;
         };
@@ -127,7 +124,7 @@ impl Reader {
     /// owner to move) when the opponent could otherwise catch it with an
     /// atari: an extension or a capture next to it after which no atari
     /// works. Nothing when the string is not in danger.
-    pub fn securing_moves(&mut self, board: &PlayoutBoard, p: Point, out: &mut Vec<Point>) {
+    pub fn securing_moves(&mut self, board: &mut PlayoutBoard, p: Point, out: &mut Vec<Point>) {
         let Some(owner) = board.color_at(p) else {
             return;
         };
@@ -149,14 +146,14 @@ impl Reader {
             if out.contains(&m) || !board.is_playout_legal(m, owner) {
                 continue;
             }
-            let after = self.play_on_copy(board, m, owner);
+            let mark = self.play(board, m, owner);
             let mut left = [0; 3];
-            let safe = match after.liberties_into(p, &mut left) {
+            let safe = match board.liberties_into(p, &mut left) {
                 0 | 1 => false,
-                2 => !self.can_be_caught(&after, p),
+                2 => !self.can_be_caught(board, p),
                 _ => true,
             };
-            self.release(after);
+            self.take_back(board, mark);
             if safe {
                 out.push(m);
             }
@@ -164,7 +161,7 @@ impl Reader {
     }
 
     /// Defender to move, string at `p` in atari.
-    fn caught(&mut self, board: &PlayoutBoard, p: Point) -> bool {
+    fn caught(&mut self, board: &mut PlayoutBoard, p: Point) -> bool {
         let Some(owner) = board.color_at(p) else {
             return true;
         };
@@ -177,7 +174,13 @@ impl Reader {
 
     /// Whether the defence `m` of the string at `p` fails. Out of budget,
     /// it is taken to work.
-    fn defence_fails(&mut self, board: &PlayoutBoard, p: Point, owner: Color, m: Point) -> bool {
+    fn defence_fails(
+        &mut self,
+        board: &mut PlayoutBoard,
+        p: Point,
+        owner: Color,
+        m: Point,
+    ) -> bool {
         if self.budget == 0 {
             return false;
         }
@@ -189,17 +192,17 @@ impl Reader {
             // Extending there already gives three liberties.
             return false;
         }
-        let after = self.play_on_copy(board, m, owner);
+        let mark = self.play(board, m, owner);
         let mut liberties = [0; 3];
-        let fails = match after.liberties_into(p, &mut liberties) {
+        let fails = match board.liberties_into(p, &mut liberties) {
             0 | 1 => true,
             2 => {
                 let [a, b, _] = liberties;
-                self.either_atari_catches(&after, p, owner.opponent(), [a, b])
+                self.either_atari_catches(board, p, owner.opponent(), [a, b])
             }
             _ => false,
         };
-        self.release(after);
+        self.take_back(board, mark);
         fails
     }
 
@@ -207,7 +210,7 @@ impl Reader {
     /// catches it.
     fn either_atari_catches(
         &mut self,
-        board: &PlayoutBoard,
+        board: &mut PlayoutBoard,
         p: Point,
         attacker: Color,
         liberties: [Point; 2],
@@ -218,7 +221,13 @@ impl Reader {
     }
 
     /// Whether the attacker's atari at `l` catches the string at `p`.
-    fn atari_catches(&mut self, board: &PlayoutBoard, p: Point, attacker: Color, l: Point) -> bool {
+    fn atari_catches(
+        &mut self,
+        board: &mut PlayoutBoard,
+        p: Point,
+        attacker: Color,
+        l: Point,
+    ) -> bool {
         if self.budget == 0 {
             return false;
         }
@@ -226,9 +235,9 @@ impl Reader {
         if !board.is_playout_legal(l, attacker) || escapes_past(board, p, l) {
             return false;
         }
-        let after = self.play_on_copy(board, l, attacker);
-        let works = after.liberties_up_to_two(p).0 == 1 && self.caught(&after, p);
-        self.release(after);
+        let mark = self.play(board, l, attacker);
+        let works = board.liberties_up_to_two(p).0 == 1 && self.caught(board, p);
+        self.take_back(board, mark);
         works
     }
 }
@@ -345,31 +354,34 @@ mod tests {
     fn a_ladder_to_the_corner_catches_the_string() {
         // White C3 in atari by C4, its only liberty D3; the ladder runs
         // to the lower right and nothing breaks it.
-        let board = board_with(&["B3", "C2", "D4", "C4"], &["C3"]);
+        let mut board = board_with(&["B3", "C2", "D4", "C4"], &["C3"]);
+        let c3 = at(&board, "C3");
         let mut reader = Reader::new(DEEP_BUDGET);
-        assert!(reader.is_caught(&board, at(&board, "C3")));
+        assert!(reader.is_caught(&mut board, c3));
         let mut saves = Vec::new();
-        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        reader.saving_moves(&mut board, c3, &mut saves);
         assert!(saves.is_empty(), "{saves:?}");
     }
 
     #[test]
     fn a_ladder_breaker_saves_the_string() {
-        let board = board_with(&["B3", "C2", "D4", "C4"], &["C3", "E2"]);
+        let mut board = board_with(&["B3", "C2", "D4", "C4"], &["C3", "E2"]);
+        let c3 = at(&board, "C3");
         let mut reader = Reader::new(DEEP_BUDGET);
-        assert!(!reader.is_caught(&board, at(&board, "C3")));
+        assert!(!reader.is_caught(&mut board, c3));
         let mut saves = Vec::new();
-        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        reader.saving_moves(&mut board, c3, &mut saves);
         assert_eq!(saves, vec![at(&board, "D3")]);
     }
 
     #[test]
     fn capturing_the_atari_stone_saves_the_string() {
         // White C3 in atari, but Black's C4 stone is itself in atari.
-        let board = board_with(&["B3", "C2", "D3", "C4"], &["C3", "B4", "D4", "C5"]);
+        let mut board = board_with(&["B3", "C2", "D3", "C4"], &["C3", "B4", "D4", "C5"]);
+        let c3 = at(&board, "C3");
         let mut reader = Reader::new(DEEP_BUDGET);
         let mut saves = Vec::new();
-        reader.saving_moves(&board, at(&board, "C3"), &mut saves);
+        reader.saving_moves(&mut board, c3, &mut saves);
         assert!(
             saves.is_empty() || saves == vec![at(&board, "C4")],
             "{saves:?}"
@@ -381,18 +393,20 @@ mod tests {
         // White C3 with two liberties, C4 and D3: the atari at C4 drives
         // it along the ladder to the lower right, the atari at D3 along
         // one to the left edge; with a White stone at B5 that one fails.
-        let board = board_with(&["B3", "C2", "D4"], &["C3"]);
+        let mut board = board_with(&["B3", "C2", "D4"], &["C3"]);
+        let c3 = at(&board, "C3");
         let mut reader = Reader::new(DEEP_BUDGET);
         let mut ataris = Vec::new();
-        reader.catching_ataris(&board, at(&board, "C3"), &mut ataris);
+        reader.catching_ataris(&mut board, c3, &mut ataris);
         ataris.sort();
         let mut both = vec![at(&board, "C4"), at(&board, "D3")];
         both.sort();
         assert_eq!(ataris, both);
-        assert!(reader.can_be_caught(&board, at(&board, "C3")));
-        let board = board_with(&["B3", "C2", "D4"], &["C3", "B5"]);
+        assert!(reader.can_be_caught(&mut board, c3));
+        let mut board = board_with(&["B3", "C2", "D4"], &["C3", "B5"]);
+        let c3 = at(&board, "C3");
         let mut ataris = Vec::new();
-        reader.catching_ataris(&board, at(&board, "C3"), &mut ataris);
+        reader.catching_ataris(&mut board, c3, &mut ataris);
         assert_eq!(ataris, vec![at(&board, "C4")]);
     }
 
@@ -400,13 +414,59 @@ mod tests {
     fn an_atari_that_drives_the_string_home_does_not_catch_it() {
         // As above, but White E3-F3 stands beside D3: the atari at C4 drives
         // White into them; only the atari at D3 still catches.
-        let board = board_with(&["B3", "C2", "D4"], &["C3", "E3", "F3"]);
+        let mut board = board_with(&["B3", "C2", "D4"], &["C3", "E3", "F3"]);
         let c3 = at(&board, "C3");
         assert!(escapes_past(&board, c3, at(&board, "C4")));
         assert!(!escapes_past(&board, c3, at(&board, "D3")));
         let mut reader = Reader::new(DEEP_BUDGET);
         let mut ataris = Vec::new();
-        reader.catching_ataris(&board, c3, &mut ataris);
+        reader.catching_ataris(&mut board, c3, &mut ataris);
         assert_eq!(ataris, vec![at(&board, "D3")]);
+    }
+    #[test]
+    fn reading_leaves_the_board_as_it_was() {
+        // Random games on 9x9 and 19x19; at every position, every question
+        // about every string of one or two liberties, with both budgets:
+        // the board afterwards is the board before, bit for bit.
+        use crate::player::rng::FastRng;
+        let mut rng = FastRng::new(17);
+        let mut questions = 0;
+        for size in [9, 19] {
+            let mut board = PlayoutBoard::new(size);
+            let mut readers = [Reader::new(DEEP_BUDGET), Reader::new(PLAYOUT_BUDGET)];
+            let mut color = Color::Black;
+            for _ in 0..size * size {
+                let before = board.clone();
+                let stones: Vec<Point> = (0..crate::player::board::MAX_POINTS as Point)
+                    .filter(|&p| board.color_at(p).is_some())
+                    .collect();
+                for reader in &mut readers {
+                    for &p in &stones {
+                        let mut out = Vec::new();
+                        match board.liberties_up_to_two(p).0 {
+                            1 => reader.saving_moves(&mut board, p, &mut out),
+                            _ => {
+                                reader.catching_ataris(&mut board, p, &mut out);
+                                reader.can_be_caught(&mut board, p);
+                                reader.securing_moves(&mut board, p, &mut out);
+                            }
+                        }
+                        questions += 1;
+                        assert!(board.is_identical(&before), "after reading {p}");
+                    }
+                }
+                let empty = board.empty_points().to_vec();
+                let legal: Vec<Point> = empty
+                    .into_iter()
+                    .filter(|&p| !board.is_eye(p, color) && board.is_playout_legal(p, color))
+                    .collect();
+                if legal.is_empty() {
+                    break;
+                }
+                board.play(legal[rng.below(legal.len())], color);
+                color = color.opponent();
+            }
+        }
+        assert!(questions > 10_000, "{questions}");
     }
 }

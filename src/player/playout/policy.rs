@@ -238,7 +238,7 @@ fn good_reply(policy: &Policy, board: &PlayoutBoard, color: Color, reply: Point)
 /// A move answering the last one, or None.
 fn local_answer(
     a: &mut Answering,
-    board: &PlayoutBoard,
+    board: &mut PlayoutBoard,
     color: Color,
     last: Point,
     reply: impl FnOnce(&PlayoutBoard) -> Option<Point>,
@@ -302,7 +302,7 @@ fn local_answer(
 /// save ours it put in atari where a capture next to it or the extension
 /// works (a ladder that works is not run from).
 pub fn atari_answers(
-    board: &PlayoutBoard,
+    board: &mut PlayoutBoard,
     color: Color,
     last: Point,
     reader: &mut Reader,
@@ -326,7 +326,7 @@ pub fn atari_answers(
 /// play: an atari that catches an opponent string, or a move that makes
 /// safe one of ours the opponent could catch.
 pub fn two_liberty_answers(
-    board: &PlayoutBoard,
+    board: &mut PlayoutBoard,
     color: Color,
     last: Point,
     reader: &mut Reader,
@@ -491,7 +491,7 @@ mod tests {
         let mut reader = Reader::new(crate::player::board::PLAYOUT_BUDGET);
         let mut candidates = Vec::new();
         let mut answers = Vec::new();
-        atari_answers(&board, Color::Black, c1, &mut reader, &mut answers);
+        atari_answers(&mut board, Color::Black, c1, &mut reader, &mut answers);
         assert_eq!(answers, vec![d1]);
         let mut captured = 0;
         for _ in 0..100 {
@@ -501,7 +501,7 @@ mod tests {
                 reader: &mut reader,
                 candidates: &mut candidates,
             };
-            let answer = local_answer(&mut answering, &board, Color::Black, c1, |_| None);
+            let answer = local_answer(&mut answering, &mut board, Color::Black, c1, |_| None);
             captured += (answer == Some(d1)) as u32;
         }
         // Tried with the policy's capture probability, 0.9.

@@ -21,15 +21,16 @@ pub fn candidates(
     p: &SearchParams,
     allow_suicide: bool,
     reader: &mut Reader,
-    board: &PlayoutBoard,
+    board: &mut PlayoutBoard,
     to_move: Color,
     [last_move, last2]: [Option<Point>; 2],
 ) -> Vec<Candidate> {
+    let tactics = Tactics::read(board, to_move, last_move, reader);
+    let board = &*board;
     let mut out = Vec::with_capacity(board.empty_points().len() + 1);
     let size = board.size();
     let (width, height) = (size.width as i32, size.height as i32);
     let last = last_move.map(|m| board.vertex(m));
-    let tactics = Tactics::read(board, to_move, last_move, reader);
     let learned = (p.prior_learned > 0 && size.shorter_side() >= p.prior_learned_min_side)
         .then(|| Gammas::shipped(size));
     let recent = Recent {
@@ -133,7 +134,7 @@ struct Tactics {
 
 impl Tactics {
     fn read(
-        board: &PlayoutBoard,
+        board: &mut PlayoutBoard,
         to_move: Color,
         last_move: Option<Point>,
         reader: &mut Reader,
@@ -141,7 +142,10 @@ impl Tactics {
         let mut urgent = Vec::new();
         let mut futile = Vec::new();
         let mut seen = Vec::new();
-        for &e in board.empty_points() {
+        // By index: the reader plays on the board, and leaves it (its
+        // list of empty points too) exactly as it found it.
+        for i in 0..board.empty_points().len() {
+            let e = board.empty_points()[i];
             for q in board.adjacent(e) {
                 if board.color_at(q).is_none() || seen.contains(&board.string_id(q)) {
                     continue;
@@ -223,12 +227,12 @@ mod tests {
     #[test]
     fn the_learned_prior_is_on_by_default_from_13x13_only() {
         let priors = |size: usize, params: &SearchParams| -> Vec<(u32, f32)> {
-            let board = PlayoutBoard::new(size);
+            let mut board = PlayoutBoard::new(size);
             candidates(
                 params,
                 true,
                 &mut Reader::new(DEEP_BUDGET),
-                &board,
+                &mut board,
                 Color::Black,
                 [None, None],
             )

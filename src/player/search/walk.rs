@@ -378,7 +378,7 @@ impl Search {
             &self.params,
             self.rules.allow_suicide,
             &mut Reader::new(DEEP_BUDGET),
-            &self.root_board,
+            &mut self.root_board.clone(),
             self.root_to_move,
             [self.root_last_move, self.root_last2_move],
         );
@@ -453,7 +453,7 @@ impl Search {
                         &self.params,
                         self.rules.allow_suicide,
                         &mut w.deep_reader,
-                        &board,
+                        &mut board,
                         to_move,
                         [last_move, last2],
                     );
