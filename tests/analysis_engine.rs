@@ -319,8 +319,10 @@ fn points_of_view_turn_win_rates_scores_and_ownership() {
 #[test]
 fn the_end_of_the_input_finishes_the_queue_unless_told_not_to_wait() {
     let mut client = Client::start(&["--playouts", "100"]);
-    client.send(&EXAMPLE.replace("[0,1,2]", "[2]"));
-    client.send(&EXAMPLE.replace("\"foo\"", "\"bar\""));
+    // One turn each: the two answers may come in either order (two threads).
+    let one_turn = EXAMPLE.replace("[0,1,2]", "[2]");
+    client.send(&one_turn);
+    client.send(&one_turn.replace("\"foo\"", "\"bar\""));
     client.engine.close_stdin();
     let mut ids: Vec<String> = (0..2)
         .map(|_| client.receive()["id"].as_str().expect("id").to_string())
