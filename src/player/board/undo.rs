@@ -148,12 +148,18 @@ impl PlayoutBoard {
                 continue;
             }
             let s = self.string[q as usize];
+            let liberties = self.liberties[s as usize];
+            // The move takes at most four pseudo-liberties from a string;
+            // and ours need not be looked at once the stone has one.
+            if liberties > 4 || (cq == c && lives) {
+                lives |= cq == c;
+                continue;
+            }
             // The pseudo-liberties the move takes from that string.
             let shared = adjacent
                 .iter()
                 .filter(|&&r| self.color[r as usize] == cq && self.string[r as usize] == s)
                 .count() as u16;
-            let liberties = self.liberties[s as usize];
             if cq != c && liberties == shared {
                 return false;
             }
