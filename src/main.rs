@@ -394,8 +394,17 @@ fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, threads: usize, s
             light.moves_per_playout,
             light.black_win_rate
         );
-        for (heavy, label) in [(false, "light"), (true, "policy")] {
-            let search = bench::tree_search(size, search_playouts, seed, heavy, threads);
+        let searches = [(false, "light"), (true, "policy")]
+            .map(|(heavy, label)| {
+                let search = bench::tree_search(size, search_playouts, seed, heavy, threads);
+                (search, format!("{label} playouts"))
+            })
+            .into_iter()
+            .chain(
+                bench::middle_game_search(size, search_playouts, seed, threads)
+                    .map(|search| (search, "policy playouts, middle game".to_string())),
+            );
+        for (search, label) in searches {
             // The one-thread line as it always read, for comparisons.
             let threads = match search.threads {
                 1 => String::new(),
@@ -403,7 +412,7 @@ fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, threads: usize, s
             };
             let _ = writeln!(
                 out,
-                "tree search    {size}x{size}, {label} playouts{threads}: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
+                "tree search    {size}x{size}, {label}{threads}: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
                 search.per_second(),
                 search.playouts,
                 search.seconds,

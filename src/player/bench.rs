@@ -10,7 +10,7 @@ use super::params::SearchParams;
 use super::playout::{light_playout, Records};
 use super::rng::FastRng;
 use super::search::{run_threads, Search, Worker};
-use crate::game::{Color, Game};
+use crate::game::{sgf, Color, Game, Superko};
 
 /// Light playouts from the empty board.
 #[derive(Clone, Copy, Debug)]
@@ -56,7 +56,8 @@ pub fn light_playouts(size: usize, playouts: u64, seed: u64) -> PlayoutBench {
     }
 }
 
-/// Tree search from the empty board, on `threads` threads sharing the tree.
+/// Tree search from the empty board or a shipped position, on `threads`
+/// threads sharing the tree.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchBench {
     pub size: usize,
@@ -84,12 +85,69 @@ pub fn tree_search(
     heavy: bool,
     threads: usize,
 ) -> SearchBench {
-    let game = Game::new(size, 7.0);
+    search_game(&Game::new(size, 7.0), playouts, seed, heavy, threads)
+}
+
+/// The middle-game positions `middle_game_search` searches: hane's own
+/// self-play (scripts/make_bench_positions.sh), 30 moves into a 9x9 game
+/// and 60 into a 19x19 one, compiled in.
+const MIDDLE_GAMES: [&str; 6] = [
+    include_str!("../../data/bench/9x9-1.sgf"),
+    include_str!("../../data/bench/9x9-2.sgf"),
+    include_str!("../../data/bench/9x9-3.sgf"),
+    include_str!("../../data/bench/19x19-1.sgf"),
+    include_str!("../../data/bench/19x19-2.sgf"),
+    include_str!("../../data/bench/19x19-3.sgf"),
+];
+
+/// The shipped middle-game positions of a board size, as games with the
+/// side to move set.
+pub fn middle_games(size: usize) -> Vec<Game> {
+    MIDDLE_GAMES
+        .iter()
+        .map(|text| {
+            let record = sgf::parse(text.as_bytes()).expect("a shipped bench position parses");
+            Game::from_sgf(&record, None, 7.0, Superko::Positional)
+                .expect("a shipped bench position replays")
+        })
+        .filter(|game| game.size().width == size && game.size().height == size)
+        .collect()
+}
+
+/// Tree search with policy playouts from each shipped middle-game position
+/// of `size` in turn, `playouts` in all shared out among them (none
+/// shipped for the size: None). The question a user asks: how many
+/// playouts a second in a game?
+pub fn middle_game_search(
+    size: usize,
+    playouts: u64,
+    seed: u64,
+    threads: usize,
+) -> Option<SearchBench> {
+    let games = middle_games(size);
+    let each = playouts / games.len().max(1) as u64;
+    let runs: Vec<SearchBench> = games
+        .iter()
+        .map(|game| search_game(game, each.max(1), seed, true, threads))
+        .collect();
+    let first = runs.first()?;
+    Some(SearchBench {
+        size,
+        threads: first.threads,
+        playouts: runs.iter().map(|r| r.playouts).sum(),
+        seconds: runs.iter().map(|r| r.seconds).sum(),
+        tree_nodes: runs.iter().map(|r| r.tree_nodes).sum(),
+    })
+}
+
+/// Tree search from `game`'s position, its side to move to play.
+fn search_game(game: &Game, playouts: u64, seed: u64, heavy: bool, threads: usize) -> SearchBench {
+    let size = game.size().width;
     let params = SearchParams {
         heavy_playouts: heavy,
         ..SearchParams::default()
     };
-    let search = Search::new(&game, Color::Black, params);
+    let search = Search::new(game, game.to_move(), params);
     let mut workers: Vec<Worker> = (0..threads.max(1) as u64)
         .map(|t| {
             Worker::new(
@@ -113,5 +171,25 @@ pub fn tree_search(
         playouts: workers.iter().map(Worker::playouts).sum(),
         seconds: start.elapsed().as_secs_f64(),
         tree_nodes: search.tree().len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_middle_games_replay_in_the_middle_of_a_game() {
+        for (size, moves) in [(9, 30), (19, 60)] {
+            let games = middle_games(size);
+            assert_eq!(games.len(), 3, "{size}x{size}");
+            for game in &games {
+                assert_eq!(game.moves().count(), moves);
+                assert_eq!(game.to_move(), Color::Black);
+            }
+        }
+        let bench = middle_game_search(9, 30, 1, 1).expect("9x9 positions");
+        assert!(bench.playouts >= 30, "{bench:?}");
+        assert!(middle_game_search(13, 30, 1, 1).is_none());
     }
 }

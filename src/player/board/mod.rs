@@ -7,6 +7,7 @@
 
 mod count;
 mod keys;
+mod log;
 mod playout_board;
 mod selfatari;
 mod tactics;

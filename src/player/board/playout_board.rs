@@ -21,7 +21,7 @@
 //! random games.
 
 use super::keys::{keys_for, Keys};
-use super::undo::{set, set_color, Field, Journal, Log, Mark, NoLog};
+use super::log::{set, set_color, Field, Log, NoLog};
 use crate::game::{BoardSize, Color, Vertex, MAX_SIZE};
 
 /// An index into the padded array.
@@ -62,8 +62,17 @@ pub fn winner(black_margin: f32) -> Option<Color> {
 /// Neighbour counts are packed four bits per point colour: empty, black,
 /// white, edge. `unit(c)` adds one neighbour of colour code `c`.
 #[inline]
-fn unit(color: u8) -> u16 {
+pub(super) fn unit(color: u8) -> u16 {
     1 << (4 * color as u16)
+}
+
+/// Whether the short list `list` holds `p`: the candidate and liberty
+/// lists of the policy and the reader, a handful of points each. A plain
+/// loop that inlines, where `contains` on `u16` is a call.
+#[inline(always)]
+#[allow(clippy::manual_contains)] // `contains` is the call this avoids
+pub fn holds(list: &[Point], p: Point) -> bool {
+    list.iter().any(|&q| q == p)
 }
 
 #[inline]
@@ -106,21 +115,23 @@ pub struct PlayoutBoard {
     used: usize,
     pub(super) color: [u8; MAX_POINTS],
     /// The representative stone of each stone's string.
-    string: [Point; MAX_POINTS],
+    pub(super) string: [Point; MAX_POINTS],
     /// Next stone of the same string (circular).
-    next: [Point; MAX_POINTS],
+    pub(super) next: [Point; MAX_POINTS],
     /// Pseudo-liberties of a string, at its representative: the number of
     /// (stone, empty neighbour) pairs.
-    liberties: [u16; MAX_POINTS],
-    stones: [u16; MAX_POINTS],
+    pub(super) liberties: [u16; MAX_POINTS],
+    pub(super) stones: [u16; MAX_POINTS],
     pub(super) neighbours: [u16; MAX_POINTS],
-    empties: [Point; MAX_SIZE * MAX_SIZE],
-    empty_index: [u16; MAX_POINTS],
-    empty_count: usize,
-    ko: Point,
+    /// The empty points, the first `empty_count` (as long as the other
+    /// arrays, so that `undo` writes every array alike).
+    pub(super) empties: [Point; MAX_POINTS],
+    pub(super) empty_index: [u16; MAX_POINTS],
+    pub(super) empty_count: usize,
+    pub(super) ko: Point,
     /// Stones the last move captured (0 after a pass).
-    last_captured: u16,
-    hash: u64,
+    pub(super) last_captured: u16,
+    pub(super) hash: u64,
     keys: &'static Keys,
 }
 
@@ -140,7 +151,7 @@ impl PlayoutBoard {
             liberties: [0; MAX_POINTS],
             stones: [0; MAX_POINTS],
             neighbours: [0; MAX_POINTS],
-            empties: [0; MAX_SIZE * MAX_SIZE],
+            empties: [0; MAX_POINTS],
             empty_index: [0; MAX_POINTS],
             empty_count: 0,
             ko: 0,
@@ -342,7 +353,7 @@ impl PlayoutBoard {
                 continue;
             }
             let id = self.string_id(q);
-            if !ids[..count].contains(&id) {
+            if !holds(&ids[..count], id) {
                 ids[count] = id;
                 strings[count] = q;
                 count += 1;
@@ -367,18 +378,38 @@ impl PlayoutBoard {
     /// many as fit, and returns how many were written.
     pub fn liberties_into(&self, p: Point, out: &mut [Point]) -> usize {
         let mut count = 0;
+        // Once every pseudo-liberty has been met, the rest of the string
+        // has no empty neighbour: the walk stops there.
+        let mut pairs_left = self.pseudo_liberties(p);
         for s in self.stones_of(p) {
             for n in self.adjacent(s) {
-                if self.color[n as usize] == EMPTY && !out[..count].contains(&n) {
-                    if count == out.len() {
-                        return count;
+                if self.color[n as usize] == EMPTY {
+                    pairs_left -= 1;
+                    if !holds(&out[..count], n) {
+                        if count == out.len() {
+                            return count;
+                        }
+                        out[count] = n;
+                        count += 1;
                     }
-                    out[count] = n;
-                    count += 1;
                 }
+            }
+            if pairs_left == 0 {
+                break;
             }
         }
         count
+    }
+
+    /// The pseudo-liberties of the string at `p`, as a count the walks
+    /// of its stones may stop at; for an empty point, more than any walk
+    /// meets, so that they never stop early.
+    #[inline]
+    fn pseudo_liberties(&self, p: Point) -> i32 {
+        match self.color[p as usize] {
+            BLACK | WHITE => self.liberties[self.string[p as usize] as usize] as i32,
+            _ => i32::MAX,
+        }
     }
 
     /// The number of empty points next to `p`.
@@ -425,6 +456,7 @@ impl PlayoutBoard {
             return (2, 0);
         }
         let mut first: Point = 0;
+        let mut pairs_left = self.pseudo_liberties(p);
         let mut s = start;
         loop {
             for n in self.adjacent(s) {
@@ -434,10 +466,11 @@ impl PlayoutBoard {
                     } else if n != first {
                         return (2, first);
                     }
+                    pairs_left -= 1;
                 }
             }
             s = self.next[s as usize];
-            if s == start {
+            if s == start || pairs_left == 0 {
                 break;
             }
         }
@@ -562,44 +595,9 @@ impl PlayoutBoard {
         self.play_with(p, color, &mut NoLog)
     }
 
-    /// `play`, every write recorded in `journal`, to be taken back with
-    /// `undo` (marks undone last opened first): the tactical reader's move.
-    pub fn play_logged(&mut self, p: Point, color: Color, journal: &mut Journal) -> Mark {
-        let mark = Mark {
-            changes: journal.len(),
-            empty_count: self.empty_count,
-            ko: self.ko,
-            last_captured: self.last_captured,
-            hash: self.hash,
-        };
-        self.play_with(p, color, journal);
-        mark
-    }
-
-    /// Takes back the move `mark` came from and every move logged after
-    /// it: the board is again exactly as it was.
-    pub fn undo(&mut self, journal: &mut Journal, mark: Mark) {
-        while let Some(c) = journal.pop_above(mark.changes) {
-            let (i, old) = (c.index as usize, c.old);
-            match c.field {
-                Field::Color => self.color[i] = old as u8,
-                Field::String => self.string[i] = old,
-                Field::Next => self.next[i] = old,
-                Field::Liberties => self.liberties[i] = old,
-                Field::Stones => self.stones[i] = old,
-                Field::Neighbours => self.neighbours[i] = old,
-                Field::Empties => self.empties[i] = old,
-                Field::EmptyIndex => self.empty_index[i] = old,
-            }
-        }
-        self.empty_count = mark.empty_count;
-        self.ko = mark.ko;
-        self.last_captured = mark.last_captured;
-        self.hash = mark.hash;
-    }
-
+    /// `play`, each write noted in `log` (`undo`).
     #[inline(always)]
-    fn play_with<L: Log>(&mut self, p: Point, color: Color, log: &mut L) -> PlayResult {
+    pub(super) fn play_with<L: Log>(&mut self, p: Point, color: Color, log: &mut L) -> PlayResult {
         let c = code(color);
         let s = self.place(p, c, log);
         let mut result = PlayResult::default();
@@ -704,6 +702,7 @@ impl PlayoutBoard {
         set(log, Field::Liberties, &mut self.liberties, bu, l);
         let n = self.stones[bu] + self.stones[su];
         set(log, Field::Stones, &mut self.stones, bu, n);
+        log.merged(big, small);
         big
     }
 
@@ -804,6 +803,7 @@ mod tests {
 
     use super::*;
     use crate::game::Board as RulesBoard;
+    use crate::player::board::undo::Journal;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

@@ -13,7 +13,7 @@
 //! a string counts as saved, so a reading never costs more than a few
 //! microseconds and errs on the side of the usual random play.
 
-use super::playout_board::{PlayoutBoard, Point};
+use super::playout_board::{holds, PlayoutBoard, Point};
 use super::undo::{Journal, Mark};
 use crate::game::Color;
 
@@ -80,7 +80,7 @@ impl Reader {
         let count = defender_moves(board, p, &mut moves);
         for &m in &moves[..count] {
             self.budget = self.limit;
-            if !out.contains(&m) && !self.defence_fails(board, p, owner, m) {
+            if !holds(out, m) && !self.defence_fails(board, p, owner, m) {
                 out.push(m);
             }
         }
@@ -99,7 +99,7 @@ impl Reader {
         }
         for &l in &liberties[..2] {
             self.budget = self.limit;
-            if !out.contains(&l) && self.atari_catches(board, p, owner.opponent(), l) {
+            if !holds(out, l) && self.atari_catches(board, p, owner.opponent(), l) {
                 out.push(l);
             }
         }
@@ -136,14 +136,14 @@ impl Reader {
         let mut liberties = [0; 3];
         if board.liberties_into(p, &mut liberties) == 2 {
             for l in &liberties[..2] {
-                if count < MAX_MOVES && !moves[..count].contains(l) {
+                if count < MAX_MOVES && !holds(&moves[..count], *l) {
                     moves[count] = *l;
                     count += 1;
                 }
             }
         }
         for &m in &moves[..count] {
-            if out.contains(&m) || !board.is_playout_legal(m, owner) {
+            if holds(out, m) || !board.is_playout_legal(m, owner) {
                 continue;
             }
             let mark = self.play(board, m, owner);
@@ -249,11 +249,23 @@ fn capturing_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES])
         return 0;
     };
     let mut count = 0;
+    // Each opponent string is looked at once (it gives the same answer
+    // from any of its stones); past `seen`'s room, again.
+    let mut seen = [0 as Point; 16];
+    let mut strings = 0;
     for s in board.stones_of(p) {
         for n in board.adjacent(s) {
             if board.color_at(n) == Some(owner.opponent()) {
+                let id = board.string_id(n);
+                if holds(&seen[..strings], id) {
+                    continue;
+                }
+                if strings < seen.len() {
+                    seen[strings] = id;
+                    strings += 1;
+                }
                 let (liberties, liberty) = board.liberties_up_to_two(n);
-                if liberties == 1 && count < MAX_MOVES && !out[..count].contains(&liberty) {
+                if liberties == 1 && count < MAX_MOVES && !holds(&out[..count], liberty) {
                     out[count] = liberty;
                     count += 1;
                 }
@@ -268,7 +280,7 @@ fn capturing_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES])
 fn defender_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES]) -> usize {
     let mut count = capturing_moves(board, p, out);
     let (liberties, liberty) = board.liberties_up_to_two(p);
-    if liberties == 1 && count < MAX_MOVES && !out[..count].contains(&liberty) {
+    if liberties == 1 && count < MAX_MOVES && !holds(&out[..count], liberty) {
         out[count] = liberty;
         count += 1;
     }
@@ -305,7 +317,7 @@ fn escapes_past(board: &PlayoutBoard, p: Point, l: Point) -> bool {
     let mut found = [0 as Point; 3];
     let mut count = 0;
     let mut note = |q: Point, count: &mut usize| {
-        if q != l && q != other && !found[..*count].contains(&q) && *count < 3 {
+        if q != l && q != other && !holds(&found[..*count], q) && *count < 3 {
             found[*count] = q;
             *count += 1;
         }

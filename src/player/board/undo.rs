@@ -1,52 +1,34 @@
-//! The record of what a move changed on the playout board, so that the
-//! tactical reader can play a line on the board itself and take it back
-//! (`PlayoutBoard::play_logged` and `undo`) instead of copying the board
+//! Moves the tactical reader plays on the board itself and takes back
+//! (`PlayoutBoard::play_logged` and `undo`), instead of copying the board
 //! for every line it reads (about 6 KB on 19x19).
 //!
-//! Every write a move makes to the board's arrays goes through `set` with a
-//! `Log`: the playouts' `NoLog` records nothing (and compiles to the plain
-//! write), the reader's `Journal` keeps each entry's old value. Undoing
-//! writes the old values back in reverse order, so the board comes back
-//! bit for bit, the order of its empty-point list and of its strings'
+//! Most moves a reading plays capture nothing: those are taken back by
+//! reversing each step of the move (the strings it merged split again, the
+//! liberties and neighbour counts it took given back, its point put back
+//! where it was in the list of empty points), from the few values the
+//! `Mark` keeps. A move that captures (or a suicide) has every write it
+//! makes noted in the reader's `Journal`, old value first, and undoing
+//! writes the old values back in reverse order. Either way the board comes
+//! back bit for bit, the order of its empty-point list and of its strings'
 //! stone lists included: a reading leaves no trace on what the playout
 //! draws next.
 
-/// The board array a write went to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Field {
-    Color,
-    String,
-    Next,
-    Liberties,
-    Stones,
-    Neighbours,
-    Empties,
-    EmptyIndex,
-}
+use super::log::{Field, Log};
+use super::playout_board::{
+    code, count_of, unit, PlayoutBoard, Point, BLACK, EMPTY, MAX_POINTS, WHITE,
+};
+use crate::game::Color;
 
 /// One write: where, and the value it replaced.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Change {
-    pub field: Field,
-    pub index: u16,
-    pub old: u16,
+struct Change {
+    field: Field,
+    index: u16,
+    old: u16,
 }
 
-/// Where the board's writes are recorded, if anywhere.
-pub(super) trait Log {
-    fn note(&mut self, field: Field, index: usize, old: u16);
-}
-
-/// Records nothing: the ordinary move.
-pub(super) struct NoLog;
-
-impl Log for NoLog {
-    #[inline(always)]
-    fn note(&mut self, _: Field, _: usize, _: u16) {}
-}
-
-/// The writes of the moves played since the marks still open, oldest
-/// first. Kept by the reader and reused, so that reading does not
+/// The writes of the capturing moves played since the marks still open,
+/// oldest first. Kept by the reader and reused, so that reading does not
 /// allocate once warm.
 #[derive(Default)]
 pub struct Journal {
@@ -56,20 +38,6 @@ pub struct Journal {
 impl Journal {
     pub fn new() -> Journal {
         Journal::default()
-    }
-
-    pub(super) fn len(&self) -> usize {
-        self.changes.len()
-    }
-
-    /// The latest change recorded after the first `len`, taken off.
-    #[inline]
-    pub(super) fn pop_above(&mut self, len: usize) -> Option<Change> {
-        if self.changes.len() > len {
-            self.changes.pop()
-        } else {
-            None
-        }
     }
 }
 
@@ -82,30 +50,191 @@ impl Log for Journal {
             old,
         });
     }
+
+    #[inline(always)]
+    fn merged(&mut self, _: Point, _: Point) {}
 }
 
-/// What `undo` needs besides the journal: where the move's changes begin
-/// and the board's single values before it.
+/// The merges of a move that captures nothing, in order: (the surviving
+/// representative, the absorbed one). A stone joins at most four strings.
+#[derive(Clone, Copy, Debug, Default)]
+struct Merges {
+    pairs: [(Point, Point); 4],
+    count: u8,
+}
+
+impl Log for Merges {
+    #[inline(always)]
+    fn note(&mut self, _: Field, _: usize, _: u16) {}
+
+    #[inline(always)]
+    fn merged(&mut self, big: Point, small: Point) {
+        self.pairs[self.count as usize] = (big, small);
+        self.count += 1;
+    }
+}
+
+/// What `undo` needs to take a move back: the board's single values before
+/// it, and either the move's merges and its point's old string values (a
+/// move that captures nothing) or where its writes begin in the journal.
 #[derive(Clone, Copy, Debug)]
 #[must_use = "a move played with play_logged must be undone"]
 pub struct Mark {
-    pub(super) changes: usize,
-    pub(super) empty_count: usize,
-    pub(super) ko: u16,
-    pub(super) last_captured: u16,
-    pub(super) hash: u64,
+    p: Point,
+    /// Where the move's writes begin in the journal; None for a move that
+    /// captures nothing, taken back step by step.
+    changes: Option<usize>,
+    merges: Merges,
+    /// `p`'s string, next, stones and liberties entries before the move.
+    old: [u16; 4],
+    empty_count: usize,
+    ko: Point,
+    last_captured: u16,
+    hash: u64,
 }
 
-/// Writes `value` at `array[i]`, noting the old value in `log`.
-#[inline(always)]
-pub(super) fn set<L: Log>(log: &mut L, field: Field, array: &mut [u16], i: usize, value: u16) {
-    log.note(field, i, array[i]);
-    array[i] = value;
-}
+impl PlayoutBoard {
+    /// `play`, to be taken back with `undo` (marks undone last opened
+    /// first): the tactical reader's move.
+    pub fn play_logged(&mut self, p: Point, color: Color, journal: &mut Journal) -> Mark {
+        let pu = p as usize;
+        let mut mark = Mark {
+            p,
+            changes: None,
+            merges: Merges::default(),
+            old: [
+                self.string[pu],
+                self.next[pu],
+                self.stones[pu],
+                self.liberties[pu],
+            ],
+            empty_count: self.empty_count,
+            ko: self.ko,
+            last_captured: self.last_captured,
+            hash: self.hash,
+        };
+        if self.is_quiet(p, code(color)) {
+            let result = self.play_with(p, color, &mut mark.merges);
+            debug_assert_eq!((result.captured, result.suicided), (0, 0));
+        } else {
+            mark.changes = Some(journal.changes.len());
+            self.play_with(p, color, journal);
+        }
+        mark
+    }
 
-/// Writes `value` at the colour array's `color[i]`, noting the old one.
-#[inline(always)]
-pub(super) fn set_color<L: Log>(log: &mut L, color: &mut [u8], i: usize, value: u8) {
-    log.note(Field::Color, i, color[i] as u16);
-    color[i] = value;
+    /// Takes back the move `mark` came from: the board is again exactly
+    /// as it was. Every move played after it must have been taken back.
+    pub fn undo(&mut self, journal: &mut Journal, mark: Mark) {
+        match mark.changes {
+            Some(start) => self.rewind(journal, start),
+            None => self.take_back_quiet(&mark),
+        }
+        self.empty_count = mark.empty_count;
+        self.ko = mark.ko;
+        self.last_captured = mark.last_captured;
+        self.hash = mark.hash;
+    }
+
+    /// Whether `c` playing the empty point `p` captures nothing and keeps
+    /// its string: the move `take_back_quiet` reverses.
+    #[inline]
+    fn is_quiet(&self, p: Point, c: u8) -> bool {
+        let adjacent = self.adjacent(p);
+        let mut lives = count_of(self.neighbours[p as usize], EMPTY) > 0;
+        for q in adjacent {
+            let cq = self.color[q as usize];
+            if cq != BLACK && cq != WHITE {
+                continue;
+            }
+            let s = self.string[q as usize];
+            let liberties = self.liberties[s as usize];
+            // The move takes at most four pseudo-liberties from a string;
+            // and ours need not be looked at once the stone has one.
+            if liberties > 4 || (cq == c && lives) {
+                lives |= cq == c;
+                continue;
+            }
+            // The pseudo-liberties the move takes from that string.
+            let shared = adjacent
+                .iter()
+                .filter(|&&r| self.color[r as usize] == cq && self.string[r as usize] == s)
+                .count() as u16;
+            if cq != c && liberties == shared {
+                return false;
+            }
+            lives |= cq == c && liberties > shared;
+        }
+        lives
+    }
+
+    /// Reverses a move that captured nothing, step by step in the reverse
+    /// order of `place`.
+    fn take_back_quiet(&mut self, mark: &Mark) {
+        let p = mark.p;
+        let pu = p as usize;
+        let merges = &mark.merges;
+        for &(big, small) in merges.pairs[..merges.count as usize].iter().rev() {
+            let (bu, su) = (big as usize, small as usize);
+            self.stones[bu] -= self.stones[su];
+            self.liberties[bu] -= self.liberties[su];
+            self.next.swap(bu, su);
+            let mut r = small;
+            loop {
+                self.string[r as usize] = small;
+                r = self.next[r as usize];
+                if r == small {
+                    break;
+                }
+            }
+        }
+        let c = self.color[pu];
+        let added = unit(c).wrapping_sub(unit(EMPTY));
+        for q in self.adjacent(p) {
+            let cq = self.color[q as usize];
+            if cq == BLACK || cq == WHITE {
+                let t = self.string[q as usize] as usize;
+                self.liberties[t] += 1;
+            }
+            self.neighbours[q as usize] = self.neighbours[q as usize].wrapping_sub(added);
+        }
+        [
+            self.string[pu],
+            self.next[pu],
+            self.stones[pu],
+            self.liberties[pu],
+        ] = mark.old;
+        self.color[pu] = EMPTY;
+        // The empty list: `p` back at its index, the point that took its
+        // place back at the end.
+        let i = self.empty_index[pu] as usize;
+        let end = mark.empty_count - 1;
+        let moved = self.empties[i];
+        self.empties[i] = p;
+        self.empties[end] = moved;
+        self.empty_index[moved as usize] = end as u16;
+        self.empty_index[pu] = i as u16;
+    }
+
+    /// Writes back the journal's old values from the last to `start`.
+    fn rewind(&mut self, journal: &mut Journal, start: usize) {
+        // One indexed store per change, in the order of `Field`, with no
+        // branch on the array but for the colours (bytes).
+        let mut arrays: [&mut [u16; MAX_POINTS]; 7] = [
+            &mut self.string,
+            &mut self.next,
+            &mut self.liberties,
+            &mut self.stones,
+            &mut self.neighbours,
+            &mut self.empties,
+            &mut self.empty_index,
+        ];
+        for c in journal.changes.drain(start..).rev() {
+            let (i, old) = (c.index as usize, c.old);
+            match arrays.get_mut(c.field as usize) {
+                Some(array) => array[i] = old,
+                None => self.color[i] = old as u8,
+            }
+        }
+    }
 }

@@ -1,0 +1,53 @@
+//! How the playout board's moves note their writes: every write a move
+//! makes to the board's arrays goes through `set` or `set_color`, and every
+//! merge of two strings through `Log::merged`, so that `undo` can take a
+//! move back while the playouts' ordinary move (`NoLog`) pays nothing.
+
+/// The board array a write went to, for `undo`'s journal; `undo` indexes
+/// the arrays in this order, the colours last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(super) enum Field {
+    String,
+    Next,
+    Liberties,
+    Stones,
+    Neighbours,
+    Empties,
+    EmptyIndex,
+    Color,
+}
+
+/// Where a move's writes are noted, if anywhere: every write to the
+/// arrays goes through `set` or `set_color`, and every merge of two
+/// strings through `merged`. The playouts' `NoLog` notes nothing and
+/// compiles to the plain writes; `undo` keeps what it needs to take the
+/// move back.
+pub(super) trait Log {
+    fn note(&mut self, field: Field, index: usize, old: u16);
+    fn merged(&mut self, big: u16, small: u16);
+}
+
+/// Notes nothing: the ordinary move.
+pub(super) struct NoLog;
+
+impl Log for NoLog {
+    #[inline(always)]
+    fn note(&mut self, _: Field, _: usize, _: u16) {}
+    #[inline(always)]
+    fn merged(&mut self, _: u16, _: u16) {}
+}
+
+/// Writes `value` at `array[i]`, noting the old value in `log`.
+#[inline(always)]
+pub(super) fn set<L: Log>(log: &mut L, field: Field, array: &mut [u16], i: usize, value: u16) {
+    log.note(field, i, array[i]);
+    array[i] = value;
+}
+
+/// Writes `value` at the colour array's `color[i]`, noting the old one.
+#[inline(always)]
+pub(super) fn set_color<L: Log>(log: &mut L, color: &mut [u8], i: usize, value: u8) {
+    log.note(Field::Color, i, color[i] as u16);
+    color[i] = value;
+}
