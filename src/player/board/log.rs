@@ -1,7 +1,10 @@
 //! How the playout board's moves note their writes: every write a move
-//! makes to the board's arrays goes through `set` or `set_color`, and every
-//! merge of two strings through `Log::merged`, so that `undo` can take a
-//! move back while the playouts' ordinary move (`NoLog`) pays nothing.
+//! makes to the board's arrays goes through `set`, `set_color` or
+//! `set_liberties`, and every merge of two strings through `Log::merged`,
+//! so that `undo` can take a move back while the playouts' ordinary move
+//! (`NoLog`) pays nothing.
+
+use super::pseudo::PseudoLiberties;
 
 /// The board array a write went to, for `undo`'s journal; `undo` indexes
 /// the arrays in this order, the colours last.
@@ -10,7 +13,6 @@
 pub(super) enum Field {
     String,
     Next,
-    Liberties,
     Stones,
     Neighbours,
     Empties,
@@ -25,6 +27,7 @@ pub(super) enum Field {
 /// move back.
 pub(super) trait Log {
     fn note(&mut self, field: Field, index: usize, old: u16);
+    fn note_liberties(&mut self, index: usize, old: PseudoLiberties);
     fn merged(&mut self, big: u16, small: u16);
 }
 
@@ -34,6 +37,8 @@ pub(super) struct NoLog;
 impl Log for NoLog {
     #[inline(always)]
     fn note(&mut self, _: Field, _: usize, _: u16) {}
+    #[inline(always)]
+    fn note_liberties(&mut self, _: usize, _: PseudoLiberties) {}
     #[inline(always)]
     fn merged(&mut self, _: u16, _: u16) {}
 }
@@ -50,4 +55,17 @@ pub(super) fn set<L: Log>(log: &mut L, field: Field, array: &mut [u16], i: usize
 pub(super) fn set_color<L: Log>(log: &mut L, color: &mut [u8], i: usize, value: u8) {
     log.note(Field::Color, i, color[i] as u16);
     color[i] = value;
+}
+
+/// Writes a string's pseudo-liberties at `liberties[i]`, noting the old
+/// ones.
+#[inline(always)]
+pub(super) fn set_liberties<L: Log>(
+    log: &mut L,
+    liberties: &mut [PseudoLiberties],
+    i: usize,
+    value: PseudoLiberties,
+) {
+    log.note_liberties(i, liberties[i]);
+    liberties[i] = value;
 }

@@ -9,6 +9,8 @@ mod count;
 mod keys;
 mod log;
 mod playout_board;
+mod point;
+mod pseudo;
 mod selfatari;
 mod tactics;
 mod undo;

@@ -1,7 +1,8 @@
 //! The board of the search, built for speed in the manner of Pachi's
 //! board.c: a padded one-dimensional array of points with a border of edge
-//! points, strings kept as circular lists of stones with a count of
-//! pseudo-liberties (zero exactly when the string has no liberty), a list of
+//! points, strings kept as circular lists of stones with their
+//! pseudo-liberties (counted, summed and squared, so that a string with no
+//! liberty or one is known without a walk: `pseudo`), a list of
 //! the empty points, and per point the packed counts of its neighbours of
 //! each colour, so that the eye test and the common legality test are one
 //! load. Everything lives in fixed arrays: no allocation after creation, and
@@ -21,15 +22,11 @@
 //! random games.
 
 use super::keys::{keys_for, Keys};
-use super::log::{set, set_color, Field, Log, NoLog};
-use crate::game::{BoardSize, Color, Vertex, MAX_SIZE};
+use super::log::{set, set_color, set_liberties, Field, Log, NoLog};
+use super::pseudo::PseudoLiberties;
+use crate::game::{BoardSize, Color, Vertex};
 
-/// An index into the padded array.
-pub type Point = u16;
-
-/// The longest row of the padded array: a side of 25 and its two edges.
-pub const MAX_STRIDE: usize = MAX_SIZE + 2;
-pub const MAX_POINTS: usize = MAX_STRIDE * MAX_STRIDE;
+pub use super::point::{Point, MAX_POINTS};
 
 /// The point-colour codes the board stores, one byte a point; the 3x3
 /// patterns and the all-moves-as-first map use the same codes.
@@ -118,9 +115,9 @@ pub struct PlayoutBoard {
     pub(super) string: [Point; MAX_POINTS],
     /// Next stone of the same string (circular).
     pub(super) next: [Point; MAX_POINTS],
-    /// Pseudo-liberties of a string, at its representative: the number of
-    /// (stone, empty neighbour) pairs.
-    pub(super) liberties: [u16; MAX_POINTS],
+    /// Pseudo-liberties of a string, at its representative: its (stone,
+    /// empty neighbour) pairs.
+    pub(super) liberties: [PseudoLiberties; MAX_POINTS],
     pub(super) stones: [u16; MAX_POINTS],
     pub(super) neighbours: [u16; MAX_POINTS],
     /// The empty points, the first `empty_count` (as long as the other
@@ -148,7 +145,7 @@ impl PlayoutBoard {
             color: [EDGE; MAX_POINTS],
             string: [0; MAX_POINTS],
             next: [0; MAX_POINTS],
-            liberties: [0; MAX_POINTS],
+            liberties: [PseudoLiberties::default(); MAX_POINTS],
             stones: [0; MAX_POINTS],
             neighbours: [0; MAX_POINTS],
             empties: [0; MAX_POINTS],
@@ -407,7 +404,7 @@ impl PlayoutBoard {
     #[inline]
     fn pseudo_liberties(&self, p: Point) -> i32 {
         match self.color[p as usize] {
-            BLACK | WHITE => self.liberties[self.string[p as usize] as usize] as i32,
+            BLACK | WHITE => self.liberties[self.string[p as usize] as usize].count() as i32,
             _ => i32::MAX,
         }
     }
@@ -447,34 +444,39 @@ impl PlayoutBoard {
 
     /// The liberties of the string at `p`, counted up to two: (0, 1 or 2
     /// meaning two or more, and one liberty when there is exactly one).
+    /// Read from the pseudo-liberties, with no walk.
     #[inline]
     pub fn liberties_up_to_two(&self, p: Point) -> (u8, Point) {
-        let start = self.string[p as usize];
-        // One liberty point touches at most four stones of the string, so
-        // more than four pseudo-liberties means at least two liberties.
-        if self.liberties[start as usize] > 4 {
-            return (2, 0);
+        let liberties = self.liberties[self.string[p as usize] as usize];
+        match liberties.single() {
+            Some(liberty) => (1, liberty),
+            None if liberties.count() == 0 => (0, 0),
+            None => (2, 0),
         }
-        let mut first: Point = 0;
-        let mut pairs_left = self.pseudo_liberties(p);
-        let mut s = start;
-        loop {
-            for n in self.adjacent(s) {
-                if self.color[n as usize] == EMPTY {
-                    if first == 0 {
-                        first = n;
-                    } else if n != first {
-                        return (2, first);
-                    }
-                    pairs_left -= 1;
-                }
-            }
-            s = self.next[s as usize];
-            if s == start || pairs_left == 0 {
-                break;
-            }
+    }
+
+    /// The two liberties of the string at `p`, in the order a walk of
+    /// its stones from `p` meets them, when it has exactly two. Strings in
+    /// atari and those with more than eight pseudo-liberties (one liberty
+    /// touches at most four stones: so at least three liberties) are
+    /// answered without a walk.
+    #[inline]
+    pub fn two_liberties(&self, p: Point) -> Option<[Point; 2]> {
+        self.color_at(p)?;
+        let liberties = self.liberties[self.string[p as usize] as usize];
+        if liberties.count() < 2 || liberties.count() > 8 || liberties.single().is_some() {
+            return None;
         }
-        (u8::from(first != 0), first)
+        let mut out = [0; 3];
+        (self.liberties_into(p, &mut out) == 2).then_some([out[0], out[1]])
+    }
+
+    /// Whether the string at `p` is in atari.
+    #[inline]
+    fn in_atari(&self, p: Point) -> bool {
+        self.liberties[self.string[p as usize] as usize]
+            .single()
+            .is_some()
     }
 
     /// Whether playing `p` would leave the mover's new string (the stone
@@ -501,7 +503,7 @@ impl PlayoutBoard {
                 // A friendly string brings its liberties but `p`: one with
                 // two, one of them `p`, is put in atari by the move.
                 // Past eight pseudo-liberties it has at least three.
-                if self.liberties[self.string[q as usize] as usize] > 8 {
+                if self.liberties[self.string[q as usize] as usize].count() > 8 {
                     return false;
                 }
                 let mut of_string = [0; 3];
@@ -550,34 +552,14 @@ impl PlayoutBoard {
         if count_of(self.neighbours[p as usize], EMPTY) > 0 {
             return true;
         }
+        // With no empty neighbour, the stone lives by joining a string of
+        // ours with a liberty besides `p`, or by capturing a string whose
+        // only liberty is `p`.
         let c = code(color);
-        let adjacent = self.adjacent(p);
-        for q in adjacent {
+        self.adjacent(p).into_iter().any(|q| {
             let cq = self.color[q as usize];
-            if cq == EDGE {
-                continue;
-            }
-            let s = self.string[q as usize];
-            let liberties = self.liberties[s as usize];
-            // Filling p takes at most four pseudo-liberties from a string:
-            // with more, ours survives and theirs is not captured.
-            if liberties > 4 {
-                if cq == c {
-                    return true;
-                }
-                continue;
-            }
-            // How many of p's neighbours belong to that string: it loses
-            // that many pseudo-liberties when p is filled.
-            let shared = adjacent
-                .iter()
-                .filter(|&&r| self.color[r as usize] == cq && self.string[r as usize] == s)
-                .count() as u16;
-            if (cq == c && liberties > shared) || (cq != c && liberties == shared) {
-                return true;
-            }
-        }
-        false
+            (cq == c && !self.in_atari(q)) || (cq == 3 - c && self.in_atari(q))
+        })
     }
 
     /// Puts a stone on an empty point with no capture: for building the
@@ -605,7 +587,7 @@ impl PlayoutBoard {
         for q in self.adjacent(p) {
             if self.color[q as usize] == 3 - c {
                 let t = self.string[q as usize];
-                if self.liberties[t as usize] == 0 {
+                if self.liberties[t as usize].count() == 0 {
                     result.captured += self.stones[t as usize];
                     captured_at = t;
                     self.remove_string(t, log);
@@ -613,7 +595,7 @@ impl PlayoutBoard {
             }
         }
         let s = self.string[s as usize];
-        if self.liberties[s as usize] == 0 {
+        if self.liberties[s as usize].count() == 0 {
             result.suicided = self.stones[s as usize];
             self.remove_string(s, log);
             self.ko = 0;
@@ -623,7 +605,7 @@ impl PlayoutBoard {
         // A lone stone that took a lone stone and can be taken back at once.
         self.ko = if result.captured == 1
             && self.stones[s as usize] == 1
-            && self.liberties[s as usize] == 1
+            && self.liberties[s as usize].count() == 1
         {
             captured_at
         } else {
@@ -656,16 +638,19 @@ impl PlayoutBoard {
         set(log, Field::String, &mut self.string, pu, p);
         set(log, Field::Next, &mut self.next, pu, p);
         set(log, Field::Stones, &mut self.stones, pu, 1);
-        let own = count_of(self.neighbours[pu], EMPTY);
-        set(log, Field::Liberties, &mut self.liberties, pu, own);
+        let mut own = PseudoLiberties::default();
         for q in adjacent {
             let cq = self.color[q as usize];
-            if cq == BLACK || cq == WHITE {
+            if cq == EMPTY {
+                own.add(q);
+            } else if cq == BLACK || cq == WHITE {
                 let t = self.string[q as usize] as usize;
-                let l = self.liberties[t] - 1;
-                set(log, Field::Liberties, &mut self.liberties, t, l);
+                let mut l = self.liberties[t];
+                l.take(p);
+                set_liberties(log, &mut self.liberties, t, l);
             }
         }
+        set_liberties(log, &mut self.liberties, pu, own);
         let mut s = p;
         for q in adjacent {
             if self.color[q as usize] == c {
@@ -698,8 +683,8 @@ impl PlayoutBoard {
         let (next_big, next_small) = (self.next[bu], self.next[su]);
         set(log, Field::Next, &mut self.next, bu, next_small);
         set(log, Field::Next, &mut self.next, su, next_big);
-        let l = self.liberties[bu] + self.liberties[su];
-        set(log, Field::Liberties, &mut self.liberties, bu, l);
+        let l = self.liberties[bu].joined(self.liberties[su]);
+        set_liberties(log, &mut self.liberties, bu, l);
         let n = self.stones[bu] + self.stones[su];
         set(log, Field::Stones, &mut self.stones, bu, n);
         log.merged(big, small);
@@ -731,8 +716,9 @@ impl PlayoutBoard {
                 let cq = self.color[q as usize];
                 if cq == BLACK || cq == WHITE {
                     let t = self.string[q as usize] as usize;
-                    let l = self.liberties[t] + 1;
-                    set(log, Field::Liberties, &mut self.liberties, t, l);
+                    let mut l = self.liberties[t];
+                    l.add(p);
+                    set_liberties(log, &mut self.liberties, t, l);
                 }
             }
             // Unlink the stone (it points to itself) and move on.
@@ -829,10 +815,23 @@ mod tests {
         for v in Vertex::all(rules.size()) {
             assert_eq!(fast.owner(fast.point(v)), rules.owner(v), "owner of {v}");
             if rules.get(v).is_some() {
+                let p = fast.point(v);
+                let liberties = rules.liberties(v);
+                assert_eq!(fast.string_liberties(p), liberties, "liberties at {v}");
+                // The counts read without a walk.
+                let (up_to_two, single) = fast.liberties_up_to_two(p);
+                assert_eq!(up_to_two as usize, liberties.min(2), "up to two at {v}");
+                if liberties == 1 {
+                    let touches = |q: Point| {
+                        fast.color_at(q).is_some() && fast.string_id(q) == fast.string_id(p)
+                    };
+                    assert!(fast.adjacent(single).into_iter().any(touches), "{v}");
+                    assert!(rules.get(fast.vertex(single)).is_none(), "{v}");
+                }
                 assert_eq!(
-                    fast.string_liberties(fast.point(v)),
-                    rules.liberties(v),
-                    "liberties at {v}"
+                    fast.two_liberties(p).is_some(),
+                    liberties == 2,
+                    "two at {v}"
                 );
             }
         }

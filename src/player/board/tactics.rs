@@ -93,11 +93,10 @@ impl Reader {
         let Some(owner) = board.color_at(p) else {
             return;
         };
-        let mut liberties = [0; 3];
-        if board.liberties_into(p, &mut liberties) != 2 {
+        let Some(liberties) = board.two_liberties(p) else {
             return;
-        }
-        for &l in &liberties[..2] {
+        };
+        for l in liberties {
             self.budget = self.limit;
             if !holds(out, l) && self.atari_catches(board, p, owner.opponent(), l) {
                 out.push(l);
@@ -111,13 +110,11 @@ impl Reader {
         let Some(owner) = board.color_at(p) else {
             return false;
         };
-        let mut liberties = [0; 3];
-        if board.liberties_into(p, &mut liberties) != 2 {
+        let Some(liberties) = board.two_liberties(p) else {
             return false;
-        }
+        };
         self.budget = self.limit;
-        let [a, b, _] = liberties;
-        self.either_atari_catches(board, p, owner.opponent(), [a, b])
+        self.either_atari_catches(board, p, owner.opponent(), liberties)
     }
 
     /// The moves that make safe the string at `p` (two liberties, its
@@ -133,11 +130,10 @@ impl Reader {
         }
         let mut moves = [0; MAX_MOVES];
         let mut count = capturing_moves(board, p, &mut moves);
-        let mut liberties = [0; 3];
-        if board.liberties_into(p, &mut liberties) == 2 {
-            for l in &liberties[..2] {
-                if count < MAX_MOVES && !holds(&moves[..count], *l) {
-                    moves[count] = *l;
+        if let Some(liberties) = board.two_liberties(p) {
+            for l in liberties {
+                if count < MAX_MOVES && !holds(&moves[..count], l) {
+                    moves[count] = l;
                     count += 1;
                 }
             }
@@ -147,11 +143,9 @@ impl Reader {
                 continue;
             }
             let mark = self.play(board, m, owner);
-            let mut left = [0; 3];
-            let safe = match board.liberties_into(p, &mut left) {
+            let safe = match board.liberties_up_to_two(p).0 {
                 0 | 1 => false,
-                2 => !self.can_be_caught(board, p),
-                _ => true,
+                _ => board.two_liberties(p).is_none() || !self.can_be_caught(board, p),
             };
             self.take_back(board, mark);
             if safe {
@@ -193,14 +187,12 @@ impl Reader {
             return false;
         }
         let mark = self.play(board, m, owner);
-        let mut liberties = [0; 3];
-        let fails = match board.liberties_into(p, &mut liberties) {
+        let fails = match board.liberties_up_to_two(p).0 {
             0 | 1 => true,
-            2 => {
-                let [a, b, _] = liberties;
-                self.either_atari_catches(board, p, owner.opponent(), [a, b])
-            }
-            _ => false,
+            _ => match board.two_liberties(p) {
+                Some(liberties) => self.either_atari_catches(board, p, owner.opponent(), liberties),
+                None => false,
+            },
         };
         self.take_back(board, mark);
         fails
@@ -302,10 +294,9 @@ fn touches(board: &PlayoutBoard, m: Point, p: Point) -> bool {
 /// it and those of the friendly strings it joins. Spares the reader its
 /// board copies in the common cases (an open board, a connection home).
 fn escapes_past(board: &PlayoutBoard, p: Point, l: Point) -> bool {
-    let mut liberties = [0; 3];
-    if board.liberties_into(p, &mut liberties) != 2 {
+    let Some(liberties) = board.two_liberties(p) else {
         return false;
-    }
+    };
     let other = if liberties[0] == l {
         liberties[1]
     } else {

@@ -17,6 +17,7 @@ use super::log::{Field, Log};
 use super::playout_board::{
     code, count_of, unit, PlayoutBoard, Point, BLACK, EMPTY, MAX_POINTS, WHITE,
 };
+use super::pseudo::PseudoLiberties;
 use crate::game::Color;
 
 /// One write: where, and the value it replaced.
@@ -33,6 +34,9 @@ struct Change {
 #[derive(Default)]
 pub struct Journal {
     changes: Vec<Change>,
+    /// The pseudo-liberties' writes (index, old value), kept apart: they
+    /// go to an array of their own, so the two lists rewind independently.
+    liberties: Vec<(u16, PseudoLiberties)>,
 }
 
 impl Journal {
@@ -52,6 +56,11 @@ impl Log for Journal {
     }
 
     #[inline(always)]
+    fn note_liberties(&mut self, index: usize, old: PseudoLiberties) {
+        self.liberties.push((index as u16, old));
+    }
+
+    #[inline(always)]
     fn merged(&mut self, _: Point, _: Point) {}
 }
 
@@ -68,6 +77,9 @@ impl Log for Merges {
     fn note(&mut self, _: Field, _: usize, _: u16) {}
 
     #[inline(always)]
+    fn note_liberties(&mut self, _: usize, _: PseudoLiberties) {}
+
+    #[inline(always)]
     fn merged(&mut self, big: Point, small: Point) {
         self.pairs[self.count as usize] = (big, small);
         self.count += 1;
@@ -81,12 +93,14 @@ impl Log for Merges {
 #[must_use = "a move played with play_logged must be undone"]
 pub struct Mark {
     p: Point,
-    /// Where the move's writes begin in the journal; None for a move that
-    /// captures nothing, taken back step by step.
-    changes: Option<usize>,
+    /// Where the move's writes begin in the journal's two lists; None for
+    /// a move that captures nothing, taken back step by step.
+    changes: Option<(usize, usize)>,
     merges: Merges,
-    /// `p`'s string, next, stones and liberties entries before the move.
-    old: [u16; 4],
+    /// `p`'s string, next and stones entries before the move.
+    old: [u16; 3],
+    /// `p`'s pseudo-liberties entry before the move.
+    old_liberties: PseudoLiberties,
     empty_count: usize,
     ko: Point,
     last_captured: u16,
@@ -102,12 +116,8 @@ impl PlayoutBoard {
             p,
             changes: None,
             merges: Merges::default(),
-            old: [
-                self.string[pu],
-                self.next[pu],
-                self.stones[pu],
-                self.liberties[pu],
-            ],
+            old: [self.string[pu], self.next[pu], self.stones[pu]],
+            old_liberties: self.liberties[pu],
             empty_count: self.empty_count,
             ko: self.ko,
             last_captured: self.last_captured,
@@ -117,7 +127,7 @@ impl PlayoutBoard {
             let result = self.play_with(p, color, &mut mark.merges);
             debug_assert_eq!((result.captured, result.suicided), (0, 0));
         } else {
-            mark.changes = Some(journal.changes.len());
+            mark.changes = Some((journal.changes.len(), journal.liberties.len()));
             self.play_with(p, color, journal);
         }
         mark
@@ -127,7 +137,7 @@ impl PlayoutBoard {
     /// as it was. Every move played after it must have been taken back.
     pub fn undo(&mut self, journal: &mut Journal, mark: Mark) {
         match mark.changes {
-            Some(start) => self.rewind(journal, start),
+            Some(starts) => self.rewind(journal, starts),
             None => self.take_back_quiet(&mark),
         }
         self.empty_count = mark.empty_count;
@@ -140,30 +150,21 @@ impl PlayoutBoard {
     /// its string: the move `take_back_quiet` reverses.
     #[inline]
     fn is_quiet(&self, p: Point, c: u8) -> bool {
-        let adjacent = self.adjacent(p);
         let mut lives = count_of(self.neighbours[p as usize], EMPTY) > 0;
-        for q in adjacent {
+        for q in self.adjacent(p) {
             let cq = self.color[q as usize];
             if cq != BLACK && cq != WHITE {
                 continue;
             }
-            let s = self.string[q as usize];
-            let liberties = self.liberties[s as usize];
-            // The move takes at most four pseudo-liberties from a string;
-            // and ours need not be looked at once the stone has one.
-            if liberties > 4 || (cq == c && lives) {
-                lives |= cq == c;
-                continue;
-            }
-            // The pseudo-liberties the move takes from that string.
-            let shared = adjacent
-                .iter()
-                .filter(|&&r| self.color[r as usize] == cq && self.string[r as usize] == s)
-                .count() as u16;
-            if cq != c && liberties == shared {
+            // A string in atari next to `p` has `p` as its only liberty:
+            // theirs is captured, ours gives the stone no liberty.
+            let in_atari = self.liberties[self.string[q as usize] as usize]
+                .single()
+                .is_some();
+            if cq != c && in_atari {
                 return false;
             }
-            lives |= cq == c && liberties > shared;
+            lives |= cq == c && !in_atari;
         }
         lives
     }
@@ -177,7 +178,7 @@ impl PlayoutBoard {
         for &(big, small) in merges.pairs[..merges.count as usize].iter().rev() {
             let (bu, su) = (big as usize, small as usize);
             self.stones[bu] -= self.stones[su];
-            self.liberties[bu] -= self.liberties[su];
+            self.liberties[bu] = self.liberties[bu].without(self.liberties[su]);
             self.next.swap(bu, su);
             let mut r = small;
             loop {
@@ -194,16 +195,12 @@ impl PlayoutBoard {
             let cq = self.color[q as usize];
             if cq == BLACK || cq == WHITE {
                 let t = self.string[q as usize] as usize;
-                self.liberties[t] += 1;
+                self.liberties[t].add(p);
             }
             self.neighbours[q as usize] = self.neighbours[q as usize].wrapping_sub(added);
         }
-        [
-            self.string[pu],
-            self.next[pu],
-            self.stones[pu],
-            self.liberties[pu],
-        ] = mark.old;
+        [self.string[pu], self.next[pu], self.stones[pu]] = mark.old;
+        self.liberties[pu] = mark.old_liberties;
         self.color[pu] = EMPTY;
         // The empty list: `p` back at its index, the point that took its
         // place back at the end.
@@ -216,14 +213,16 @@ impl PlayoutBoard {
         self.empty_index[pu] = i as u16;
     }
 
-    /// Writes back the journal's old values from the last to `start`.
-    fn rewind(&mut self, journal: &mut Journal, start: usize) {
+    /// Writes back the journal's old values from the last to `starts`.
+    fn rewind(&mut self, journal: &mut Journal, (start, liberties_start): (usize, usize)) {
+        for (i, old) in journal.liberties.drain(liberties_start..).rev() {
+            self.liberties[i as usize] = old;
+        }
         // One indexed store per change, in the order of `Field`, with no
         // branch on the array but for the colours (bytes).
-        let mut arrays: [&mut [u16; MAX_POINTS]; 7] = [
+        let mut arrays: [&mut [u16; MAX_POINTS]; 6] = [
             &mut self.string,
             &mut self.next,
-            &mut self.liberties,
             &mut self.stones,
             &mut self.neighbours,
             &mut self.empties,

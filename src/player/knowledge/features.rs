@@ -166,8 +166,7 @@ fn tactical(board: &PlayoutBoard, p: Point, to_move: Color) -> (u8, u8, u8) {
 /// Whether the string at `q` has exactly two liberties (two or more by
 /// `liberties_up_to_two`, fewer than three here).
 fn has_exactly_two_liberties(board: &PlayoutBoard, q: Point) -> bool {
-    let mut out = [0; 3];
-    board.liberties_into(q, &mut out) == 2
+    board.two_liberties(q).is_some()
 }
 
 /// The liberties, counted up to three, of the string `to_move` makes at

@@ -334,8 +334,7 @@ pub fn two_liberty_answers(
 ) {
     let (strings, count) = board.strings_touching(last);
     for &q in &strings[..count] {
-        let mut liberties = [0; 3];
-        if board.liberties_into(q, &mut liberties) != 2 {
+        if board.two_liberties(q).is_none() {
             continue;
         }
         if board.color_at(q) == Some(color) {
