@@ -86,19 +86,23 @@ impl Reader {
         }
     }
 
-    /// The liberties of the string at `p` (two liberties, the opponent of
-    /// its owner to move) where an atari catches it: the string cannot
-    /// escape, whether by extending or by capturing the atari stone.
-    pub fn catching_ataris(&mut self, board: &mut PlayoutBoard, p: Point, out: &mut Vec<Point>) {
+    /// The liberties of the string at `p` (its two `liberties` as
+    /// `two_liberties` gives them, the opponent of its owner to move)
+    /// where an atari catches it: the string cannot escape, whether by
+    /// extending or by capturing the atari stone.
+    pub fn catching_ataris(
+        &mut self,
+        board: &mut PlayoutBoard,
+        p: Point,
+        [a, b]: [Point; 2],
+        out: &mut Vec<Point>,
+    ) {
         let Some(owner) = board.color_at(p) else {
             return;
         };
-        let Some(liberties) = board.two_liberties(p) else {
-            return;
-        };
-        for l in liberties {
+        for (l, other) in [(a, b), (b, a)] {
             self.budget = self.limit;
-            if !holds(out, l) && self.atari_catches(board, p, owner.opponent(), l) {
+            if !holds(out, l) && self.atari_catches(board, p, owner.opponent(), l, other) {
                 out.push(l);
             }
         }
@@ -106,6 +110,7 @@ impl Reader {
 
     /// Whether the string at `p` (two liberties, its owner's opponent to
     /// move) can be caught by an atari.
+    #[cfg(test)]
     pub fn can_be_caught(&mut self, board: &mut PlayoutBoard, p: Point) -> bool {
         let Some(owner) = board.color_at(p) else {
             return false;
@@ -117,25 +122,31 @@ impl Reader {
         self.either_atari_catches(board, p, owner.opponent(), liberties)
     }
 
-    /// The moves that make safe the string at `p` (two liberties, its
-    /// owner to move) when the opponent could otherwise catch it with an
-    /// atari: an extension or a capture next to it after which no atari
-    /// works. Nothing when the string is not in danger.
-    pub fn securing_moves(&mut self, board: &mut PlayoutBoard, p: Point, out: &mut Vec<Point>) {
+    /// The moves that make safe the string at `p` (its two `liberties` as
+    /// `two_liberties` gives them, its owner to move) when the opponent
+    /// could otherwise catch it with an atari: an extension or a capture
+    /// next to it after which no atari works. Nothing when the string is
+    /// not in danger.
+    pub fn securing_moves(
+        &mut self,
+        board: &mut PlayoutBoard,
+        p: Point,
+        liberties: [Point; 2],
+        out: &mut Vec<Point>,
+    ) {
         let Some(owner) = board.color_at(p) else {
             return;
         };
-        if !self.can_be_caught(board, p) {
+        self.budget = self.limit;
+        if !self.either_atari_catches(board, p, owner.opponent(), liberties) {
             return;
         }
         let mut moves = [0; MAX_MOVES];
         let mut count = capturing_moves(board, p, &mut moves);
-        if let Some(liberties) = board.two_liberties(p) {
-            for l in liberties {
-                if count < MAX_MOVES && !holds(&moves[..count], l) {
-                    moves[count] = l;
-                    count += 1;
-                }
+        for l in liberties {
+            if count < MAX_MOVES && !holds(&moves[..count], l) {
+                moves[count] = l;
+                count += 1;
             }
         }
         for &m in &moves[..count] {
@@ -145,7 +156,13 @@ impl Reader {
             let mark = self.play(board, m, owner);
             let safe = match board.liberties_up_to_two(p).0 {
                 0 | 1 => false,
-                _ => board.two_liberties(p).is_none() || !self.can_be_caught(board, p),
+                _ => match board.two_liberties(p) {
+                    Some(two) => {
+                        self.budget = self.limit;
+                        !self.either_atari_catches(board, p, owner.opponent(), two)
+                    }
+                    None => true,
+                },
             };
             self.take_back(board, mark);
             if safe {
@@ -205,26 +222,26 @@ impl Reader {
         board: &mut PlayoutBoard,
         p: Point,
         attacker: Color,
-        liberties: [Point; 2],
+        [a, b]: [Point; 2],
     ) -> bool {
-        liberties
-            .into_iter()
-            .any(|l| self.atari_catches(board, p, attacker, l))
+        self.atari_catches(board, p, attacker, a, b) || self.atari_catches(board, p, attacker, b, a)
     }
 
-    /// Whether the attacker's atari at `l` catches the string at `p`.
+    /// Whether the attacker's atari at `l` catches the string at `p`,
+    /// whose other liberty is `other`.
     fn atari_catches(
         &mut self,
         board: &mut PlayoutBoard,
         p: Point,
         attacker: Color,
         l: Point,
+        other: Point,
     ) -> bool {
         if self.budget == 0 {
             return false;
         }
         self.budget -= 1;
-        if !board.is_playout_legal(l, attacker) || escapes_past(board, p, l) {
+        if !board.is_playout_legal(l, attacker) || escapes_past(board, p, l, other) {
             return false;
         }
         let mark = self.play(board, l, attacker);
@@ -289,19 +306,11 @@ fn touches(board: &PlayoutBoard, m: Point, p: Point) -> bool {
 }
 
 /// Whether the two-liberty string at `p`, after an atari at its liberty
-/// `l`, surely escapes by extending at its other liberty: the extension
-/// would have three liberties or more, counting the empty points around
-/// it and those of the friendly strings it joins. Spares the reader its
-/// board copies in the common cases (an open board, a connection home).
-fn escapes_past(board: &PlayoutBoard, p: Point, l: Point) -> bool {
-    let Some(liberties) = board.two_liberties(p) else {
-        return false;
-    };
-    let other = if liberties[0] == l {
-        liberties[1]
-    } else {
-        liberties[0]
-    };
+/// `l`, surely escapes by extending at its other liberty `other`: the
+/// extension would have three liberties or more, counting the empty points
+/// around it and those of the friendly strings it joins. Spares the reader
+/// its moves in the common cases (an open board, a connection home).
+fn escapes_past(board: &PlayoutBoard, p: Point, l: Point, other: Point) -> bool {
     let Some(owner) = board.color_at(p) else {
         return false;
     };
@@ -353,6 +362,10 @@ mod tests {
         board.point(Vertex::parse_gtp(s).expect("test vertex"))
     }
 
+    fn two_liberties(board: &PlayoutBoard, p: Point) -> [Point; 2] {
+        board.two_liberties(p).expect("a string with two liberties")
+    }
+
     #[test]
     fn a_ladder_to_the_corner_catches_the_string() {
         // White C3 in atari by C4, its only liberty D3; the ladder runs
@@ -400,7 +413,8 @@ mod tests {
         let c3 = at(&board, "C3");
         let mut reader = Reader::new(DEEP_BUDGET);
         let mut ataris = Vec::new();
-        reader.catching_ataris(&mut board, c3, &mut ataris);
+        let two = two_liberties(&board, c3);
+        reader.catching_ataris(&mut board, c3, two, &mut ataris);
         ataris.sort();
         let mut both = vec![at(&board, "C4"), at(&board, "D3")];
         both.sort();
@@ -409,7 +423,8 @@ mod tests {
         let mut board = board_with(&["B3", "C2", "D4"], &["C3", "B5"]);
         let c3 = at(&board, "C3");
         let mut ataris = Vec::new();
-        reader.catching_ataris(&mut board, c3, &mut ataris);
+        let two = two_liberties(&board, c3);
+        reader.catching_ataris(&mut board, c3, two, &mut ataris);
         assert_eq!(ataris, vec![at(&board, "C4")]);
     }
 
@@ -419,11 +434,13 @@ mod tests {
         // White into them; only the atari at D3 still catches.
         let mut board = board_with(&["B3", "C2", "D4"], &["C3", "E3", "F3"]);
         let c3 = at(&board, "C3");
-        assert!(escapes_past(&board, c3, at(&board, "C4")));
-        assert!(!escapes_past(&board, c3, at(&board, "D3")));
+        let (c4, d3) = (at(&board, "C4"), at(&board, "D3"));
+        assert!(escapes_past(&board, c3, c4, d3));
+        assert!(!escapes_past(&board, c3, d3, c4));
         let mut reader = Reader::new(DEEP_BUDGET);
         let mut ataris = Vec::new();
-        reader.catching_ataris(&mut board, c3, &mut ataris);
+        let two = two_liberties(&board, c3);
+        reader.catching_ataris(&mut board, c3, two, &mut ataris);
         assert_eq!(ataris, vec![at(&board, "D3")]);
     }
     #[test]
@@ -449,9 +466,11 @@ mod tests {
                         match board.liberties_up_to_two(p).0 {
                             1 => reader.saving_moves(&mut board, p, &mut out),
                             _ => {
-                                reader.catching_ataris(&mut board, p, &mut out);
+                                if let Some(two) = board.two_liberties(p) {
+                                    reader.catching_ataris(&mut board, p, two, &mut out);
+                                    reader.securing_moves(&mut board, p, two, &mut out);
+                                }
                                 reader.can_be_caught(&mut board, p);
-                                reader.securing_moves(&mut board, p, &mut out);
                             }
                         }
                         questions += 1;

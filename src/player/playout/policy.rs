@@ -334,13 +334,13 @@ pub fn two_liberty_answers(
 ) {
     let (strings, count) = board.strings_touching(last);
     for &q in &strings[..count] {
-        if board.two_liberties(q).is_none() {
+        let Some(liberties) = board.two_liberties(q) else {
             continue;
-        }
+        };
         if board.color_at(q) == Some(color) {
-            reader.securing_moves(board, q, out);
+            reader.securing_moves(board, q, liberties, out);
         } else {
-            reader.catching_ataris(board, q, out);
+            reader.catching_ataris(board, q, liberties, out);
         }
     }
 }
