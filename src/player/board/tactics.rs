@@ -258,34 +258,23 @@ fn capturing_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES])
         return 0;
     };
     let mut count = 0;
-    // Each opponent string is looked at once (it gives the same answer
-    // from any of its stones); past `seen`'s room, again.
-    let mut seen = [0 as Point; 16];
-    let mut strings = 0;
     for s in board.stones_of(p) {
         for n in board.adjacent(s) {
-            if board.color_at(n) == Some(owner.opponent()) {
-                let id = board.string_id(n);
-                if holds(&seen[..strings], id) {
-                    continue;
-                }
-                if strings < seen.len() {
-                    seen[strings] = id;
-                    strings += 1;
-                }
-                let (liberties, liberty) = board.liberties_up_to_two(n);
-                if liberties == 1 && count < MAX_MOVES && !holds(&out[..count], liberty) {
-                    out[count] = liberty;
-                    count += 1;
-                }
+            if board.color_at(n) != Some(owner.opponent()) {
+                continue;
+            }
+            // Atari is read without a walk, so a string met again costs
+            // no more than a list of the strings already met would.
+            let (liberties, liberty) = board.liberties_up_to_two(n);
+            if liberties == 1 && count < MAX_MOVES && !holds(&out[..count], liberty) {
+                out[count] = liberty;
+                count += 1;
             }
         }
     }
     count
 }
 
-/// The defences of the string at `p` in atari: capture an opponent string
-/// in atari that touches it, or extend at its liberty.
 fn defender_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES]) -> usize {
     let mut count = capturing_moves(board, p, out);
     let (liberties, liberty) = board.liberties_up_to_two(p);
