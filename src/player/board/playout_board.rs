@@ -502,9 +502,14 @@ impl PlayoutBoard {
             } else if cq == c {
                 // A friendly string brings its liberties but `p`: one with
                 // two, one of them `p`, is put in atari by the move.
-                // Past eight pseudo-liberties it has at least three.
-                if self.liberties[self.string[q as usize] as usize].count() > 8 {
+                // Past eight pseudo-liberties it has at least three; in
+                // atari, it has only `p`.
+                let of_q = self.liberties[self.string[q as usize] as usize];
+                if of_q.count() > 8 {
                     return false;
+                }
+                if of_q.single().is_some() {
+                    continue;
                 }
                 let mut of_string = [0; 3];
                 let n = self.liberties_into(q, &mut of_string);
