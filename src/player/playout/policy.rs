@@ -244,9 +244,11 @@ fn local_answer(
     reply: impl FnOnce(&PlayoutBoard) -> Option<Point>,
 ) -> Option<Point> {
     let policy = a.policy;
+    let (strings, count) = board.strings_touching(last);
+    let touching = &strings[..count];
     if a.rng.chance(policy.capture) {
         a.candidates.clear();
-        atari_answers(board, color, last, a.reader, a.candidates);
+        atari_answers(board, color, touching, a.reader, a.candidates);
         if let Some(p) = pick(board, color, a.candidates, a.rng, None) {
             return Some(p);
         }
@@ -268,14 +270,14 @@ fn local_answer(
     }
     if a.rng.chance(policy.two_liberties) {
         a.candidates.clear();
-        two_liberty_answers(board, color, last, a.reader, a.candidates);
+        two_liberty_answers(board, color, touching, a.reader, a.candidates);
         if let Some(p) = pick(board, color, a.candidates, a.rng, None) {
             return Some(p);
         }
     }
     if policy.race > 0.0 && a.rng.chance(policy.race) {
         a.candidates.clear();
-        race_answers(board, color, last, a.candidates);
+        race_answers(board, color, touching, a.candidates);
         if let Some(p) = pick(board, color, a.candidates, a.rng, Some(policy)) {
             return Some(p);
         }
@@ -300,16 +302,16 @@ fn local_answer(
 /// Answers to ataris around the last move, for `color` to play: capture an
 /// opponent string it left in atari (or the last move's own string), and
 /// save ours it put in atari where a capture next to it or the extension
-/// works (a ladder that works is not run from).
+/// works (a ladder that works is not run from). `touching` holds the
+/// strings at and next to the last move (`PlayoutBoard::strings_touching`).
 pub fn atari_answers(
     board: &mut PlayoutBoard,
     color: Color,
-    last: Point,
+    touching: &[Point],
     reader: &mut Reader,
     out: &mut Vec<Point>,
 ) {
-    let (strings, count) = board.strings_touching(last);
-    for &q in &strings[..count] {
+    for &q in touching {
         let (liberties, liberty) = board.liberties_up_to_two(q);
         if liberties != 1 {
             continue;
@@ -324,16 +326,16 @@ pub fn atari_answers(
 
 /// Answers to two-liberty strings around the last move, for `color` to
 /// play: an atari that catches an opponent string, or a move that makes
-/// safe one of ours the opponent could catch.
+/// safe one of ours the opponent could catch. `touching` holds the strings
+/// at and next to the last move (`PlayoutBoard::strings_touching`).
 pub fn two_liberty_answers(
     board: &mut PlayoutBoard,
     color: Color,
-    last: Point,
+    touching: &[Point],
     reader: &mut Reader,
     out: &mut Vec<Point>,
 ) {
-    let (strings, count) = board.strings_touching(last);
-    for &q in &strings[..count] {
+    for &q in touching {
         let Some(liberties) = board.two_liberties(q) else {
             continue;
         };
@@ -490,7 +492,14 @@ mod tests {
         let mut reader = Reader::new(crate::player::board::PLAYOUT_BUDGET);
         let mut candidates = Vec::new();
         let mut answers = Vec::new();
-        atari_answers(&mut board, Color::Black, c1, &mut reader, &mut answers);
+        let (strings, count) = board.strings_touching(c1);
+        atari_answers(
+            &mut board,
+            Color::Black,
+            &strings[..count],
+            &mut reader,
+            &mut answers,
+        );
         assert_eq!(answers, vec![d1]);
         let mut captured = 0;
         for _ in 0..100 {

@@ -28,9 +28,10 @@ const MAX_WALKED_STONES: u16 = 24;
 /// pressed: ours at two or three liberties, the opponent's at two or
 /// three and no more than ours. Shared liberties are left out: filling one
 /// costs both sides a liberty. Each point is written once into `out`.
-pub fn race_answers(board: &PlayoutBoard, color: Color, last: Point, out: &mut Vec<Point>) {
-    let (strings, count) = board.strings_touching(last);
-    for &q in &strings[..count] {
+/// `touching` holds the strings at and next to `last`
+/// (`PlayoutBoard::strings_touching`).
+pub fn race_answers(board: &PlayoutBoard, color: Color, touching: &[Point], out: &mut Vec<Point>) {
+    for &q in touching {
         if board.color_at(q) == Some(color) {
             answers_for(board, color, q, out);
         }
@@ -39,10 +40,12 @@ pub fn race_answers(board: &PlayoutBoard, color: Color, last: Point, out: &mut V
 
 /// The race answers for our string at `ours`.
 fn answers_for(board: &PlayoutBoard, color: Color, ours: Point, out: &mut Vec<Point>) {
+    if board.string_size(ours) > MAX_WALKED_STONES || board.liberties_up_to_two(ours).0 < 2 {
+        return;
+    }
     let mut our_liberties = [0; MAX_RACE_LIBERTIES + 1];
     let our_count = board.liberties_into(ours, &mut our_liberties);
-    if !(2..=MAX_RACE_LIBERTIES).contains(&our_count) || board.string_size(ours) > MAX_WALKED_STONES
-    {
+    if !(2..=MAX_RACE_LIBERTIES).contains(&our_count) {
         return;
     }
     let our_liberties = &our_liberties[..our_count];
@@ -81,7 +84,8 @@ mod tests {
 
     fn answers(board: &PlayoutBoard, color: Color, last: &str) -> Vec<String> {
         let mut out = Vec::new();
-        race_answers(board, color, board.point_of(last), &mut out);
+        let (strings, count) = board.strings_touching(board.point_of(last));
+        race_answers(board, color, &strings[..count], &mut out);
         let mut names: Vec<String> = out.iter().map(|&p| board.vertex(p).to_string()).collect();
         names.sort();
         names

@@ -168,7 +168,8 @@ impl Tactics {
         }
         // The ataris around the last move are among those read above.
         if let Some(m) = last_move {
-            two_liberty_answers(board, to_move, m, reader, &mut urgent);
+            let (strings, count) = board.strings_touching(m);
+            two_liberty_answers(board, to_move, &strings[..count], reader, &mut urgent);
         }
         futile.retain(|f| !urgent.contains(f));
         Tactics { urgent, futile }
