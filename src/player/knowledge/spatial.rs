@@ -36,6 +36,11 @@ struct Table {
     /// Per symmetry, per offset, per content: the key of that content at
     /// the offset the symmetry moves it to.
     keys: [Vec<[u64; 4]>; 8],
+    /// Per symmetry and size, the hash of a pattern with every point
+    /// empty: a pattern's hash is that with, for each point that is not
+    /// empty, its content's key and the empty point's key XORed in. Most
+    /// points of a pattern are empty: they cost nothing.
+    all_empty: [[u64; SPATIAL_SIZES]; 8],
     /// Per size, a key that keeps equal stone layouts of two sizes apart.
     size_keys: [u64; SPATIAL_SIZES],
 }
@@ -89,10 +94,15 @@ fn table() -> &'static Table {
                 .collect()
         });
         let size_keys = std::array::from_fn(|k| mix(0x5350_4154_4941_4c00 | k as u64));
+        let all_empty = std::array::from_fn(|s| {
+            let keys: &Vec<[u64; 4]> = &keys[s];
+            std::array::from_fn(|k| keys[..ends[k]].iter().fold(0, |h, key| h ^ key[EMPTY]))
+        });
         Table {
             offsets,
             ends,
             keys,
+            all_empty,
             size_keys,
         }
     })
@@ -105,30 +115,36 @@ pub fn spatial_hashes(board: &PlayoutBoard, p: Point, to_move: Color) -> [u64; S
     let size = board.size();
     let v = board.vertex(p);
     let (col, row) = (v.col as i32, v.row as i32);
-    let mut contents = [0u8; 256];
+    // The points that are not empty, nearest first: (offset index,
+    // content).
+    let mut filled = [(0u16, 0u8); 256];
+    let mut count = 0;
     for (i, &(dx, dy)) in table.offsets.iter().enumerate() {
         let (x, y) = (col + dx, row + dy);
         let content = if x < 0 || y < 0 || x >= size.width as i32 || y >= size.height as i32 {
             OFF_BOARD
         } else {
             match board.color_at(board.point(Vertex::new(x as usize, y as usize))) {
-                None => EMPTY,
+                None => continue,
                 Some(c) if c == to_move => OWN,
                 Some(_) => OPPONENT,
             }
         };
-        contents[i] = content as u8;
+        filled[count] = (i as u16, content as u8);
+        count += 1;
     }
+    let filled = &filled[..count];
     let mut hashes = [[0u64; SPATIAL_SIZES]; 8];
     for (s, keys) in table.keys.iter().enumerate() {
-        let mut hash = 0u64;
-        let mut start = 0;
+        let mut changes = 0u64;
+        let mut next = 0;
         for (k, &end) in table.ends.iter().enumerate() {
-            for i in start..end {
-                hash ^= keys[i][contents[i] as usize];
+            while let Some(&(i, content)) = filled.get(next).filter(|&&(i, _)| (i as usize) < end) {
+                let key = &keys[i as usize];
+                changes ^= key[content as usize] ^ key[EMPTY];
+                next += 1;
             }
-            hashes[s][k] = hash;
-            start = end;
+            hashes[s][k] = table.all_empty[s][k] ^ changes;
         }
     }
     std::array::from_fn(|k| {
