@@ -119,11 +119,15 @@ pub fn features(board: &PlayoutBoard, p: Point, to_move: Color, recent: Recent) 
 
 /// Capture, escape and atari values of `to_move` at `p`.
 fn tactical(board: &PlayoutBoard, p: Point, to_move: Color) -> (u8, u8, u8) {
-    let own_in_atari: Vec<Point> = board
-        .adjacent(p)
-        .into_iter()
-        .filter(|&q| board.color_at(q) == Some(to_move) && board.liberties_up_to_two(q).0 == 1)
-        .collect();
+    let mut own_in_atari = [0 as Point; 4];
+    let mut own_count = 0;
+    for q in board.adjacent(p) {
+        if board.color_at(q) == Some(to_move) && board.liberties_up_to_two(q).0 == 1 {
+            own_in_atari[own_count] = q;
+            own_count += 1;
+        }
+    }
+    let own_in_atari = &own_in_atari[..own_count];
     let (mut capture, mut atari) = (0u8, 0u8);
     for q in board.adjacent(p) {
         match board.color_at(q) {
