@@ -11,7 +11,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{
-    assert_fails_unchanged, assert_raw_fails_unchanged, passes_sgf, snapshot, Gtp, TempDir,
+    assert_fails_unchanged, assert_raw_fails_unchanged, passes_sgf, snapshot, spawn_hane, start_up,
+    stderr_of, wait_bounded, Gtp, TempDir,
 };
 
 /// The reader's bound on one line (src/gtp/io.rs).
@@ -431,39 +432,6 @@ fn deep_and_huge_variation_trees() {
 
 // --- end of input and a closed stdout -------------------------------------
 
-/// Waits for `child` at most `limit`; kills it and fails if it hangs.
-fn wait_bounded(child: &mut std::process::Child, limit: Duration) -> std::process::ExitStatus {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            return status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            panic!("hane still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn stderr_of(child: &mut std::process::Child) -> String {
-    let mut stderr = String::new();
-    if let Some(mut err) = child.stderr.take() {
-        let _ = err.read_to_string(&mut stderr);
-    }
-    stderr
-}
-
-fn spawn_hane(args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_hane"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start hane")
-}
-
 #[test]
 fn end_of_input_during_genmove_answers_then_exits() {
     // End of input lets the genmove already read run its whole budget (two
@@ -476,7 +444,11 @@ fn end_of_input_during_genmove_answers_then_exits() {
         .expect("write");
     let started = Instant::now();
     drop(stdin);
-    let status = wait_bounded(&mut child, Duration::from_secs(20));
+    let status = wait_bounded(
+        &mut child,
+        Duration::from_secs(20),
+        "end_of_input_during_genmove_answers_then_exits",
+    );
     let elapsed = started.elapsed();
     let mut stdout = String::new();
     child
@@ -512,7 +484,11 @@ fn an_interrupt_written_with_the_genmove_stops_it_with_a_real_move() {
             .write_all(b"boardsize 9\n7 genmove b\n# interrupt\n")
             .expect("write");
         drop(stdin);
-        let status = wait_bounded(&mut child, Duration::from_secs(15));
+        let status = wait_bounded(
+            &mut child,
+            Duration::from_secs(15),
+            "an_interrupt_written_with_the_genmove_stops_it_with_a_real_move",
+        );
         assert!(started.elapsed() < Duration::from_secs(10));
         assert!(status.success(), "exit status {status}");
         let mut stdout = String::new();
@@ -550,7 +526,11 @@ fn any_time_per_move_on_the_command_line_is_safe() {
         // ends the hour-long one.
         stdin.write_all(b"# interrupt\n").expect("write");
         drop(stdin);
-        let status = wait_bounded(&mut child, Duration::from_secs(10));
+        let status = wait_bounded(
+            &mut child,
+            Duration::from_secs(10),
+            "any_time_per_move_on_the_command_line_is_safe",
+        );
         let mut stdout = String::new();
         let _ = child
             .stdout
@@ -571,7 +551,11 @@ fn end_of_input_mid_line_and_without_commands() {
         let mut stdin = child.stdin.take().expect("stdin");
         stdin.write_all(input).expect("write");
         drop(stdin);
-        let status = wait_bounded(&mut child, Duration::from_secs(10));
+        let status = wait_bounded(
+            &mut child,
+            Duration::from_secs(10),
+            "end_of_input_mid_line_and_without_commands",
+        );
         assert!(status.success(), "exit status {status} after {input:?}");
         let stderr = stderr_of(&mut child);
         assert!(!stderr.contains("panicked"), "stderr: {stderr}");
@@ -596,7 +580,11 @@ fn closed_stdout_ends_the_engine_cleanly() {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let status = wait_bounded(&mut child, Duration::from_secs(20));
+        let status = wait_bounded(
+            &mut child,
+            Duration::from_secs(20),
+            "closed_stdout_ends_the_engine_cleanly",
+        );
         drop(stdin);
         assert!(status.success(), "exit status {status}");
         let stderr = stderr_of(&mut child);
@@ -698,7 +686,11 @@ fn input_read_ahead_during_a_search_is_bounded() {
     assert_eq!(responses[2], "= 2");
     let peak = peak_resident_bytes(pid);
     drop(writer.join().expect("writer"));
-    let status = wait_bounded(&mut child, Duration::from_secs(10));
+    let status = wait_bounded(
+        &mut child,
+        Duration::from_secs(10),
+        "input_read_ahead_during_a_search_is_bounded",
+    );
     assert!(status.success());
     assert!(peak < 100 << 20, "peak resident set {} MiB", peak >> 20);
 }
@@ -716,11 +708,7 @@ fn senseless_command_line_values_are_refused_at_start_up() {
         (&["--param", "rave_equiv"][..], "NAME=VALUE"),
         (&["--param", "no_such=1"][..], "unknown parameter"),
     ] {
-        let output = Command::new(env!("CARGO_BIN_EXE_hane"))
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run hane");
+        let output = start_up(args);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{args:?} was accepted");
         assert!(output.stdout.is_empty(), "{args:?} wrote to stdout");
@@ -821,7 +809,11 @@ fn a_large_sgf_file_is_read_in_bounded_memory() {
     assert_eq!(line.trim(), "= black");
     let peak = peak_resident_bytes(pid);
     drop(stdin);
-    let status = wait_bounded(&mut child, Duration::from_secs(10));
+    let status = wait_bounded(
+        &mut child,
+        Duration::from_secs(10),
+        "a_large_sgf_file_is_read_in_bounded_memory",
+    );
     assert!(status.success());
     assert!(peak < 256 << 20, "peak resident set {} MiB", peak >> 20);
 

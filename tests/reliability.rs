@@ -6,37 +6,15 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Gtp, TempDir};
-
-/// Waits for `child` at most `limit`; kills it and fails if it hangs.
-fn wait_bounded(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            return status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: hane still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
+use common::{spawn_hane, start_up, wait_bounded, Gtp, TempDir};
 
 /// Runs hane with `args` on `input` (then end of input), at most `limit`;
 /// returns the exit status, stdout and stderr.
 fn run_script(args: &[&str], input: &str, limit: Duration) -> (ExitStatus, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hane"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start hane");
+    let mut child = spawn_hane(args);
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(input.as_bytes()).expect("write");
     drop(stdin);
@@ -59,15 +37,6 @@ fn run_script(args: &[&str], input: &str, limit: Duration) -> (ExitStatus, Strin
         out.join().expect("stdout reader"),
         err.join().expect("stderr reader"),
     )
-}
-
-/// hane run with `args`, stdin empty: for the command line's checks.
-fn start_up(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hane"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hane")
 }
 
 /// Checks that `args` are refused at start-up: a non-zero status, a message

@@ -112,11 +112,14 @@ impl Engine {
         self.quit
     }
 
-    /// Answers one command as a library call, for tests and tools: no
-    /// client input can stop it and streamed lines are dropped, so streaming
-    /// analysis (which runs until input arrives) must not be sent this way.
+    /// Answers one command as a library call, for tests and tools, with
+    /// streamed lines dropped. No client input can follow it, so it runs as
+    /// at the end of input: streaming analysis, which runs until the next
+    /// line, stops at once (it once ran for good), and a genmove cut to the
+    /// cap on thinking time stops after its first playouts, as in the GTP
+    /// loop once stdin has ended.
     pub fn execute_detached(&mut self, command: Command) -> Reply {
-        let signals = Signals::default();
+        let signals = Signals::at_end_of_input();
         let mut sink = ResponseWriter::new(std::io::sink(), None);
         let mut context = Context {
             signals: &signals,
@@ -837,5 +840,33 @@ mod tests {
         assert!(engine
             .execute_detached(Command::Genmove(Color::Black))
             .is_ok());
+    }
+
+    /// A detached call has no input to follow it, so it runs as at the end
+    /// of input: streaming analysis, which runs until the next input line,
+    /// answers at once. It ran for good (the gtp_session fuzzer's timeout,
+    /// a session with `kata-analyze` in it).
+    #[test]
+    fn detached_streaming_analysis_answers() {
+        let (sender, answers) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut engine = engine();
+            for line in [
+                "kata-analyze",
+                "lz-analyze 10",
+                "kata-analyze w interval 5 ownership true",
+                "lz-analyze b 1",
+            ] {
+                let request = super::super::parse_line(line.as_bytes()).expect("a request");
+                let command = request.command.expect("a command");
+                let _ = sender.send((line, engine.execute_detached(command)));
+            }
+        });
+        for _ in 0..4 {
+            let (line, reply) = answers
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("a detached analysis command never answered");
+            assert_eq!(reply, Ok(String::new()), "{line}");
+        }
     }
 }

@@ -35,6 +35,16 @@ pub struct Signals {
 }
 
 impl Signals {
+    /// The signals of a command that no input can follow: stdin has ended
+    /// (the end counts as a line waiting), as the reader would have marked
+    /// it.
+    pub fn at_end_of_input() -> Signals {
+        let signals = Signals::default();
+        signals.pending_lines.store(1, Ordering::SeqCst);
+        signals.input_ended.store(true, Ordering::SeqCst);
+        signals
+    }
+
     /// Makes the next input line, or one already waiting, stop the running
     /// command, until the returned guard is dropped. For commands that run
     /// until the client says something: streaming analysis and pondering.

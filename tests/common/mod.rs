@@ -2,12 +2,12 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long any one response may take before the test fails as hung.
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -99,6 +99,54 @@ pub fn assert_raw_fails_unchanged(gtp: &mut Gtp, line: &[u8], expected: &str) {
 /// game is as it was.
 pub fn assert_fails_unchanged(gtp: &mut Gtp, command: &str, expected: &str) {
     assert_raw_fails_unchanged(gtp, format!("{command}\n").as_bytes(), expected);
+}
+
+/// hane started with `args`, its stdin, stdout and stderr piped: for tests
+/// that drive the process itself (end of input, signals, exit status).
+pub fn spawn_hane(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hane")
+}
+
+/// hane run with `args`, stdin empty, to its end: for the command line's
+/// checks.
+pub fn start_up(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run hane")
+}
+
+/// Waits for `child` at most `limit`; kills it and fails, naming `what`, if
+/// it hangs.
+pub fn wait_bounded(child: &mut Child, limit: Duration, what: &str) -> ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: hane still running after {limit:?}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whatever `child` wrote to its stderr, read to the end.
+pub fn stderr_of(child: &mut Child) -> String {
+    let mut stderr = String::new();
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut stderr);
+    }
+    stderr
 }
 
 pub struct Gtp {
