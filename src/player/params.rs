@@ -29,11 +29,7 @@ pub struct SearchParams {
     pub prior_empty_edge: u32,
     /// Virtual playouts of the learned prior (`knowledge::Gammas`; 0: off),
     /// won at a rate that says how the move's strength compares with the
-    /// others'. Where it is on, it stands in for the nearness and 3x3
-    /// shape priors (its distance and shape features say the same, from
-    /// strong games) and the capture prior is `prior_learned_capture`.
-    /// 100 beat 20 with the hand priors beside it on 19x19
-    /// (docs/strength.md, "The learned prior five times heavier").
+    /// others'. The default, 20, is the one measured.
     pub prior_learned: u32,
     /// How far from 50% the learned prior's rate goes: 0.5 takes a move
     /// n times stronger than the average of n candidates to 100%.
@@ -48,10 +44,6 @@ pub struct SearchParams {
     pub prior_pattern: u32,
     /// Virtual wins for capturing or saving a string in atari.
     pub prior_capture: u32,
-    /// `prior_capture` on boards where the learned prior is on: lower, as
-    /// the model's capture and escape features already favour those
-    /// moves; the reading (ladders) still adds this much.
-    pub prior_learned_capture: u32,
     /// Virtual losses for self-ataris.
     pub prior_self_atari: u32,
     /// Virtual losses for multi-stone suicides (where the rules allow them).
@@ -85,12 +77,11 @@ impl Default for SearchParams {
             prior_even: 10,
             prior_near_last: 10,
             prior_empty_edge: 10,
-            prior_learned: 100,
+            prior_learned: 20,
             prior_learned_slope: 0.5,
             prior_learned_min_side: 13,
             prior_pattern: 10,
             prior_capture: 20,
-            prior_learned_capture: 10,
             prior_self_atari: 10,
             prior_suicide: 40,
             virtual_loss: 1,
@@ -312,7 +303,7 @@ pub const PARAMS: &[Param] = &[
         name: "prior_near_last",
         kind: ParamKind::Integer,
         range: (0.0, MAX_PRIOR),
-        doc: "virtual wins for moves within two points of the last move (boards without the learned prior)",
+        doc: "virtual wins for moves within two points of the last move",
         get: |p| ParamValue::Integer(p.prior_near_last as u64),
         put: |p, v| p.prior_near_last = small(v),
     },
@@ -328,7 +319,7 @@ pub const PARAMS: &[Param] = &[
         name: "prior_learned",
         kind: ParamKind::Integer,
         range: (0.0, MAX_PRIOR),
-        doc: "virtual playouts of the learned move model (0: off); it replaces the nearness and shape priors",
+        doc: "virtual playouts of the learned move model (0: off)",
         get: |p| ParamValue::Integer(p.prior_learned as u64),
         put: |p, v| p.prior_learned = small(v),
     },
@@ -352,7 +343,7 @@ pub const PARAMS: &[Param] = &[
         name: "prior_pattern",
         kind: ParamKind::Integer,
         range: (0.0, MAX_PRIOR),
-        doc: "virtual wins for good 3x3 shapes (boards without the learned prior)",
+        doc: "virtual wins for good 3x3 shapes",
         get: |p| ParamValue::Integer(p.prior_pattern as u64),
         put: |p, v| p.prior_pattern = small(v),
     },
@@ -363,14 +354,6 @@ pub const PARAMS: &[Param] = &[
         doc: "virtual wins for capturing or saving a string in atari",
         get: |p| ParamValue::Integer(p.prior_capture as u64),
         put: |p, v| p.prior_capture = small(v),
-    },
-    Param {
-        name: "prior_learned_capture",
-        kind: ParamKind::Integer,
-        range: (0.0, MAX_PRIOR),
-        doc: "prior_capture where the learned prior is on",
-        get: |p| ParamValue::Integer(p.prior_learned_capture as u64),
-        put: |p, v| p.prior_learned_capture = small(v),
     },
     Param {
         name: "prior_self_atari",

@@ -33,12 +33,6 @@ pub fn candidates(
     let last = last_move.map(|m| board.vertex(m));
     let learned = (p.prior_learned > 0 && size.shorter_side() >= p.prior_learned_min_side)
         .then(|| Gammas::shipped(size));
-    // The model knows nearness, shape and captures from strong games:
-    // where it is on, the hand-made priors that say the same give way.
-    let capture = match learned {
-        Some(_) => p.prior_learned_capture,
-        None => p.prior_capture,
-    };
     let recent = Recent {
         last,
         last2: last2.map(|m| board.vertex(m)),
@@ -55,7 +49,7 @@ pub fn candidates(
         let v = board.vertex(point);
         let mut visits = p.prior_even;
         let mut wins = p.prior_even as f32 / 2.0;
-        if let (Some(l), None) = (last, learned) {
+        if let Some(l) = last {
             let d = (v.col as i32 - l.col as i32).abs() + (v.row as i32 - l.row as i32).abs();
             if d <= 2 {
                 visits += p.prior_near_last;
@@ -72,13 +66,13 @@ pub fn candidates(
             visits += p.prior_empty_edge;
         }
         if tactics.urgent.contains(&point) {
-            visits += capture;
-            wins += capture as f32;
+            visits += p.prior_capture;
+            wins += p.prior_capture as f32;
         }
         if tactics.futile.contains(&point) {
             visits += p.prior_self_atari;
         }
-        if learned.is_none() && patterns::matches(board.neighbourhood(point)) {
+        if patterns::matches(board.neighbourhood(point)) {
             visits += p.prior_pattern;
             wins += p.prior_pattern as f32;
         }
@@ -195,7 +189,6 @@ fn is_multi_stone_suicide(board: &PlayoutBoard, point: Point, color: Color) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Vertex;
     use crate::player::board::DEEP_BUDGET;
 
     #[test]
@@ -261,50 +254,5 @@ mod tests {
             ..SearchParams::default()
         };
         assert_ne!(priors(9, &everywhere), priors(9, &off));
-    }
-
-    #[test]
-    fn the_learned_prior_stands_in_for_the_nearness_and_shape_priors() {
-        // 19x19 with stones around the last move, so that both the
-        // nearness and the 3x3 shape priors have moves to reward.
-        let priors = |params: &SearchParams| -> Vec<(u32, f32)> {
-            let mut board = PlayoutBoard::new(19);
-            let mut last = None;
-            for (s, color) in [
-                ("D4", Color::Black),
-                ("E4", Color::White),
-                ("D5", Color::Black),
-            ] {
-                let p = board.point(Vertex::parse_gtp(s).expect("vertex"));
-                board.play(p, color);
-                last = Some(p);
-            }
-            candidates(
-                params,
-                true,
-                &mut Reader::new(DEEP_BUDGET),
-                &mut board,
-                Color::White,
-                [last, None],
-            )
-            .iter()
-            .map(|c| (c.prior_visits, c.prior_wins))
-            .collect()
-        };
-        let hand_priors_off = |p: SearchParams| SearchParams {
-            prior_near_last: 0,
-            prior_pattern: 0,
-            ..p
-        };
-        let with_model = SearchParams::default();
-        assert_eq!(
-            priors(&with_model),
-            priors(&hand_priors_off(with_model.clone()))
-        );
-        let without = SearchParams {
-            prior_learned: 0,
-            ..SearchParams::default()
-        };
-        assert_ne!(priors(&without), priors(&hand_priors_off(without.clone())));
     }
 }

@@ -793,28 +793,16 @@ mod tests {
             &["B1", "B2", "B3", "B4", "D2", "D3", "D4", "C1"],
             &["C2", "C3", "C4", "A5", "E5"],
         );
-        // D5 wins as well, a move later: White's C5 then connects into
-        // atari at B5. With the hand priors the model stands in for, the
-        // search may prefer either; what it must not do is let the
-        // string out.
-        let winning = ["C5", "D5"];
-        for prior_learned in [20, SearchParams::default().prior_learned] {
-            let params = SearchParams {
-                prior_learned,
-                prior_learned_min_side: 2,
-                ..SearchParams::default()
-            };
-            let search = searched_with(&game, Color::Black, params, 3000);
-            let best = most_visited(&search);
-            let (_, _, win_rate) = search
-                .root_children()
-                .into_iter()
-                .find(|&(mv, _, _)| mv == best)
-                .expect("a root child");
-            let best = search.board().vertex(best).to_string();
-            assert!(winning.contains(&best.as_str()), "{best}");
-            assert!(win_rate > 0.9, "{best} {win_rate}");
-        }
+        let params = SearchParams {
+            prior_learned: 20,
+            prior_learned_min_side: 2,
+            ..SearchParams::default()
+        };
+        let search = searched_with(&game, Color::Black, params, 3000);
+        let c5 = search
+            .board()
+            .point(Vertex::parse_gtp("C5").expect("vertex"));
+        assert_eq!(most_visited(&search), c5);
     }
 
     #[test]
