@@ -275,6 +275,8 @@ fn capturing_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES])
     count
 }
 
+/// The defences of the string at `p` in atari: capture an opponent string
+/// in atari that touches it, or extend at its liberty.
 fn defender_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES]) -> usize {
     let mut count = capturing_moves(board, p, out);
     let (liberties, liberty) = board.liberties_up_to_two(p);

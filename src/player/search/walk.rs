@@ -83,15 +83,9 @@ pub struct Worker {
     reader: Reader,
     /// The playouts' last good replies.
     replies: Replies,
-    /// The moves of the current iteration (kept to reuse its room).
-    moves: Vec<Point>,
-    /// The board of the current iteration, kept to be copied over: a copy
-    /// of the used part is cheaper than a clone of a 25x25 board's room.
-    board: Option<Box<PlayoutBoard>>,
-    /// The current iteration's path and its positions' superko keys (kept
-    /// to reuse their room).
-    path: Vec<Step>,
-    path_hashes: Vec<u64>,
+    /// What an iteration works in, kept from one to the next; None only
+    /// while an iteration has it.
+    room: Option<Room>,
     /// The priors' tactical reader (ladders read across the board).
     deep_reader: Reader,
     /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
@@ -115,6 +109,32 @@ pub struct Worker {
     playouts: u64,
 }
 
+/// What one iteration works in, reused by the next so that an iteration
+/// allocates nothing once warm.
+struct Room {
+    /// The board, copied over from the root: a copy of the used part is
+    /// cheaper than a clone of a 25x25 board's room.
+    board: Box<PlayoutBoard>,
+    /// The moves for the last good replies, pass as PASS, from the move
+    /// before the root on.
+    moves: Vec<Point>,
+    /// The nodes descended through, with their virtual losses.
+    path: Vec<Step>,
+    /// The superko keys of the positions along the path.
+    path_hashes: Vec<u64>,
+}
+
+impl Room {
+    fn new(root: &PlayoutBoard) -> Room {
+        Room {
+            board: Box::new(root.clone()),
+            moves: Vec::new(),
+            path: Vec::with_capacity(32),
+            path_hashes: Vec::with_capacity(32),
+        }
+    }
+}
+
 impl Worker {
     /// A thread's state for searching `search`, its random stream seeded
     /// with `seed`.
@@ -123,10 +143,7 @@ impl Worker {
             rng: FastRng::new(seed),
             reader: Reader::new(PLAYOUT_BUDGET),
             replies: Replies::new(),
-            moves: Vec::new(),
-            board: None,
-            path: Vec::with_capacity(32),
-            path_hashes: Vec::with_capacity(32),
+            room: Some(Room::new(&search.root_board)),
             deep_reader: Reader::new(DEEP_BUDGET),
             ownership: vec![0.0; ownership_len(&search.root_board)],
             ownership_squares: vec![0.0; ownership_len(&search.root_board)],
@@ -426,23 +443,29 @@ impl Search {
     /// One iteration: descend, expand, play out, back up. False when a
     /// tree move was refused by superko, which ends it with no playout.
     fn iterate(&self, w: &mut Worker) -> bool {
-        let mut board = match w.board.take() {
-            Some(mut board) => {
-                board.copy_from(&self.root_board);
-                board
-            }
-            None => Box::new(self.root_board.clone()),
-        };
+        // Lent out for the iteration: the playout borrows the worker beside
+        // the board.
+        let mut room = w.room.take().unwrap_or_else(|| Room::new(&self.root_board));
+        let played = self.iterate_in(w, &mut room);
+        w.room = Some(room);
+        played
+    }
+
+    /// `iterate`, in `room`.
+    fn iterate_in(&self, w: &mut Worker, room: &mut Room) -> bool {
+        let Room {
+            board,
+            moves,
+            path,
+            path_hashes,
+        } = room;
+        let board: &mut PlayoutBoard = board;
+        board.copy_from(&self.root_board);
         let mut amaf = [FIRST_NONE; crate::player::board::MAX_POINTS];
-        // The iteration's moves for the last good replies, pass as PASS,
-        // from the move before the root on.
-        let mut moves = std::mem::take(&mut w.moves);
         moves.clear();
         moves.push(self.root_last_move.unwrap_or(PASS));
         // The root carries no virtual loss: no thread chooses it.
-        let mut path = std::mem::take(&mut w.path);
         path.clear();
-        let mut path_hashes = std::mem::take(&mut w.path_hashes);
         path_hashes.clear();
         let mut to_move = self.root_to_move;
         let mut passes = self.root_passes;
@@ -471,13 +494,13 @@ impl Search {
                         &self.params,
                         self.rules.allow_suicide,
                         &mut w.deep_reader,
-                        &mut board,
+                        board,
                         to_move,
                         [last_move, last2],
                     );
                     if !self.filter.is_empty() {
                         let depth = path.len() - 1;
-                        self.filter.retain(&mut candidates, &board, to_move, depth);
+                        self.filter.retain(&mut candidates, board, to_move, depth);
                     }
                     candidates
                 });
@@ -506,12 +529,9 @@ impl Search {
                 if self.history.contains(&hash) || path_hashes.contains(&hash) {
                     // A repetition: this child can never be played here.
                     c.mark_illegal();
-                    for &(id, loss) in &path {
+                    for &(id, loss) in path.iter() {
                         self.tree.node(id).remove_virtual_loss(loss);
                     }
-                    w.moves = moves;
-                    w.board = Some(board);
-                    (w.path, w.path_hashes) = (path, path_hashes);
                     return false;
                 }
                 path_hashes.push(hash);
@@ -530,23 +550,19 @@ impl Search {
             }
         }
         if !terminal {
-            self.play_out(w, &mut board, to_move, last_move, &mut amaf, &mut moves);
+            self.play_out(w, board, to_move, last_move, &mut amaf, moves);
         }
         let score = board.score(self.komi);
-        w.record_ownership(&board);
-        self.record_score(w, &path, score);
+        w.record_ownership(board);
+        self.record_score(w, path, score);
         if self.move_ownership {
-            self.record_move_ownership(w, &path, &board);
+            self.record_move_ownership(w, path, board);
         }
         let winner = winner(score);
-        self.back_up(&path, black_half_wins(winner), &amaf);
+        self.back_up(path, black_half_wins(winner), &amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
-            w.replies
-                .learn(&moves, self.root_to_move.opponent(), winner);
+            w.replies.learn(moves, self.root_to_move.opponent(), winner);
         }
-        w.moves = moves;
-        w.board = Some(board);
-        (w.path, w.path_hashes) = (path, path_hashes);
         w.playouts += 1;
         true
     }
