@@ -177,6 +177,7 @@ fn main() {
             search_playouts,
             threads,
             cli.seed.unwrap_or(1),
+            &search_params(&cli),
         ),
         Some(Tool::Analyze(args)) => analyze(&cli, args),
         Some(Tool::Params) => list_params(),
@@ -375,7 +376,14 @@ fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>) -> usize {
 }
 
 /// `hane bench`: a tool, not the engine, so its report goes to stdout.
-fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, threads: usize, seed: u64) {
+fn bench(
+    sizes: &[usize],
+    playouts: u64,
+    search_playouts: u64,
+    threads: usize,
+    seed: u64,
+    params: &SearchParams,
+) {
     use hane::bench;
     use std::io::Write;
     let mut out = std::io::stdout().lock();
@@ -396,12 +404,13 @@ fn bench(sizes: &[usize], playouts: u64, search_playouts: u64, threads: usize, s
         );
         let searches = [(false, "light"), (true, "policy")]
             .map(|(heavy, label)| {
-                let search = bench::tree_search(size, search_playouts, seed, heavy, threads);
+                let search =
+                    bench::tree_search(size, search_playouts, seed, heavy, params, threads);
                 (search, format!("{label} playouts"))
             })
             .into_iter()
             .chain(
-                bench::middle_game_search(size, search_playouts, seed, threads)
+                bench::middle_game_search(size, search_playouts, seed, params, threads)
                     .map(|search| (search, "policy playouts, middle game".to_string())),
             );
         for (search, label) in searches {

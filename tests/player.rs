@@ -189,3 +189,31 @@ fn the_parameter_table_drives_the_listing_the_errors_and_the_log() {
     assert!(line.contains("prior_suicide=7"), "{line}");
     assert!(line.contains("rave_equiv=3500"), "{line}");
 }
+
+/// The tree nodes of each search line of `hane bench` on 9x9.
+fn bench_nodes(params: &[&str]) -> Vec<u64> {
+    let mut args = params.to_vec();
+    args.extend(["bench", "--sizes", "9", "--playouts", "100"]);
+    args.extend(["--search-playouts", "400"]);
+    let output = hane(&args);
+    assert!(output.status.success(), "{output:?}");
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    let nodes: Vec<u64> = report
+        .lines()
+        .filter(|l| l.starts_with("tree search"))
+        .filter_map(|l| l.split(", ").last()?.strip_suffix(" nodes)")?.parse().ok())
+        .collect();
+    assert_eq!(nodes.len(), 3, "{report}");
+    nodes
+}
+
+#[test]
+fn the_bench_searches_with_the_parameters_given() {
+    // A leaf expanded only at its 10,000th visit: 400 playouts grow the
+    // root's children and no further, on every line of the bench.
+    let unexpanded = bench_nodes(&["--param", "expand_visits=10000"]);
+    let default = bench_nodes(&[]);
+    for (few, many) in unexpanded.iter().zip(&default) {
+        assert!(few * 4 < *many, "{unexpanded:?} against {default:?}");
+    }
+}

@@ -74,7 +74,9 @@ impl SearchBench {
 }
 
 /// `heavy`: the search's own playout policy (capture, escape and shape
-/// moves), else light playouts as in `light_playouts`. The threads share
+/// moves), else light playouts as in `light_playouts`; the other search
+/// parameters are `params`' (`--param` reaches the bench, to time a
+/// setting before a match tries it). The threads share
 /// `playouts` out as a genmove's do. Thread t's random stream is seeded
 /// from `seed` and t, thread 0's with `seed` itself, as the one-thread
 /// bench always was: its figures stay comparable with older ones.
@@ -83,9 +85,14 @@ pub fn tree_search(
     playouts: u64,
     seed: u64,
     heavy: bool,
+    params: &SearchParams,
     threads: usize,
 ) -> SearchBench {
-    search_game(&Game::new(size, 7.0), playouts, seed, heavy, threads)
+    let params = SearchParams {
+        heavy_playouts: heavy,
+        ..params.clone()
+    };
+    search_game(&Game::new(size, 7.0), playouts, seed, params, threads)
 }
 
 /// The middle-game positions `middle_game_search` searches: hane's own
@@ -117,18 +124,23 @@ pub fn middle_games(size: usize) -> Vec<Game> {
 /// Tree search with policy playouts from each shipped middle-game position
 /// of `size` in turn, `playouts` in all shared out among them (none
 /// shipped for the size: None). The question a user asks: how many
-/// playouts a second in a game?
+/// playouts a second in a game? `params` as for `tree_search`.
 pub fn middle_game_search(
     size: usize,
     playouts: u64,
     seed: u64,
+    params: &SearchParams,
     threads: usize,
 ) -> Option<SearchBench> {
+    let params = SearchParams {
+        heavy_playouts: true,
+        ..params.clone()
+    };
     let games = middle_games(size);
     let each = playouts / games.len().max(1) as u64;
     let runs: Vec<SearchBench> = games
         .iter()
-        .map(|game| search_game(game, each.max(1), seed, true, threads))
+        .map(|game| search_game(game, each.max(1), seed, params.clone(), threads))
         .collect();
     let first = runs.first()?;
     Some(SearchBench {
@@ -141,12 +153,14 @@ pub fn middle_game_search(
 }
 
 /// Tree search from `game`'s position, its side to move to play.
-fn search_game(game: &Game, playouts: u64, seed: u64, heavy: bool, threads: usize) -> SearchBench {
+fn search_game(
+    game: &Game,
+    playouts: u64,
+    seed: u64,
+    params: SearchParams,
+    threads: usize,
+) -> SearchBench {
     let size = game.size().width;
-    let params = SearchParams {
-        heavy_playouts: heavy,
-        ..SearchParams::default()
-    };
     let search = Search::new(game, game.to_move(), params);
     let mut workers: Vec<Worker> = (0..threads.max(1) as u64)
         .map(|t| {
@@ -188,8 +202,9 @@ mod tests {
                 assert_eq!(game.to_move(), Color::Black);
             }
         }
-        let bench = middle_game_search(9, 30, 1, 1).expect("9x9 positions");
+        let bench =
+            middle_game_search(9, 30, 1, &SearchParams::default(), 1).expect("9x9 positions");
         assert!(bench.playouts >= 30, "{bench:?}");
-        assert!(middle_game_search(13, 30, 1, 1).is_none());
+        assert!(middle_game_search(13, 30, 1, &SearchParams::default(), 1).is_none());
     }
 }
