@@ -379,6 +379,11 @@ impl PlayoutBoard {
         // has no empty neighbour: the walk stops there.
         let mut pairs_left = self.pseudo_liberties(p);
         for s in self.stones_of(p) {
+            // Most stones of a long string touch no empty point: their
+            // neighbour counts say so without a look at the four points.
+            if count_of(self.neighbours[s as usize], EMPTY) == 0 {
+                continue;
+            }
             for n in self.adjacent(s) {
                 if self.color[n as usize] == EMPTY {
                     pairs_left -= 1;
@@ -413,6 +418,12 @@ impl PlayoutBoard {
     #[inline]
     pub fn empty_neighbours(&self, p: Point) -> u16 {
         count_of(self.neighbours[p as usize], EMPTY)
+    }
+
+    /// The number of `color`'s stones next to `p`.
+    #[inline]
+    pub fn neighbours_of(&self, p: Point, color: Color) -> u16 {
+        count_of(self.neighbours[p as usize], code(color))
     }
 
     /// The colours of the eight points around `p`, two bits each, in the

@@ -259,6 +259,9 @@ fn capturing_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES])
     };
     let mut count = 0;
     for s in board.stones_of(p) {
+        if board.neighbours_of(s, owner.opponent()) == 0 {
+            continue;
+        }
         for n in board.adjacent(s) {
             if board.color_at(n) != Some(owner.opponent()) {
                 continue;
