@@ -34,6 +34,11 @@ pub struct SearchParams {
     /// How far from 50% the learned prior's rate goes: 0.5 takes a move
     /// n times stronger than the average of n candidates to 100%.
     pub prior_learned_slope: f32,
+    /// Virtual wins of the learned prior in the manner of progressive
+    /// bias with large patterns (Pachi's pattern prior): a move the model
+    /// gives probability q gets sqrt(q) times this many playouts, all won
+    /// (0: off). Beside `prior_learned`'s rate form, for matches to choose.
+    pub prior_learned_wins: u32,
     /// The learned prior applies on boards whose shorter side is at least
     /// this: on 19x19 it won 19 of 22 games head to head at 2,000
     /// playouts; on 9x9 it left the match against GNU Go where it was (80
@@ -79,6 +84,7 @@ impl Default for SearchParams {
             prior_empty_edge: 10,
             prior_learned: 20,
             prior_learned_slope: 0.5,
+            prior_learned_wins: 0,
             prior_learned_min_side: 13,
             prior_pattern: 10,
             prior_capture: 20,
@@ -330,6 +336,14 @@ pub const PARAMS: &[Param] = &[
         doc: "how far from 50% the learned prior's win rate goes",
         get: |p| ParamValue::Real(p.prior_learned_slope),
         put: |p, v| p.prior_learned_slope = real(v),
+    },
+    Param {
+        name: "prior_learned_wins",
+        kind: ParamKind::Integer,
+        range: (0.0, MAX_PRIOR),
+        doc: "virtual wins sqrt(q) x N of a move the learned model gives probability q (0: off)",
+        get: |p| ParamValue::Integer(p.prior_learned_wins as u64),
+        put: |p, v| p.prior_learned_wins = small(v),
     },
     Param {
         name: "prior_learned_min_side",

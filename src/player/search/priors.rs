@@ -31,7 +31,8 @@ pub fn candidates(
     let size = board.size();
     let (width, height) = (size.width as i32, size.height as i32);
     let last = last_move.map(|m| board.vertex(m));
-    let learned = (p.prior_learned > 0 && size.shorter_side() >= p.prior_learned_min_side)
+    let learned = ((p.prior_learned > 0 || p.prior_learned_wins > 0)
+        && size.shorter_side() >= p.prior_learned_min_side)
         .then(|| Gammas::shipped(size));
     let recent = Recent {
         last,
@@ -120,6 +121,10 @@ fn add_learned_prior(p: &SearchParams, candidates: &mut [Candidate], strengths: 
         let rate = (0.5 + p.prior_learned_slope * share.ln() / scale).clamp(0.02, 0.98);
         c.prior_visits += p.prior_learned;
         c.prior_wins += p.prior_learned as f32 * rate;
+        // Progressive bias: whole virtual wins, rounded to whole visits.
+        let wins = ((s / total).sqrt() * p.prior_learned_wins as f32).round();
+        c.prior_visits += wins as u32;
+        c.prior_wins += wins;
     }
 }
 
@@ -223,6 +228,29 @@ mod tests {
         add_learned_prior(&params, &mut candidates, &[1.0]);
         let after: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
         assert_eq!(before, after);
+    }
+
+    #[test]
+    fn the_learned_wins_grow_with_the_root_of_the_move_probability() {
+        let params = SearchParams {
+            prior_learned: 0,
+            prior_learned_wins: 100,
+            ..SearchParams::default()
+        };
+        let mut candidates: Vec<Candidate> = (0..4)
+            .map(|mv| Candidate {
+                mv,
+                prior_visits: 10,
+                prior_wins: 5.0,
+            })
+            .collect();
+        // Probabilities 0.625, 0.25, 1/16, 1/16: roots 0.79, 0.5, 0.25.
+        add_learned_prior(&params, &mut candidates, &[2.5, 1.0, 0.25, 0.25]);
+        let added: Vec<(u32, f32)> = candidates
+            .iter()
+            .map(|c| (c.prior_visits - 10, c.prior_wins - 5.0))
+            .collect();
+        assert_eq!(added, [(79, 79.0), (50, 50.0), (25, 25.0), (25, 25.0)]);
     }
 
     #[test]
