@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use crate::player::knowledge::LARGE_FROM;
 use crate::player::playout::Policy;
 
 /// Tuning of the search. The defaults are what the matches were played with
@@ -39,6 +40,10 @@ pub struct SearchParams {
     /// gives probability q gets sqrt(q) times this many playouts, all won
     /// (0: off). Beside `prior_learned`'s rate form, for matches to choose.
     pub prior_learned_wins: u32,
+    /// The learned prior takes the large boards' class (the strong
+    /// players' fit) on boards whose shorter side is at least this, the
+    /// small boards' (GNU Go self-play) below.
+    pub prior_learned_large_from: usize,
     /// The learned prior applies on boards whose shorter side is at least
     /// this: on 19x19 it won 19 of 22 games head to head at 2,000
     /// playouts; on 9x9 it left the match against GNU Go where it was (80
@@ -85,6 +90,7 @@ impl Default for SearchParams {
             prior_learned: 20,
             prior_learned_slope: 0.5,
             prior_learned_wins: 0,
+            prior_learned_large_from: LARGE_FROM,
             prior_learned_min_side: 13,
             prior_pattern: 10,
             prior_capture: 20,
@@ -344,6 +350,14 @@ pub const PARAMS: &[Param] = &[
         doc: "virtual wins sqrt(q) x N of a move the learned model gives probability q (0: off)",
         get: |p| ParamValue::Integer(p.prior_learned_wins as u64),
         put: |p, v| p.prior_learned_wins = small(v),
+    },
+    Param {
+        name: "prior_learned_large_from",
+        kind: ParamKind::Integer,
+        range: (2.0, 26.0),
+        doc: "the learned prior uses the strong players' fit from this shorter side (26: never)",
+        get: |p| ParamValue::Integer(p.prior_learned_large_from as u64),
+        put: |p, v| p.prior_learned_large_from = integer(v) as usize,
     },
     Param {
         name: "prior_learned_min_side",

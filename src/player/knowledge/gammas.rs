@@ -96,6 +96,12 @@ impl Gammas {
 
     /// The shipped strengths for boards of `size`.
     pub fn shipped(size: BoardSize) -> &'static Gammas {
+        Gammas::shipped_class(size.shorter_side() >= LARGE_FROM)
+    }
+
+    /// The shipped strengths of the large boards' class (fitted to strong
+    /// players' 19x19 games) or the small boards' (GNU Go self-play).
+    pub fn shipped_class(large_class: bool) -> &'static Gammas {
         static SHIPPED_GAMMAS: OnceLock<(Gammas, Gammas)> = OnceLock::new();
         let (small, large) = SHIPPED_GAMMAS.get_or_init(|| {
             let start = std::time::Instant::now();
@@ -114,7 +120,7 @@ impl Gammas {
             );
             gammas
         });
-        if size.shorter_side() >= LARGE_FROM {
+        if large_class {
             large
         } else {
             small

@@ -33,7 +33,7 @@ pub fn candidates(
     let last = last_move.map(|m| board.vertex(m));
     let learned = ((p.prior_learned > 0 || p.prior_learned_wins > 0)
         && size.shorter_side() >= p.prior_learned_min_side)
-        .then(|| Gammas::shipped(size));
+        .then(|| Gammas::shipped_class(size.shorter_side() >= p.prior_learned_large_from));
     let recent = Recent {
         last,
         last2: last2.map(|m| board.vertex(m)),
@@ -282,5 +282,17 @@ mod tests {
             ..SearchParams::default()
         };
         assert_ne!(priors(9, &everywhere), priors(9, &off));
+        // The strong players' class on 9x9 rates moves otherwise than the
+        // small boards' own, and is the 13x13 default's.
+        let large_class = SearchParams {
+            prior_learned_large_from: 2,
+            ..everywhere.clone()
+        };
+        assert_ne!(priors(9, &large_class), priors(9, &everywhere));
+        let small_class = SearchParams {
+            prior_learned_large_from: 26,
+            ..SearchParams::default()
+        };
+        assert_ne!(priors(13, &small_class), priors(13, &default));
     }
 }
