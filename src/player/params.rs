@@ -38,17 +38,24 @@ pub struct SearchParams {
     /// Virtual wins of the learned prior in the manner of progressive
     /// bias with large patterns (Pachi's pattern prior): a move the model
     /// gives probability q gets sqrt(q) times this many playouts, all won
-    /// (0: off). Beside `prior_learned`'s rate form, for matches to choose.
+    /// (0: off), on boards up to `prior_learned_wins_max_side`. On 9x9,
+    /// with the strong players' fit, 200 won 23 of 28 head to head
+    /// (docs/strength.md).
     pub prior_learned_wins: u32,
+    /// The longest shorter side `prior_learned_wins` applies on: on 19x19
+    /// 300 won 10 of 20 head to head, not shown to help, so the large
+    /// boards keep the rate form alone.
+    pub prior_learned_wins_max_side: usize,
     /// The learned prior takes the large boards' class (the strong
     /// players' fit) on boards whose shorter side is at least this, the
-    /// small boards' (GNU Go self-play) below.
+    /// small boards' (GNU Go self-play) below. Every board by default:
+    /// the strong players' fit is the one that helps on 9x9.
     pub prior_learned_large_from: usize,
     /// The learned prior applies on boards whose shorter side is at least
-    /// this: on 19x19 it won 19 of 22 games head to head at 2,000
-    /// playouts; on 9x9 it left the match against GNU Go where it was (80
-    /// of 100 against 81), so it is kept to the large boards
-    /// (docs/strength.md, "Learned prior").
+    /// this: every board by default. On 19x19 it won 19 of 22 games head
+    /// to head at 2,000 playouts; on 9x9 the small boards' fit in the rate
+    /// form did not help (docs/strength.md, "Learned prior"), the strong
+    /// players' fit in the wins form does.
     pub prior_learned_min_side: usize,
     /// Virtual wins for moves that make a good 3x3 shape.
     pub prior_pattern: u32,
@@ -89,9 +96,10 @@ impl Default for SearchParams {
             prior_empty_edge: 10,
             prior_learned: 20,
             prior_learned_slope: 0.5,
-            prior_learned_wins: 0,
-            prior_learned_large_from: LARGE_FROM,
-            prior_learned_min_side: 13,
+            prior_learned_wins: 200,
+            prior_learned_wins_max_side: LARGE_FROM - 1,
+            prior_learned_large_from: 2,
+            prior_learned_min_side: 2,
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
@@ -350,6 +358,14 @@ pub const PARAMS: &[Param] = &[
         doc: "virtual wins sqrt(q) x N of a move the learned model gives probability q (0: off)",
         get: |p| ParamValue::Integer(p.prior_learned_wins as u64),
         put: |p, v| p.prior_learned_wins = small(v),
+    },
+    Param {
+        name: "prior_learned_wins_max_side",
+        kind: ParamKind::Integer,
+        range: (2.0, 25.0),
+        doc: "prior_learned_wins applies up to this shorter board side",
+        get: |p| ParamValue::Integer(p.prior_learned_wins_max_side as u64),
+        put: |p, v| p.prior_learned_wins_max_side = integer(v) as usize,
     },
     Param {
         name: "prior_learned_large_from",

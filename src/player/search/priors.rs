@@ -31,7 +31,12 @@ pub fn candidates(
     let size = board.size();
     let (width, height) = (size.width as i32, size.height as i32);
     let last = last_move.map(|m| board.vertex(m));
-    let learned = ((p.prior_learned > 0 || p.prior_learned_wins > 0)
+    let learned_wins = if size.shorter_side() <= p.prior_learned_wins_max_side {
+        p.prior_learned_wins
+    } else {
+        0
+    };
+    let learned = ((p.prior_learned > 0 || learned_wins > 0)
         && size.shorter_side() >= p.prior_learned_min_side)
         .then(|| Gammas::shipped_class(size.shorter_side() >= p.prior_learned_large_from));
     let recent = Recent {
@@ -94,7 +99,7 @@ pub fn candidates(
             prior_wins: wins,
         });
     }
-    add_learned_prior(p, &mut out, &strengths);
+    add_learned_prior(p, learned_wins, &mut out, &strengths);
     out.push(Candidate {
         mv: PASS,
         prior_visits: p.prior_even,
@@ -108,8 +113,15 @@ pub fn candidates(
 /// among them), won at a rate that grows with the log of the move's share
 /// of the candidates' total strength: 50% for an average share (1/n), up
 /// to 50% more or less (by `prior_learned_slope`) for a share n times
-/// the average or an n-th of it.
-fn add_learned_prior(p: &SearchParams, candidates: &mut [Candidate], strengths: &[f32]) {
+/// the average or an n-th of it. Then `wins_weight` × sqrt(q) virtual
+/// playouts, all won, for a move of probability q (its share of the
+/// total strength): progressive bias, Pachi's form of a pattern prior.
+fn add_learned_prior(
+    p: &SearchParams,
+    wins_weight: u32,
+    candidates: &mut [Candidate],
+    strengths: &[f32],
+) {
     let n = candidates.len();
     if strengths.len() != n || n < 2 {
         return;
@@ -122,7 +134,7 @@ fn add_learned_prior(p: &SearchParams, candidates: &mut [Candidate], strengths: 
         c.prior_visits += p.prior_learned;
         c.prior_wins += p.prior_learned as f32 * rate;
         // Progressive bias: whole virtual wins, rounded to whole visits.
-        let wins = ((s / total).sqrt() * p.prior_learned_wins as f32).round();
+        let wins = ((s / total).sqrt() * wins_weight as f32).round();
         c.prior_visits += wins as u32;
         c.prior_wins += wins;
     }
@@ -212,7 +224,7 @@ mod tests {
             .collect();
         // Shares of the total of 4 candidates: 2.5, 1, 1/4 and 1/4 times
         // the average.
-        add_learned_prior(&params, &mut candidates, &[2.5, 1.0, 0.25, 0.25]);
+        add_learned_prior(&params, 0, &mut candidates, &[2.5, 1.0, 0.25, 0.25]);
         let rates: Vec<f32> = candidates
             .iter()
             .map(|c| (c.prior_wins - 5.0) / (c.prior_visits - 10) as f32)
@@ -225,7 +237,7 @@ mod tests {
         }
         // With the strengths missing (the prior off): nothing added.
         let before: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
-        add_learned_prior(&params, &mut candidates, &[1.0]);
+        add_learned_prior(&params, 0, &mut candidates, &[1.0]);
         let after: Vec<u32> = candidates.iter().map(|c| c.prior_visits).collect();
         assert_eq!(before, after);
     }
@@ -234,7 +246,6 @@ mod tests {
     fn the_learned_wins_grow_with_the_root_of_the_move_probability() {
         let params = SearchParams {
             prior_learned: 0,
-            prior_learned_wins: 100,
             ..SearchParams::default()
         };
         let mut candidates: Vec<Candidate> = (0..4)
@@ -245,7 +256,7 @@ mod tests {
             })
             .collect();
         // Probabilities 0.625, 0.25, 1/16, 1/16: roots 0.79, 0.5, 0.25.
-        add_learned_prior(&params, &mut candidates, &[2.5, 1.0, 0.25, 0.25]);
+        add_learned_prior(&params, 100, &mut candidates, &[2.5, 1.0, 0.25, 0.25]);
         let added: Vec<(u32, f32)> = candidates
             .iter()
             .map(|c| (c.prior_visits - 10, c.prior_wins - 5.0))
@@ -254,7 +265,7 @@ mod tests {
     }
 
     #[test]
-    fn the_learned_prior_is_on_by_default_from_13x13_only() {
+    fn the_learned_prior_is_on_every_board_with_its_wins_on_the_small_ones() {
         let priors = |size: usize, params: &SearchParams| -> Vec<(u32, f32)> {
             let mut board = PlayoutBoard::new(size);
             candidates(
@@ -271,28 +282,35 @@ mod tests {
         };
         let off = SearchParams {
             prior_learned: 0,
+            prior_learned_wins: 0,
             ..SearchParams::default()
         };
         let default = SearchParams::default();
-        assert_eq!(priors(9, &default), priors(9, &off));
-        assert_ne!(priors(13, &default), priors(13, &off));
-        // Everywhere when asked for.
-        let everywhere = SearchParams {
-            prior_learned_min_side: 2,
+        for size in [5, 9, 13, 19] {
+            assert_ne!(priors(size, &default), priors(size, &off), "{size}");
+        }
+        // The wins form up to 12x12: on 9x9, not on 13x13 or 19x19.
+        let rate_form_only = SearchParams {
+            prior_learned_wins: 0,
             ..SearchParams::default()
         };
-        assert_ne!(priors(9, &everywhere), priors(9, &off));
-        // The strong players' class on 9x9 rates moves otherwise than the
-        // small boards' own, and is the 13x13 default's.
-        let large_class = SearchParams {
-            prior_learned_large_from: 2,
-            ..everywhere.clone()
-        };
-        assert_ne!(priors(9, &large_class), priors(9, &everywhere));
+        assert_ne!(priors(9, &default), priors(9, &rate_form_only));
+        assert_eq!(priors(13, &default), priors(13, &rate_form_only));
+        assert_eq!(priors(19, &default), priors(19, &rate_form_only));
+        // The strong players' fit on 9x9 rates moves otherwise than the
+        // small boards' own.
         let small_class = SearchParams {
-            prior_learned_large_from: 26,
+            prior_learned_large_from: 13,
             ..SearchParams::default()
         };
-        assert_ne!(priors(13, &small_class), priors(13, &default));
+        assert_ne!(priors(9, &small_class), priors(9, &default));
+        assert_eq!(priors(13, &small_class), priors(13, &default));
+        // Kept to the large boards when asked.
+        let large_only = SearchParams {
+            prior_learned_min_side: 13,
+            ..SearchParams::default()
+        };
+        assert_eq!(priors(9, &large_only), priors(9, &off));
+        assert_eq!(priors(13, &large_only), priors(13, &default));
     }
 }
