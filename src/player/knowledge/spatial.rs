@@ -33,9 +33,11 @@ struct Table {
     offsets: Vec<(i32, i32)>,
     /// Per size, how many of `offsets` it holds.
     ends: [usize; SPATIAL_SIZES],
-    /// Per symmetry, per offset, per content: the key of that content at
-    /// the offset the symmetry moves it to.
-    keys: [Vec<[u64; 4]>; 8],
+    /// Per offset, per content, per symmetry: what a point of that content
+    /// XORs into the all-empty hash (its key and the empty point's). The
+    /// eight symmetries side by side, so that one pass over the pattern's
+    /// points hashes it under all of them.
+    changes: Vec<[[u64; 8]; 4]>,
     /// Per symmetry and size, the hash of a pattern with every point
     /// empty: a pattern's hash is that with, for each point that is not
     /// empty, its content's key and the empty point's key XORed in. Most
@@ -87,7 +89,7 @@ fn table() -> &'static Table {
                 .filter(|&&(dx, dy)| gridcular(dx, dy) <= d)
                 .count();
         }
-        let keys = std::array::from_fn(|s| {
+        let keys: [Vec<[u64; 4]>; 8] = std::array::from_fn(|s| {
             offsets
                 .iter()
                 .map(|&o| std::array::from_fn(|content| key_of(symmetry(s, o), content)))
@@ -98,10 +100,20 @@ fn table() -> &'static Table {
             let keys: &Vec<[u64; 4]> = &keys[s];
             std::array::from_fn(|k| keys[..ends[k]].iter().fold(0, |h, key| h ^ key[EMPTY]))
         });
+        let changes = (0..offsets.len())
+            .map(|i| {
+                std::array::from_fn(|content| {
+                    std::array::from_fn(|sym| {
+                        let key: &[u64; 4] = &keys[sym][i];
+                        key[content] ^ key[EMPTY]
+                    })
+                })
+            })
+            .collect();
         Table {
             offsets,
             ends,
-            keys,
+            changes,
             all_empty,
             size_keys,
         }
@@ -115,11 +127,16 @@ pub fn spatial_hashes(board: &PlayoutBoard, p: Point, to_move: Color) -> [u64; S
     let size = board.size();
     let v = board.vertex(p);
     let (col, row) = (v.col as i32, v.row as i32);
-    // The points that are not empty, nearest first: (offset index,
-    // content).
-    let mut filled = [(0u16, 0u8); 256];
-    let mut count = 0;
+    // Per size, per symmetry: the changes from the all-empty hash, taken
+    // as the walk outwards passes each size's last point.
+    let mut by_size = [[0u64; 8]; SPATIAL_SIZES];
+    let mut changes = [0u64; 8];
+    let mut k = 0;
     for (i, &(dx, dy)) in table.offsets.iter().enumerate() {
+        while table.ends[k] == i {
+            by_size[k] = changes;
+            k += 1;
+        }
         let (x, y) = (col + dx, row + dy);
         let content = if x < 0 || y < 0 || x >= size.width as i32 || y >= size.height as i32 {
             OFF_BOARD
@@ -130,25 +147,19 @@ pub fn spatial_hashes(board: &PlayoutBoard, p: Point, to_move: Color) -> [u64; S
                 Some(_) => OPPONENT,
             }
         };
-        filled[count] = (i as u16, content as u8);
-        count += 1;
-    }
-    let filled = &filled[..count];
-    let mut hashes = [[0u64; SPATIAL_SIZES]; 8];
-    for (s, keys) in table.keys.iter().enumerate() {
-        let mut changes = 0u64;
-        let mut next = 0;
-        for (k, &end) in table.ends.iter().enumerate() {
-            while let Some(&(i, content)) = filled.get(next).filter(|&&(i, _)| (i as usize) < end) {
-                let key = &keys[i as usize];
-                changes ^= key[content as usize] ^ key[EMPTY];
-                next += 1;
-            }
-            hashes[s][k] = table.all_empty[s][k] ^ changes;
+        let change = &table.changes[i][content];
+        for (c, d) in changes.iter_mut().zip(change) {
+            *c ^= d;
         }
     }
+    for size_changes in &mut by_size[k..] {
+        *size_changes = changes;
+    }
     std::array::from_fn(|k| {
-        let least = hashes.iter().map(|h| h[k]).min().unwrap_or(0);
+        let least = (0..8)
+            .map(|s| table.all_empty[s][k] ^ by_size[k][s])
+            .min()
+            .unwrap_or(0);
         least ^ table.size_keys[k]
     })
 }
@@ -156,6 +167,59 @@ pub fn spatial_hashes(board: &PlayoutBoard, p: Point, to_move: Color) -> [u64; S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::rng::FastRng;
+
+    /// The hashes symmetry by symmetry, each over the list of the
+    /// pattern's stones: the plain form `spatial_hashes` must agree with.
+    fn reference_hashes(board: &PlayoutBoard, p: Point, to_move: Color) -> [u64; SPATIAL_SIZES] {
+        let table = table();
+        let size = board.size();
+        let v = board.vertex(p);
+        let (col, row) = (v.col as i32, v.row as i32);
+        // The points that are not empty, nearest first: (offset index,
+        // content).
+        let mut filled = [(0u16, 0u8); 256];
+        let mut count = 0;
+        for (i, &(dx, dy)) in table.offsets.iter().enumerate() {
+            let (x, y) = (col + dx, row + dy);
+            let content = if x < 0 || y < 0 || x >= size.width as i32 || y >= size.height as i32 {
+                OFF_BOARD
+            } else {
+                match board.color_at(board.point(Vertex::new(x as usize, y as usize))) {
+                    None => continue,
+                    Some(c) if c == to_move => OWN,
+                    Some(_) => OPPONENT,
+                }
+            };
+            filled[count] = (i as u16, content as u8);
+            count += 1;
+        }
+        let filled = &filled[..count];
+        let mut hashes = [[0u64; SPATIAL_SIZES]; 8];
+        for s in 0..8 {
+            let keys: Vec<[u64; 4]> = table
+                .offsets
+                .iter()
+                .map(|&o| std::array::from_fn(|content| key_of(symmetry(s, o), content)))
+                .collect();
+            let mut changes = 0u64;
+            let mut next = 0;
+            for (k, &end) in table.ends.iter().enumerate() {
+                while let Some(&(i, content)) =
+                    filled.get(next).filter(|&&(i, _)| (i as usize) < end)
+                {
+                    let key = &keys[i as usize];
+                    changes ^= key[content as usize] ^ key[EMPTY];
+                    next += 1;
+                }
+                hashes[s][k] = table.all_empty[s][k] ^ changes;
+            }
+        }
+        std::array::from_fn(|k| {
+            let least = hashes.iter().map(|h| h[k]).min().unwrap_or(0);
+            least ^ table.size_keys[k]
+        })
+    }
 
     fn hashes_at(rows: &[&str], at: &str, to_move: Color) -> [u64; SPATIAL_SIZES] {
         let board = PlayoutBoard::from_rows(rows);
@@ -250,5 +314,36 @@ mod tests {
         all.sort();
         all.dedup();
         assert_eq!(all.len(), SPATIAL_SIZES);
+    }
+
+    #[test]
+    fn the_one_pass_hashes_are_those_of_the_plain_form_on_random_boards() {
+        let mut rng = FastRng::new(7);
+        for size in [5, 9, 13, 19] {
+            for density in [0, 15, 40, 70] {
+                let rows: Vec<String> = (0..size)
+                    .map(|_| {
+                        (0..size)
+                            .map(|_| match rng.below(100) {
+                                r if r >= density => '.',
+                                r if r % 2 == 0 => 'X',
+                                _ => 'O',
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+                let board = PlayoutBoard::from_rows(&rows);
+                for &p in board.empty_points() {
+                    for color in [Color::Black, Color::White] {
+                        assert_eq!(
+                            spatial_hashes(&board, p, color),
+                            reference_hashes(&board, p, color),
+                            "{size}x{size} at {p}: {rows:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
