@@ -196,7 +196,7 @@ mod tests {
         }
         let filled = &filled[..count];
         let mut hashes = [[0u64; SPATIAL_SIZES]; 8];
-        for s in 0..8 {
+        for (s, hashes) in hashes.iter_mut().enumerate() {
             let keys: Vec<[u64; 4]> = table
                 .offsets
                 .iter()
@@ -212,7 +212,7 @@ mod tests {
                     changes ^= key[content as usize] ^ key[EMPTY];
                     next += 1;
                 }
-                hashes[s][k] = table.all_empty[s][k] ^ changes;
+                hashes[k] = table.all_empty[s][k] ^ changes;
             }
         }
         std::array::from_fn(|k| {
