@@ -26,6 +26,11 @@ pub struct SearchParams {
     pub prior_even: u32,
     /// Extra virtual wins for moves near the last move.
     pub prior_near_last: u32,
+    /// `prior_near_last` applies on boards whose shorter side is at least
+    /// this. Where the learned prior's wins form is on (9x9) the model's
+    /// distance features already say it: without the hand-made bonus 9x9
+    /// won 30 of 41 head to head (docs/strength.md).
+    pub prior_near_last_min_side: usize,
     /// Virtual losses for moves on the first two lines far from any stone.
     pub prior_empty_edge: u32,
     /// Virtual playouts of the learned prior (`knowledge::Gammas`; 0: off),
@@ -93,6 +98,7 @@ impl Default for SearchParams {
             expand_visits: 8,
             prior_even: 10,
             prior_near_last: 10,
+            prior_near_last_min_side: LARGE_FROM,
             prior_empty_edge: 10,
             prior_learned: 20,
             prior_learned_slope: 0.5,
@@ -326,6 +332,14 @@ pub const PARAMS: &[Param] = &[
         doc: "virtual wins for moves within two points of the last move",
         get: |p| ParamValue::Integer(p.prior_near_last as u64),
         put: |p, v| p.prior_near_last = small(v),
+    },
+    Param {
+        name: "prior_near_last_min_side",
+        kind: ParamKind::Integer,
+        range: (2.0, 26.0),
+        doc: "prior_near_last applies from this shorter board side (2: every board)",
+        get: |p| ParamValue::Integer(p.prior_near_last_min_side as u64),
+        put: |p, v| p.prior_near_last_min_side = integer(v) as usize,
     },
     Param {
         name: "prior_empty_edge",

@@ -31,6 +31,11 @@ pub fn candidates(
     let size = board.size();
     let (width, height) = (size.width as i32, size.height as i32);
     let last = last_move.map(|m| board.vertex(m));
+    let near_last = if size.shorter_side() >= p.prior_near_last_min_side {
+        p.prior_near_last
+    } else {
+        0
+    };
     let learned_wins = if size.shorter_side() <= p.prior_learned_wins_max_side {
         p.prior_learned_wins
     } else {
@@ -58,8 +63,8 @@ pub fn candidates(
         if let Some(l) = last {
             let d = (v.col as i32 - l.col as i32).abs() + (v.row as i32 - l.row as i32).abs();
             if d <= 2 {
-                visits += p.prior_near_last;
-                wins += p.prior_near_last as f32;
+                visits += near_last;
+                wins += near_last as f32;
             }
         }
         let line = (v.col as i32)
@@ -312,5 +317,39 @@ mod tests {
         };
         assert_eq!(priors(9, &large_only), priors(9, &off));
         assert_eq!(priors(13, &large_only), priors(13, &default));
+    }
+
+    #[test]
+    fn the_bonus_near_the_last_move_is_left_to_the_model_on_small_boards() {
+        // After a black stone at the centre, White's priors.
+        let priors = |size: usize, params: &SearchParams| -> Vec<(u32, f32)> {
+            let mut board = PlayoutBoard::new(size);
+            let centre = board.point(crate::game::Vertex::new(size / 2, size / 2));
+            board.play(centre, Color::Black);
+            candidates(
+                params,
+                true,
+                &mut Reader::new(DEEP_BUDGET),
+                &mut board,
+                Color::White,
+                [Some(centre), None],
+            )
+            .iter()
+            .map(|c| (c.prior_visits, c.prior_wins))
+            .collect()
+        };
+        let default = SearchParams::default();
+        let without = SearchParams {
+            prior_near_last: 0,
+            ..SearchParams::default()
+        };
+        let everywhere = SearchParams {
+            prior_near_last_min_side: 2,
+            ..SearchParams::default()
+        };
+        assert_eq!(priors(9, &default), priors(9, &without));
+        assert_ne!(priors(9, &everywhere), priors(9, &without));
+        assert_ne!(priors(13, &default), priors(13, &without));
+        assert_ne!(priors(19, &default), priors(19, &without));
     }
 }
