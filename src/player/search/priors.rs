@@ -213,6 +213,27 @@ mod tests {
     use super::*;
     use crate::player::board::DEEP_BUDGET;
 
+    /// The (visits, wins) priors of every candidate of `to_move` on
+    /// `board`, `last` the last move.
+    fn priors_after(
+        board: &mut PlayoutBoard,
+        params: &SearchParams,
+        to_move: Color,
+        last: Option<Point>,
+    ) -> Vec<(u32, f32)> {
+        candidates(
+            params,
+            true,
+            &mut Reader::new(DEEP_BUDGET),
+            board,
+            to_move,
+            [last, None],
+        )
+        .iter()
+        .map(|c| (c.prior_visits, c.prior_wins))
+        .collect()
+    }
+
     #[test]
     fn the_learned_prior_rates_moves_by_their_share_of_the_strength() {
         let params = SearchParams {
@@ -271,19 +292,8 @@ mod tests {
 
     #[test]
     fn the_learned_prior_is_on_every_board_with_its_wins_on_the_small_ones() {
-        let priors = |size: usize, params: &SearchParams| -> Vec<(u32, f32)> {
-            let mut board = PlayoutBoard::new(size);
-            candidates(
-                params,
-                true,
-                &mut Reader::new(DEEP_BUDGET),
-                &mut board,
-                Color::Black,
-                [None, None],
-            )
-            .iter()
-            .map(|c| (c.prior_visits, c.prior_wins))
-            .collect()
+        let priors = |size: usize, params: &SearchParams| {
+            priors_after(&mut PlayoutBoard::new(size), params, Color::Black, None)
         };
         let off = SearchParams {
             prior_learned: 0,
@@ -322,21 +332,11 @@ mod tests {
     #[test]
     fn the_bonus_near_the_last_move_is_left_to_the_model_on_small_boards() {
         // After a black stone at the centre, White's priors.
-        let priors = |size: usize, params: &SearchParams| -> Vec<(u32, f32)> {
+        let priors = |size: usize, params: &SearchParams| {
             let mut board = PlayoutBoard::new(size);
             let centre = board.point(crate::game::Vertex::new(size / 2, size / 2));
             board.play(centre, Color::Black);
-            candidates(
-                params,
-                true,
-                &mut Reader::new(DEEP_BUDGET),
-                &mut board,
-                Color::White,
-                [Some(centre), None],
-            )
-            .iter()
-            .map(|c| (c.prior_visits, c.prior_wins))
-            .collect()
+            priors_after(&mut board, params, Color::White, Some(centre))
         };
         let default = SearchParams::default();
         let without = SearchParams {
