@@ -178,6 +178,12 @@ impl PlayoutBoard {
         self.size
     }
 
+    /// The length of the board's array in use, border included: every
+    /// point of this board is below it.
+    pub fn points_used(&self) -> usize {
+        self.used
+    }
+
     /// Makes this board a copy of `other`. Copies only the part of the
     /// arrays a board of this size uses, so on small boards it is several
     /// times cheaper than `clone` (which copies room for 25x25): the search

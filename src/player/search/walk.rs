@@ -142,7 +142,7 @@ impl Worker {
         Worker {
             rng: FastRng::new(seed),
             reader: Reader::new(PLAYOUT_BUDGET),
-            replies: Replies::new(),
+            replies: Replies::new(search.root_board.points_used()),
             room: Some(Room::new(&search.root_board)),
             deep_reader: Reader::new(DEEP_BUDGET),
             ownership: vec![0.0; ownership_len(&search.root_board)],
