@@ -21,14 +21,19 @@ pub(super) enum Field {
 }
 
 /// Where a move's writes are noted, if anywhere: every write to the
-/// arrays goes through `set` or `set_color`, and every merge of two
-/// strings through `merged`. The playouts' `NoLog` notes nothing and
-/// compiles to the plain writes; `undo` keeps what it needs to take the
-/// move back.
+/// arrays goes through `set` or `set_color`, every merge of two strings
+/// through `merged`, and every stone a capture takes off through
+/// `removed`, in the order of its string's list. The playouts' `NoLog`
+/// notes nothing and compiles to the plain writes; `undo` keeps what it
+/// needs to take the move back.
 pub(super) trait Log {
     fn note(&mut self, field: Field, index: usize, old: u16);
     fn note_liberties(&mut self, index: usize, old: PseudoLiberties);
     fn merged(&mut self, big: u16, small: u16);
+    /// The stone `p` is being taken off; its empty-list index was
+    /// `old_empty_index` (a value no move reads while it is a stone, kept
+    /// so that taking the capture back leaves the board bit for bit).
+    fn removed(&mut self, p: u16, old_empty_index: u16);
 }
 
 /// Notes nothing: the ordinary move.
@@ -41,6 +46,8 @@ impl Log for NoLog {
     fn note_liberties(&mut self, _: usize, _: PseudoLiberties) {}
     #[inline(always)]
     fn merged(&mut self, _: u16, _: u16) {}
+    #[inline(always)]
+    fn removed(&mut self, _: u16, _: u16) {}
 }
 
 /// Writes `value` at `array[i]`, noting the old value in `log`.

@@ -720,6 +720,7 @@ impl PlayoutBoard {
         loop {
             let pu = p as usize;
             let c = self.color[pu];
+            log.removed(p, self.empty_index[pu]);
             self.hash ^= self.keys.keys[(c - 1) as usize][pu];
             set_color(log, &mut self.color, pu, EMPTY);
             self.add_empty(p, log);
