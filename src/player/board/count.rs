@@ -6,6 +6,18 @@
 use super::playout_board::{count_of, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, WHITE};
 use crate::game::{Color, Vertex, MAX_SIZE};
 
+/// Who a playout's count (Black's margin, komi included) makes the
+/// winner; None for a tie. The one place a score becomes a result.
+pub fn winner(black_margin: f32) -> Option<Color> {
+    if black_margin > 0.0 {
+        Some(Color::Black)
+    } else if black_margin < 0.0 {
+        Some(Color::White)
+    } else {
+        None
+    }
+}
+
 impl PlayoutBoard {
     /// The Tromp-Taylor count: Black's area minus White's minus komi.
     pub fn score(&self, komi: f32) -> f32 {

@@ -15,6 +15,7 @@ mod selfatari;
 mod tactics;
 mod undo;
 
-pub use playout_board::{code, winner, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, WHITE};
+pub use count::winner;
+pub use playout_board::{code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, WHITE};
 pub use selfatari::is_bad_self_atari;
 pub use tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};

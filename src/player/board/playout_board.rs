@@ -44,18 +44,6 @@ pub fn code(color: Color) -> u8 {
     }
 }
 
-/// Who a playout's count (Black's margin, komi included) makes the
-/// winner; None for a tie. The one place a score becomes a result.
-pub fn winner(black_margin: f32) -> Option<Color> {
-    if black_margin > 0.0 {
-        Some(Color::Black)
-    } else if black_margin < 0.0 {
-        Some(Color::White)
-    } else {
-        None
-    }
-}
-
 /// Neighbour counts are packed four bits per point colour: empty, black,
 /// white, edge. `unit(c)` adds one neighbour of colour code `c`.
 #[inline]
