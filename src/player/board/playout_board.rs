@@ -554,7 +554,7 @@ impl PlayoutBoard {
 
     /// Whether `color` may play the empty point `p` in a playout: not the
     /// ko point and not a suicide.
-    #[inline]
+    #[inline(always)]
     pub fn is_playout_legal(&self, p: Point, color: Color) -> bool {
         if p == self.ko {
             return false;
