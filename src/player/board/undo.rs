@@ -360,3 +360,58 @@ impl PlayoutBoard {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays `gtp` for `color` logged and takes it back: the board must be
+    /// the one before, bit for bit. Returns what the move captured.
+    fn captures_then_undoes(board: &mut PlayoutBoard, gtp: &str, color: Color) -> u16 {
+        let p = board.point_of(gtp);
+        let before = board.clone();
+        let mut journal = Journal::new();
+        let mark = board.play_logged(p, color, &mut journal);
+        let captured = board.last_captured();
+        board.undo(&mut journal, mark);
+        assert!(board.is_identical(&before), "after taking back {gtp}");
+        assert!(journal.captured.is_empty() && journal.changes.is_empty());
+        captured
+    }
+
+    #[test]
+    fn a_capture_of_two_strings_is_taken_back_exactly() {
+        // Black C3 takes the two White strings C4-C5 and C2 at once, and
+        // joins B3 and D3 into one string.
+        let rows = [
+            ".XOX.", //
+            ".XOX.", //
+            ".X.X.", //
+            "XXOX.", //
+            ".XXX.", //
+        ];
+        let mut board = PlayoutBoard::from_rows(&rows);
+        assert_eq!(captures_then_undoes(&mut board, "C3", Color::Black), 3);
+    }
+
+    #[test]
+    fn a_capture_by_the_last_point_of_the_empty_list_is_taken_back_exactly() {
+        // When the move's point ends the list of empty points, nothing
+        // moves into its place, and the captured stones are listed where
+        // it was: the take-back must not read them as the moved point.
+        // White C2 takes Black B2.
+        let rows = [
+            ".....", //
+            ".....", //
+            ".O...", //
+            "OX...", //
+            ".O...", //
+        ];
+        let mut board = PlayoutBoard::from_rows(&rows);
+        let p = board.point_of("C2");
+        let at = board.empty_points().iter().position(|&e| e == p);
+        let last = board.empty_count() - 1;
+        board.swap_empties(at.expect("C2 is empty"), last);
+        assert_eq!(captures_then_undoes(&mut board, "C2", Color::White), 1);
+    }
+}
