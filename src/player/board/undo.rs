@@ -75,40 +75,22 @@ impl Log for Journal {
     fn removed(&mut self, _: Point, _: u16) {}
 }
 
-/// The merges of a move that captures nothing, in order: (the surviving
-/// representative, the absorbed one). A stone joins at most four strings.
+/// The merges of a move, in order: (the surviving representative, the
+/// absorbed one). A stone joins at most four strings.
 #[derive(Clone, Copy, Debug, Default)]
 struct Merges {
     pairs: [(Point, Point); 4],
     count: u8,
 }
 
-impl Log for Merges {
-    #[inline(always)]
-    fn note(&mut self, _: Field, _: usize, _: u16) {}
-
-    #[inline(always)]
-    fn note_liberties(&mut self, _: usize, _: PseudoLiberties) {}
-
-    #[inline(always)]
-    fn merged(&mut self, big: Point, small: Point) {
-        self.pairs[self.count as usize] = (big, small);
-        self.count += 1;
-    }
-
-    #[inline(always)]
-    fn removed(&mut self, _: Point, _: u16) {
-        debug_assert!(false, "a quiet move captured");
-    }
-}
-
-/// What a capturing move notes: its merges, and the stones it takes off.
-struct CaptureLog<'a> {
+/// What a move that keeps its stone notes to be taken back step by step:
+/// its merges, and the stones it captures (none for most).
+struct Steps<'a> {
     merges: &'a mut Merges,
     captured: &'a mut Vec<(Point, u16)>,
 }
 
-impl Log for CaptureLog<'_> {
+impl Log for Steps<'_> {
     #[inline(always)]
     fn note(&mut self, _: Field, _: usize, _: u16) {}
 
@@ -117,7 +99,9 @@ impl Log for CaptureLog<'_> {
 
     #[inline(always)]
     fn merged(&mut self, big: Point, small: Point) {
-        self.merges.merged(big, small);
+        let merges = &mut *self.merges;
+        merges.pairs[merges.count as usize] = (big, small);
+        merges.count += 1;
     }
 
     #[inline(always)]
@@ -129,25 +113,16 @@ impl Log for CaptureLog<'_> {
 /// How a move read is taken back.
 #[derive(Clone, Copy, Debug)]
 enum TakeBack {
-    /// It captured nothing: step by step.
-    Quiet,
-    /// It captured the journal's stones from this index on: those put
-    /// back, then step by step.
-    Captures(usize),
+    /// The stones it captured, the journal's from this index on, put
+    /// back, then the move itself step by step.
+    Steps(usize),
     /// A suicide: the journal's writes from these indexes on, rewound.
     Writes(usize, usize),
 }
 
-/// What a move on an empty point does, as `undo` takes it back.
-enum MoveKind {
-    Quiet,
-    Captures,
-    Suicide,
-}
-
 /// What `undo` needs to take a move back: the board's single values before
-/// it, and either the move's merges and its point's old string values (a
-/// move that captures nothing) or where its writes begin in the journal.
+/// it, the move's merges and its point's old string values, and where its
+/// captured stones (or, for a suicide, its writes) begin in the journal.
 #[derive(Clone, Copy, Debug)]
 #[must_use = "a move played with play_logged must be undone"]
 pub struct Mark {
@@ -171,7 +146,7 @@ impl PlayoutBoard {
         let pu = p as usize;
         let mut mark = Mark {
             p,
-            take_back: TakeBack::Quiet,
+            take_back: TakeBack::Steps(journal.captured.len()),
             merges: Merges::default(),
             old: [self.string[pu], self.next[pu], self.stones[pu]],
             old_liberties: self.liberties[pu],
@@ -180,24 +155,16 @@ impl PlayoutBoard {
             last_captured: self.last_captured,
             hash: self.hash,
         };
-        match self.move_kind(p, code(color)) {
-            MoveKind::Quiet => {
-                let result = self.play_with(p, color, &mut mark.merges);
-                debug_assert_eq!((result.captured, result.suicided), (0, 0));
-            }
-            MoveKind::Captures => {
-                mark.take_back = TakeBack::Captures(journal.captured.len());
-                let mut log = CaptureLog {
-                    merges: &mut mark.merges,
-                    captured: &mut journal.captured,
-                };
-                let result = self.play_with(p, color, &mut log);
-                debug_assert!(result.captured > 0 && result.suicided == 0);
-            }
-            MoveKind::Suicide => {
-                mark.take_back = TakeBack::Writes(journal.changes.len(), journal.liberties.len());
-                self.play_with(p, color, journal);
-            }
+        if self.is_suicide(p, code(color)) {
+            mark.take_back = TakeBack::Writes(journal.changes.len(), journal.liberties.len());
+            self.play_with(p, color, journal);
+        } else {
+            let mut steps = Steps {
+                merges: &mut mark.merges,
+                captured: &mut journal.captured,
+            };
+            let result = self.play_with(p, color, &mut steps);
+            debug_assert_eq!(result.suicided, 0);
         }
         mark
     }
@@ -206,10 +173,11 @@ impl PlayoutBoard {
     /// as it was. Every move played after it must have been taken back.
     pub fn undo(&mut self, journal: &mut Journal, mark: Mark) {
         match mark.take_back {
-            TakeBack::Quiet => self.take_back_quiet(&mark),
-            TakeBack::Captures(start) => {
-                self.put_back_captured(journal, start, mark.p);
-                self.take_back_quiet(&mark);
+            TakeBack::Steps(start) => {
+                if journal.captured.len() > start {
+                    self.put_back_captured(journal, start, mark.p);
+                }
+                self.take_back_placed(&mark);
             }
             TakeBack::Writes(changes, liberties) => self.rewind(journal, (changes, liberties)),
         }
@@ -219,10 +187,10 @@ impl PlayoutBoard {
         self.hash = mark.hash;
     }
 
-    /// What `c` playing the empty point `p` does: capture nothing and
-    /// keep its string (quiet), capture, or neither (a suicide).
+    /// Whether `c` playing the empty point `p` captures nothing and
+    /// leaves its own string without a liberty.
     #[inline]
-    fn move_kind(&self, p: Point, c: u8) -> MoveKind {
+    fn is_suicide(&self, p: Point, c: u8) -> bool {
         let mut lives = count_of(self.neighbours[p as usize], EMPTY) > 0;
         for q in self.adjacent(p) {
             let cq = self.color[q as usize];
@@ -235,15 +203,11 @@ impl PlayoutBoard {
                 .single()
                 .is_some();
             if cq != c && in_atari {
-                return MoveKind::Captures;
+                return false;
             }
             lives |= cq == c && !in_atari;
         }
-        if lives {
-            MoveKind::Quiet
-        } else {
-            MoveKind::Suicide
-        }
+        !lives
     }
 
     /// Puts back the strings the move at `p` captured, from the journal's
@@ -291,9 +255,9 @@ impl PlayoutBoard {
         journal.captured.truncate(start);
     }
 
-    /// Reverses a move that captured nothing, step by step in the reverse
-    /// order of `place`.
-    fn take_back_quiet(&mut self, mark: &Mark) {
+    /// Reverses a move whose captures are back on the board (most
+    /// captured nothing), step by step in the reverse order of `place`.
+    fn take_back_placed(&mut self, mark: &Mark) {
         let p = mark.p;
         let pu = p as usize;
         let merges = &mark.merges;
