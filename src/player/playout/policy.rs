@@ -193,9 +193,6 @@ pub fn policy_playout(
         |board, color, last, record| {
             let before = record.len().checked_sub(2).map_or(0, |i| record[i]);
             last.and_then(|last| {
-                if let Some(r) = replies {
-                    r.prefetch(color, before, last);
-                }
                 let reply = |board: &PlayoutBoard| {
                     replies.and_then(|r| {
                         good_reply(policy, board, color, r.reply(color, before, last)?)

@@ -63,27 +63,6 @@ impl Replies {
         (one != NONE).then_some(one)
     }
 
-    /// Starts loading the entry `reply` will read for these moves. The
-    /// pair table is too large for the nearest caches (778 KB on 19x19)
-    /// and is read at a random place every playout move: the load missed
-    /// the cache on most moves, and a profile put 4% of a 19x19 search on
-    /// that one line. Asked for before the capture rule runs, the entry
-    /// arrives while the rule works.
-    #[inline]
-    pub fn prefetch(&self, color: Color, before: Point, previous: Point) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            if let Some(entry) = self.two.get(self.two_index(color, before, previous)) {
-                // SAFETY: a prefetch is a hint that reads nothing into the
-                // program and never faults; the address is of a live entry.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const Point).cast()) };
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (color, before, previous);
-    }
-
     /// Learns from one finished playout: `moves` in order (pass as 0),
     /// the first played by `first`; `winner` won it. The winner's replies
     /// are stored, the loser's forgotten.
