@@ -16,8 +16,9 @@ The opponent by default is GNU Go (--gnugo-level 10) with --chinese-rules
 (area scoring, so that its count can be compared with Tromp-Taylor's) and
 --capture-all-dead, so that it plays on until dead stones are captured, as
 the Tromp-Taylor count needs; --opponent replaces that command whole. hane
-gets --no-suicide against GNU Go, which forbids every suicide (--hane-suicide
-keeps hane's own rules), and --hane-args on top.
+gets --no-suicide against every opponent but another hane (GNU Go and Pachi
+forbid every suicide; --hane-suicide keeps hane's own rules), and
+--hane-args on top.
 
 Example:
   scripts/match.py --games 100 --size 9 --komi 7.5 --hane-args "--threads 1 --time 1"
@@ -51,12 +52,20 @@ def default_gnugo():
     return shutil.which("gnugo") or "/usr/games/gnugo"
 
 
-def is_gnugo(command):
+def program_name(command):
     try:
-        program = shlex.split(command)[0]
+        return os.path.basename(shlex.split(command)[0])
     except (ValueError, IndexError):
-        return False
-    return os.path.basename(program) == "gnugo"
+        return ""
+
+
+def is_gnugo(command):
+    return program_name(command) == "gnugo"
+
+
+def is_hane(command):
+    """Another hane (a head-to-head match): it plays by the same rules."""
+    return program_name(command).startswith("hane")
 
 
 def opponent_label(args):
@@ -78,7 +87,10 @@ def engine_commands(args):
     """(hane's command, the opponent's command) as the match runs them."""
     opponent = args.opponent or gnugo_command(args.gnugo, args.gnugo_level)
     hane_args = args.hane_args.split()
-    if is_gnugo(opponent) and not args.hane_suicide and "--no-suicide" not in hane_args:
+    # GNU Go and Pachi both forbid every suicide: a multi-stone suicide
+    # of hane's (legal by Tromp-Taylor) would end the game as an illegal
+    # move. Against another hane both play by the same rules.
+    if not is_hane(opponent) and not args.hane_suicide and "--no-suicide" not in hane_args:
         hane_args = ["--no-suicide"] + hane_args
     hane = " ".join([shlex.quote(args.hane)] + hane_args)
     return hane, opponent
@@ -639,9 +651,9 @@ def main():
                    help="the hane binary (default: target/release/hane)")
     p.add_argument("--hane-args", default="", metavar="ARGS",
                    help="hane's options, one string: \"--threads 1 --time 1\" "
-                        "(--no-suicide is added against GNU Go)")
+                        "(--no-suicide is added unless the opponent is a hane)")
     p.add_argument("--hane-suicide", action="store_true",
-                   help="do not add --no-suicide against GNU Go (its play answers "
+                   help="do not add --no-suicide (GNU Go's and Pachi's play answer "
                         "hane's suicides with an error, which ends the game)")
     p.add_argument("--gnugo", default=default_gnugo(), metavar="PATH",
                    help="GNU Go's binary (default: gnugo on PATH, else /usr/games/gnugo)")

@@ -1,5 +1,5 @@
 //! scripts/match.py builds a fair match's commands: GNU Go with area
-//! scoring at the level asked for, hane with --no-suicide against it, and
+//! scoring at the level asked for, hane with --no-suicide against every opponent but another hane, and
 //! the opponent named in the plot's title. Skipped where python3 is not
 //! installed.
 
@@ -70,13 +70,19 @@ fn the_gnu_go_level_builds_its_whole_command() {
 }
 
 #[test]
-fn another_opponent_is_named_and_gnu_go_without_area_scoring_is_warned_about() {
+fn suicide_is_forbidden_against_all_but_hane_and_gnu_go_without_area_scoring_is_warned_about() {
     let Some((hane, opponent, title, _)) = commands(&["--opponent", "pachi -t =5000"]) else {
         return;
     };
-    assert!(!hane.contains("--no-suicide"), "{hane}");
+    // Pachi forbids every suicide, as GNU Go does.
+    assert!(hane.contains("--no-suicide"), "{hane}");
     assert_eq!(opponent, "pachi -t =5000");
     assert_eq!(title, "hane against pachi -t =5000");
+    // Another hane plays by the same rules: suicide stays legal for both.
+    let Some((hane, _, _, _)) = commands(&["--opponent", "/tmp/hane-old --playouts 100"]) else {
+        return;
+    };
+    assert!(!hane.contains("--no-suicide"), "{hane}");
     let Some((_, _, title, warning)) = commands(&["--opponent", "gnugo --mode gtp --level 4"])
     else {
         return;
