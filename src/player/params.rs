@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use crate::game::BoardSize;
 use crate::player::knowledge::LARGE_FROM;
 use crate::player::playout::Policy;
 
@@ -82,8 +83,14 @@ pub struct SearchParams {
     /// (linear dynamic komi, `clock::handicap_extra`). Off until 19x19
     /// handicap games decide it.
     pub handicap_komi: bool,
-    /// The policy playout's probabilities.
+    /// The policy playout's probabilities (on the large boards, its
+    /// two-liberty rule's is `policy_two_liberties_large`).
     pub policy: Policy,
+    /// The two-liberty rule's probability on boards whose shorter side is
+    /// `LARGE_FROM` or more. There the lighter rule of the small boards
+    /// won 3 of 11 games head to head on 19x19 (docs/strength.md, session
+    /// 12): the large boards keep the rule they were measured with.
+    pub policy_two_liberties_large: f32,
     /// Bound on the number of tree nodes (the one tree of all threads).
     pub max_nodes: usize,
     /// Tests only: the search panics, to check what the client is told.
@@ -115,6 +122,7 @@ impl Default for SearchParams {
             last_good_reply: true,
             handicap_komi: false,
             policy: Policy::default(),
+            policy_two_liberties_large: 0.9,
             // 256 MB when full: what two threads' trees of 4,000,000 took
             // before they shared one, which fills twice as fast.
             max_nodes: 8_000_000,
@@ -481,9 +489,17 @@ pub const PARAMS: &[Param] = &[
         name: "policy_two_liberties",
         kind: ParamKind::Real,
         range: PROBABILITY,
-        doc: "playouts try the two-liberty answers around the last move",
+        doc: "playouts try the two-liberty answers around the last move (boards under 13x13)",
         get: |p| ParamValue::Real(p.policy.two_liberties),
         put: |p, v| p.policy.two_liberties = real(v),
+    },
+    Param {
+        name: "policy_two_liberties_large",
+        kind: ParamKind::Real,
+        range: PROBABILITY,
+        doc: "policy_two_liberties on boards of 13x13 and more",
+        get: |p| ParamValue::Real(p.policy_two_liberties_large),
+        put: |p, v| p.policy_two_liberties_large = real(v),
     },
     Param {
         name: "policy_nakade",
@@ -545,6 +561,16 @@ impl SearchParams {
     /// One parameter's value by name.
     pub fn get(&self, name: &str) -> Option<ParamValue> {
         param(name).map(|row| row.get(self))
+    }
+
+    /// The playout policy on a board of `size`: the large boards' own
+    /// two-liberty probability from `LARGE_FROM` on.
+    pub fn policy_for(&self, size: BoardSize) -> Policy {
+        let mut policy = self.policy;
+        if size.shorter_side() >= LARGE_FROM {
+            policy.two_liberties = self.policy_two_liberties_large;
+        }
+        policy
     }
 
     /// Every parameter as `name=value`, in the table's order: the log line
@@ -665,5 +691,27 @@ mod tests {
         assert!(summary.contains("prior_suicide=7"), "{summary}");
         assert!(summary.contains("rave_equiv=3500"), "{summary}");
         assert_eq!(summary.split(' ').count(), PARAMS.len());
+    }
+
+    #[test]
+    fn the_large_boards_keep_their_own_two_liberty_rule() {
+        let mut params = SearchParams::default();
+        params.set("policy_two_liberties", "0.3").expect("settable");
+        params
+            .set("policy_two_liberties_large", "0.7")
+            .expect("settable");
+        for ((width, height), expected) in [
+            ((9, 9), 0.3),
+            ((19, 9), 0.3),
+            ((13, 13), 0.7),
+            ((19, 19), 0.7),
+        ] {
+            let size = BoardSize::new(width, height).expect("a board size");
+            assert_eq!(params.policy_for(size).two_liberties, expected, "{size:?}");
+            // The rule's probability is the only difference.
+            let mut policy = params.policy_for(size);
+            policy.two_liberties = params.policy.two_liberties;
+            assert_eq!(policy, params.policy);
+        }
     }
 }

@@ -144,7 +144,13 @@ impl Default for Policy {
     fn default() -> Policy {
         Policy {
             capture: 0.9,
-            two_liberties: 0.9,
+            // Pachi's moggy tries its own two-liberty rule a quarter of
+            // the time. On 9x9, with the learned prior's wins, 0.25
+            // against 0.9 won at equal playouts and, for a quarter fewer
+            // instructions a playout, at equal cost (docs/strength.md,
+            // session 12). The large boards keep 0.9
+            // (`SearchParams::policy_two_liberties_large`).
+            two_liberties: 0.25,
             // After captures of three or more: 122 of 160 against 69 of 100
             // without (docs/strength.md). Fired after any move next to a
             // small region it scored 31 of 56.

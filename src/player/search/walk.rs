@@ -35,7 +35,7 @@ use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
 use crate::player::board::{winner, PlayoutBoard, Point, Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
-    first_code, light_playout, policy_playout, PolicyPlayout, Records, Replies, FIRST_NONE,
+    first_code, light_playout, policy_playout, Policy, PolicyPlayout, Records, Replies, FIRST_NONE,
 };
 use crate::player::rng::FastRng;
 
@@ -50,6 +50,8 @@ const MIN_PLAYOUTS_ON_STOP: u64 = 64;
 /// from move to move for tree reuse.
 pub struct Search {
     params: SearchParams,
+    /// The playouts' policy for this board's size (`policy_for`).
+    policy: Policy,
     tree: Tree,
     root_board: PlayoutBoard,
     root_to_move: Color,
@@ -221,6 +223,7 @@ impl Search {
         let root_last2_move = recent.next().flatten();
         let tree = Tree::new(params.max_nodes);
         Search {
+            policy: params.policy_for(size),
             params,
             tree,
             root_board,
@@ -588,7 +591,7 @@ impl Search {
         }
         let learning = self.params.last_good_reply;
         let mut playout = PolicyPlayout {
-            policy: &self.params.policy,
+            policy: &self.policy,
             rng: &mut w.rng,
             reader: &mut w.reader,
             replies: learning.then_some(&w.replies),
