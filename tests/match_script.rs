@@ -1,7 +1,7 @@
 //! scripts/match.py builds a fair match's commands: GNU Go with area
-//! scoring at the level asked for, hane with --no-suicide against every opponent but another hane, and
-//! the opponent named in the plot's title. Skipped where python3 is not
-//! installed.
+//! scoring at the level asked for, hane with --no-suicide against every
+//! opponent but another hane, and the opponent named in the plot's title.
+//! Skipped where python3 is not installed.
 
 use std::process::Command;
 

@@ -88,8 +88,9 @@ pub struct SearchParams {
     pub policy: Policy,
     /// The two-liberty rule's probability on boards whose shorter side is
     /// `LARGE_FROM` or more. There the lighter rule of the small boards
-    /// won 3 of 11 games head to head on 19x19 (docs/strength.md, session
-    /// 12): the large boards keep the rule they were measured with.
+    /// won 9 of 25 games head to head on 19x19 (docs/strength.md, session
+    /// 12), not shown to help: the large boards keep the rule they were
+    /// measured with.
     pub policy_two_liberties_large: f32,
     /// Bound on the number of tree nodes (the one tree of all threads).
     pub max_nodes: usize,
