@@ -487,6 +487,14 @@ pub const PARAMS: &[Param] = &[
         put: |p, v| p.policy.capture = real(v),
     },
     Param {
+        name: "policy_save",
+        kind: ParamKind::Real,
+        range: PROBABILITY,
+        doc: "the atari answers read the defences of our strings in atari",
+        get: |p| ParamValue::Real(p.policy.save),
+        put: |p, v| p.policy.save = real(v),
+    },
+    Param {
         name: "policy_two_liberties",
         kind: ParamKind::Real,
         range: PROBABILITY,

@@ -124,6 +124,9 @@ const MIN_NAKADE_CAPTURE: u16 = 3;
 pub struct Policy {
     /// Trying the atari answers around the last move.
     pub capture: f32,
+    /// Reading the defences of our strings in atari when the atari
+    /// answers are tried (the captures are always looked at).
+    pub save: f32,
     /// Trying the two-liberty answers around the last move.
     pub two_liberties: f32,
     /// Playing the vital point of an eye space next to the last move.
@@ -144,6 +147,7 @@ impl Default for Policy {
     fn default() -> Policy {
         Policy {
             capture: 0.9,
+            save: 1.0,
             // Pachi's moggy tries its own two-liberty rule a quarter of
             // the time. On 9x9, with the learned prior's wins, 0.25
             // against 0.9 won at equal playouts and, for a quarter fewer
@@ -254,7 +258,11 @@ fn local_answer(
     let touching = &strings[..count];
     if a.rng.chance(policy.capture) {
         a.candidates.clear();
-        atari_answers(board, color, touching, a.reader, a.candidates);
+        // At 1 no number is drawn, so the moves are those of the rule
+        // before it had this probability.
+        let save = policy.save >= 1.0 || a.rng.chance(policy.save);
+        let reader = save.then_some(&mut *a.reader);
+        atari_answers(board, color, touching, reader, a.candidates);
         if let Some(p) = pick(board, color, a.candidates, a.rng, None) {
             return Some(p);
         }
@@ -308,13 +316,14 @@ fn local_answer(
 /// Answers to ataris around the last move, for `color` to play: capture an
 /// opponent string it left in atari (or the last move's own string), and
 /// save ours it put in atari where a capture next to it or the extension
-/// works (a ladder that works is not run from). `touching` holds the
-/// strings at and next to the last move (`PlayoutBoard::strings_touching`).
+/// works (a ladder that works is not run from), when a `reader` is given.
+/// `touching` holds the strings at and next to the last move
+/// (`PlayoutBoard::strings_touching`).
 pub fn atari_answers(
     board: &mut PlayoutBoard,
     color: Color,
     touching: &[Point],
-    reader: &mut Reader,
+    mut reader: Option<&mut Reader>,
     out: &mut Vec<Point>,
 ) {
     for &q in touching {
@@ -323,7 +332,9 @@ pub fn atari_answers(
             continue;
         }
         if board.color_at(q) == Some(color) {
-            reader.saving_moves(board, q, out);
+            if let Some(reader) = reader.as_deref_mut() {
+                reader.saving_moves(board, q, out);
+            }
         } else if !out.contains(&liberty) {
             out.push(liberty);
         }
@@ -503,7 +514,7 @@ mod tests {
             &mut board,
             Color::Black,
             &strings[..count],
-            &mut reader,
+            Some(&mut reader),
             &mut answers,
         );
         assert_eq!(answers, vec![d1]);
@@ -520,5 +531,55 @@ mod tests {
         }
         // Tried with the policy's capture probability, 0.9.
         assert!((75..=100).contains(&captured), "{captured}");
+    }
+
+    #[test]
+    fn the_saving_probability_decides_whether_the_atari_rule_extends() {
+        // Black B2 in atari after White's C2, its liberty B3: extending
+        // there saves it (three liberties), and no capture is on offer.
+        let mut board = PlayoutBoard::new(5);
+        board.set_stone(
+            crate::game::Vertex::parse_gtp("B2").expect("vertex"),
+            Color::Black,
+        );
+        for v in ["A2", "B1", "C2"] {
+            board.set_stone(
+                crate::game::Vertex::parse_gtp(v).expect("vertex"),
+                Color::White,
+            );
+        }
+        let at = |v: &str| board.point(crate::game::Vertex::parse_gtp(v).expect("vertex"));
+        let (b3, c2) = (at("B3"), at("C2"));
+        let mut rng = FastRng::new(11);
+        let mut reader = Reader::new(crate::player::board::PLAYOUT_BUDGET);
+        let mut candidates = Vec::new();
+        let mut extensions = |save: f32, board: &mut PlayoutBoard| {
+            // Only the atari rule can answer.
+            let policy = Policy {
+                save,
+                two_liberties: 0.0,
+                nakade: 0.0,
+                race: 0.0,
+                pattern: 0.0,
+                ..Policy::default()
+            };
+            let mut extended = 0;
+            for _ in 0..100 {
+                let mut answering = Answering {
+                    policy: &policy,
+                    rng: &mut rng,
+                    reader: &mut reader,
+                    candidates: &mut candidates,
+                };
+                let answer = local_answer(&mut answering, board, Color::Black, c2, |_| None);
+                extended += (answer == Some(b3)) as u32;
+            }
+            extended
+        };
+        let always = extensions(1.0, &mut board);
+        assert!((75..=100).contains(&always), "{always}");
+        let half = extensions(0.5, &mut board);
+        assert!((25..=65).contains(&half), "{half}");
+        assert_eq!(extensions(0.0, &mut board), 0);
     }
 }
