@@ -87,10 +87,10 @@ pub struct SearchParams {
     /// two-liberty rule's is `policy_two_liberties_large`).
     pub policy: Policy,
     /// The two-liberty rule's probability on boards whose shorter side is
-    /// `LARGE_FROM` or more. There the lighter rule of the small boards
-    /// won 9 of 25 games head to head on 19x19 (docs/strength.md, session
-    /// 12), not shown to help: the large boards keep the rule they were
-    /// measured with.
+    /// `LARGE_FROM` or more. There the small boards' 0.25 won 41 of 104
+    /// games head to head on 19x19 at equal playouts (docs/strength.md,
+    /// sessions 12-13), a loss per playout for 22% less time a move: the
+    /// large boards keep the rule they were measured with.
     pub policy_two_liberties_large: f32,
     /// Bound on the number of tree nodes (the one tree of all threads).
     pub max_nodes: usize,

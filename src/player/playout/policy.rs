@@ -151,10 +151,12 @@ impl Default for Policy {
             // Pachi's moggy tries its own two-liberty rule a quarter of
             // the time. On 9x9, with the learned prior's wins, 0.25
             // against 0.9 won at equal playouts and, for a quarter fewer
-            // instructions a playout, at equal cost (docs/strength.md,
-            // session 12). The large boards keep 0.9
+            // instructions a playout, at equal cost (session 12); 0.1
+            // against 0.25 was level at equal playouts, 116 of 220, for 6%
+            // fewer instructions (session 13, docs/strength.md). The
+            // large boards keep 0.9
             // (`SearchParams::policy_two_liberties_large`).
-            two_liberties: 0.25,
+            two_liberties: 0.1,
             // After captures of three or more: 122 of 160 against 69 of 100
             // without (docs/strength.md). Fired after any move next to a
             // small region it scored 31 of 56.
