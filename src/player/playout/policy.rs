@@ -539,19 +539,8 @@ mod tests {
     fn the_saving_probability_decides_whether_the_atari_rule_extends() {
         // Black B2 in atari after White's C2, its liberty B3: extending
         // there saves it (three liberties), and no capture is on offer.
-        let mut board = PlayoutBoard::new(5);
-        board.set_stone(
-            crate::game::Vertex::parse_gtp("B2").expect("vertex"),
-            Color::Black,
-        );
-        for v in ["A2", "B1", "C2"] {
-            board.set_stone(
-                crate::game::Vertex::parse_gtp(v).expect("vertex"),
-                Color::White,
-            );
-        }
-        let at = |v: &str| board.point(crate::game::Vertex::parse_gtp(v).expect("vertex"));
-        let (b3, c2) = (at("B3"), at("C2"));
+        let mut board = PlayoutBoard::from_rows(&[".....", ".....", ".....", "OXO..", ".O..."]);
+        let (b3, c2) = (board.point_of("B3"), board.point_of("C2"));
         let mut rng = FastRng::new(11);
         let mut reader = Reader::new(crate::player::board::PLAYOUT_BUDGET);
         let mut candidates = Vec::new();
