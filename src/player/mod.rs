@@ -31,13 +31,14 @@ pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, 
 pub use search::{FilterKind, MoveFilter, MoveRule, RootMove, SearchReport};
 pub use think::{Player, PlayerConfig, Watch};
 
-/// The move model's pieces the offline fitter (examples/fit_prior) reads
-/// game records with: the playout board and the features of a move.
+/// The move model's pieces the offline tools read game records with: the
+/// playout board, the features of a move (examples/fit_prior) and the
+/// policy network's input planes (examples/write_planes).
 pub mod model {
-    pub use super::board::{PlayoutBoard, Point};
+    pub use super::board::{PlayoutBoard, Point, Reader, DEEP_BUDGET};
     pub use super::knowledge::{
-        canonical_shape, features, spatial_hashes, Group, MoveFeatures, Recent, GROUPS, LARGE_FROM,
-        SPATIAL_SIZES,
+        canonical_shape, features, spatial_hashes, write_planes, Group, MoveFeatures, Recent,
+        RecentMoves, GROUPS, LARGE_FROM, PLANES, RECENT_MOVES, SPATIAL_SIZES,
     };
 }
 

@@ -8,8 +8,10 @@
 mod features;
 mod gammas;
 pub mod patterns;
+mod planes;
 mod spatial;
 
 pub use features::{canonical_shape, features, is_empty_area, Group, MoveFeatures, Recent, GROUPS};
 pub use gammas::{Gammas, LARGE_FROM};
+pub use planes::{write_planes, RecentMoves, PLANES, RECENT_MOVES};
 pub use spatial::{spatial_hashes, SPATIAL_SIZES};
