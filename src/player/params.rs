@@ -63,6 +63,16 @@ pub struct SearchParams {
     /// form did not help (docs/strength.md, "Learned prior"), the strong
     /// players' fit in the wins form does.
     pub prior_learned_min_side: usize,
+    /// Virtual wins of the policy network (`knowledge::PolicyNet`): a
+    /// move it gives probability p gets sqrt(p) times this many playouts,
+    /// all won (Pachi's form for its network; 0: off).
+    pub prior_network: u32,
+    /// A node's children get the network's prior once the node has this
+    /// many playouts; the root's at once.
+    pub network_visits: u32,
+    /// The network applies on boards whose shorter side is at least this:
+    /// the size it was trained and measured on.
+    pub network_min_side: usize,
     /// Virtual wins for moves that make a good 3x3 shape.
     pub prior_pattern: u32,
     /// Virtual wins for capturing or saving a string in atari.
@@ -114,6 +124,9 @@ impl Default for SearchParams {
             prior_learned_wins_max_side: LARGE_FROM - 1,
             prior_learned_large_from: 2,
             prior_learned_min_side: 2,
+            prior_network: 500,
+            network_visits: 50,
+            network_min_side: 19,
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
@@ -437,6 +450,30 @@ pub const PARAMS: &[Param] = &[
         doc: "virtual losses for multi-stone suicides",
         get: |p| ParamValue::Integer(p.prior_suicide as u64),
         put: |p, v| p.prior_suicide = small(v),
+    },
+    Param {
+        name: "prior_network",
+        kind: ParamKind::Integer,
+        range: (0.0, 10_000.0),
+        doc: "virtual wins of the policy network: sqrt(p) times this (0: off)",
+        get: |p| ParamValue::Integer(p.prior_network as u64),
+        put: |p, v| p.prior_network = small(v),
+    },
+    Param {
+        name: "network_visits",
+        kind: ParamKind::Integer,
+        range: (0.0, 1e6),
+        doc: "a node's children get the network's prior at this many playouts (the root at once)",
+        get: |p| ParamValue::Integer(p.network_visits as u64),
+        put: |p, v| p.network_visits = small(v),
+    },
+    Param {
+        name: "network_min_side",
+        kind: ParamKind::Integer,
+        range: (2.0, 25.0),
+        doc: "the policy network applies on boards whose shorter side is at least this",
+        get: |p| ParamValue::Integer(p.network_min_side as u64),
+        put: |p, v| p.network_min_side = integer(v) as usize,
     },
     Param {
         name: "virtual_loss",

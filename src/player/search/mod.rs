@@ -5,6 +5,7 @@
 //! (`report`).
 
 mod filter;
+mod network_prior;
 mod priors;
 mod report;
 mod tree;

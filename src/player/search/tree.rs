@@ -43,6 +43,11 @@ const UNEXPANDED: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
+/// Whether a node's children have the policy network's prior.
+const NETWORK_NONE: u8 = 0;
+const NETWORK_CLAIMED: u8 = 1;
+const NETWORK_ADDED: u8 = 2;
+
 /// A node's statistics are from the point of view of the player who made
 /// its move: `win_rate` is that player's winning rate.
 ///
@@ -78,6 +83,10 @@ pub struct Node {
     state: AtomicU8,
     /// Refused by superko when tried: never selected again.
     illegal: AtomicBool,
+    /// Whether the policy network's prior was added to the children:
+    /// NETWORK_NONE, NETWORK_CLAIMED (one thread is evaluating) or
+    /// NETWORK_ADDED.
+    network: AtomicU8,
 }
 
 // Thirty-two bytes, as the plain node was: `--max-tree-mb` divides by it.
@@ -114,6 +123,43 @@ impl Node {
             to.store(from.load(RELAXED), RELAXED);
         }
         self.illegal.store(other.is_illegal(), RELAXED);
+        self.network.store(other.network.load(RELAXED), RELAXED);
+    }
+
+    /// Claims the right to add the policy network's prior to this node's
+    /// children: true for the one thread that gets it, once per node.
+    pub fn claim_network(&self) -> bool {
+        self.network.load(RELAXED) == NETWORK_NONE
+            && self
+                .network
+                .compare_exchange(NETWORK_NONE, NETWORK_CLAIMED, RELAXED, RELAXED)
+                .is_ok()
+    }
+
+    /// The claimed network prior has been added to the children.
+    pub fn network_added(&self) {
+        self.network.store(NETWORK_ADDED, RELAXED);
+    }
+
+    /// Whether the children have the network's prior (or are getting it).
+    pub fn has_network(&self) -> bool {
+        self.network.load(RELAXED) != NETWORK_NONE
+    }
+
+    /// Adds `visits` virtual playouts, `wins` of them won, to a prior set
+    /// before: the policy network's, added once the node's parent has
+    /// earned it. Its statistics and its prior (for `playouts` and the
+    /// report) both grow, the prior within its 16 bits.
+    pub fn add_prior(&self, visits: u32, wins: u32) {
+        let (before, _) = self.prior();
+        let visits = visits.min(u16::MAX as u32 / 2 - before);
+        let half_wins = 2 * wins.min(visits);
+        if visits == 0 {
+            return;
+        }
+        self.prior.fetch_add(visits | half_wins << 16, RELAXED);
+        self.visits.fetch_add(visits, RELAXED);
+        self.half_wins.fetch_add(half_wins, RELAXED);
     }
 
     pub fn mv(&self) -> Point {

@@ -29,10 +29,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::filter::MoveFilter;
+use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
 use super::tree::{Expansion, HalfWins, Node, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
 use crate::player::board::{winner, PlayoutBoard, Point, Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
+use crate::player::knowledge::{Evaluator, RecentMoves, RECENT_MOVES};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
     first_code, light_playout, policy_playout, Policy, PolicyPlayout, Records, Replies, FIRST_NONE,
@@ -56,9 +58,10 @@ pub struct Search {
     root_board: PlayoutBoard,
     root_to_move: Color,
     root_passes: u32,
-    root_last_move: Option<Point>,
-    /// The move before it, for the learned prior's distances.
-    root_last2_move: Option<Point>,
+    /// The moves that led to the root, the last first.
+    root_recent: RecentMoves,
+    /// The policy network's prior, where it applies.
+    network: Option<NetworkPrior>,
     /// The komi the playouts are counted with (`komi`).
     komi: f32,
     /// Superko keys of the game so far: tree moves may not repeat them.
@@ -90,6 +93,8 @@ pub struct Worker {
     room: Option<Room>,
     /// The priors' tactical reader (ladders read across the board).
     deep_reader: Reader,
+    /// The policy network's buffers.
+    evaluator: Evaluator,
     /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
     /// f64 so that long analyses (more than 2^24 playouts) still add up.
     ownership: Vec<f64>,
@@ -147,6 +152,7 @@ impl Worker {
             replies: Replies::new(search.root_board.points_used()),
             room: Some(Room::new(&search.root_board)),
             deep_reader: Reader::new(DEEP_BUDGET),
+            evaluator: Evaluator::new(),
             ownership: vec![0.0; ownership_len(&search.root_board)],
             ownership_squares: vec![0.0; ownership_len(&search.root_board)],
             ownership_samples: 0,
@@ -213,15 +219,18 @@ impl Search {
                 root_board.set_stone(vertex, color);
             }
         }
-        // The last two moves (a pass: none), as far back as the last
-        // setup: a move before stones were placed is no move to answer.
-        let mut recent = game.actions().iter().rev().map_while(|a| match a {
+        // The last moves (a pass: none), as far back as the last setup: a
+        // move before stones were placed is no move to answer.
+        let mut root_recent = [None; RECENT_MOVES];
+        let recent = game.actions().iter().rev().map_while(|a| match a {
             Action::Move(_, mv) => Some(mv.vertex().map(|v| root_board.point(v))),
             Action::Setup(_) => None,
         });
-        let root_last_move = recent.next().flatten();
-        let root_last2_move = recent.next().flatten();
+        for (slot, m) in root_recent.iter_mut().zip(recent) {
+            *slot = m;
+        }
         let tree = Tree::new(params.max_nodes);
+        let network = NetworkPrior::for_board(&params, &root_board);
         Search {
             policy: params.policy_for(size),
             params,
@@ -229,8 +238,8 @@ impl Search {
             root_board,
             root_to_move: to_move,
             root_passes: game.consecutive_passes().min(1),
-            root_last_move,
-            root_last2_move,
+            root_recent,
+            network,
             komi: game.komi() as f32,
             history: game.superko_keys().collect(),
             rules: game.rules(),
@@ -410,8 +419,19 @@ impl Search {
             &mut Reader::new(DEEP_BUDGET),
             &mut self.root_board.clone(),
             self.root_to_move,
-            [self.root_last_move, self.root_last2_move],
+            [self.root_recent[0], self.root_recent[1]],
         );
+        if let Some(network) = self.network {
+            let moves: Vec<Point> = candidates.iter().map(|c| c.mv).collect();
+            let policy = network.policy(
+                &mut Evaluator::new(),
+                &mut self.root_board.clone(),
+                self.root_to_move,
+                &self.root_recent,
+                &moves,
+            );
+            return moves.into_iter().zip(policy).collect();
+        }
         let total: f32 = candidates.iter().map(|c| c.prior_wins).sum();
         candidates
             .iter()
@@ -466,13 +486,13 @@ impl Search {
         board.copy_from(&self.root_board);
         let mut amaf = [FIRST_NONE; crate::player::board::MAX_POINTS];
         moves.clear();
-        moves.push(self.root_last_move.unwrap_or(PASS));
+        moves.push(self.root_recent[0].unwrap_or(PASS));
         // The root carries no virtual loss: no thread chooses it.
         path.clear();
         path_hashes.clear();
         let mut to_move = self.root_to_move;
         let mut passes = self.root_passes;
-        let mut last_move = self.root_last_move;
+        let mut last_move = self.root_recent[0];
         let mut node = Tree::ROOT;
         path.push((node, 0));
         let mut terminal = false;
@@ -490,7 +510,7 @@ impl Search {
                 let expansion = self.tree.expand(node, || {
                     // The move before the last: the path's, or the root's.
                     let last2 = match moves.len() {
-                        0 | 1 => self.root_last2_move,
+                        0 | 1 => self.root_recent[1],
                         n => Some(moves[n - 2]).filter(|&m| m != PASS),
                     };
                     let mut candidates = candidates(
@@ -510,6 +530,10 @@ impl Search {
                 if expansion != Expansion::Expanded {
                     break;
                 }
+            }
+            if let Some(network) = self.network.filter(|n| n.is_due(&self.tree, node)) {
+                let recent = recent_moves(moves, &self.root_recent);
+                network.add(&self.tree, node, &mut w.evaluator, board, to_move, &recent);
             }
             let Some(child) = self.select(node) else {
                 break;

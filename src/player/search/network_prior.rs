@@ -1,0 +1,147 @@
+//! The policy network as the tree's prior: at the root, and at every node
+//! that earns it by its playouts (`network_visits`), the network is asked
+//! once and each child gets sqrt(p) x `prior_network` virtual playouts, all
+//! won, on top of the heuristics' prior it was made with. A network
+//! evaluation costs as much as tens of playouts, so the nodes below the
+//! threshold keep the cheaper pattern prior alone.
+
+use super::tree::{NodeId, Tree, PASS};
+use crate::game::Color;
+use crate::player::board::{PlayoutBoard, Point};
+use crate::player::knowledge::{Evaluator, PolicyNet, RecentMoves, RECENT_MOVES};
+use crate::player::params::SearchParams;
+
+/// The network and how much its prior weighs, for one search.
+#[derive(Clone, Copy)]
+pub struct NetworkPrior {
+    net: &'static PolicyNet,
+    wins: u32,
+    visits: u32,
+}
+
+impl NetworkPrior {
+    /// The shipped network where the parameters turn it on for this
+    /// board, None elsewhere.
+    pub fn for_board(params: &SearchParams, board: &PlayoutBoard) -> Option<NetworkPrior> {
+        (params.prior_network > 0 && board.size().shorter_side() >= params.network_min_side).then(
+            || NetworkPrior {
+                net: PolicyNet::shipped(),
+                wins: params.prior_network,
+                visits: params.network_visits,
+            },
+        )
+    }
+
+    /// Whether `node` (expanded) has earned the network's prior and has
+    /// not had it: the root at once, the others at `network_visits`.
+    pub fn is_due(&self, tree: &Tree, node: NodeId) -> bool {
+        let n = tree.node(node);
+        !n.has_network() && (node == Tree::ROOT || n.playouts() >= self.visits)
+    }
+
+    /// Adds the network's prior to the children of `node` (expanded, its
+    /// position on `board` with `to_move` to play), unless another thread
+    /// claimed it first.
+    pub fn add(
+        &self,
+        tree: &Tree,
+        node: NodeId,
+        evaluator: &mut Evaluator,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+    ) {
+        let n = tree.node(node);
+        if !n.claim_network() {
+            return;
+        }
+        let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
+        let policy = self.policy(evaluator, board, to_move, recent, &moves);
+        for (child, p) in tree.children(node).zip(policy) {
+            let wins = (p.sqrt() * self.wins as f32).round() as u32;
+            tree.node(child).add_prior(wins, wins);
+        }
+        n.network_added();
+    }
+
+    /// The network's probabilities of `moves` (points of `board`, or
+    /// PASS), normalised over them.
+    pub fn policy(
+        &self,
+        evaluator: &mut Evaluator,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        moves: &[Point],
+    ) -> Vec<f32> {
+        let size = board.size();
+        let logits = evaluator.policy(self.net, board, to_move, recent);
+        let mut policy: Vec<f32> = moves
+            .iter()
+            .map(|&m| match m {
+                PASS => logits[size.points()],
+                m => logits[size.index(board.vertex(m))],
+            })
+            .collect();
+        softmax(&mut policy);
+        policy
+    }
+}
+
+/// Logits to probabilities, in place.
+fn softmax(values: &mut [f32]) {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut total = 0.0;
+    for v in values.iter_mut() {
+        *v = (*v - max).exp();
+        total += *v;
+    }
+    for v in values.iter_mut() {
+        *v /= total;
+    }
+}
+
+/// The recent moves at a node: those of the path (`path_moves`, oldest
+/// first, PASS for a pass, the root's last move first of all) and, before
+/// them, the root's own (`root`, most recent first).
+pub fn recent_moves(path_moves: &[Point], root: &RecentMoves) -> RecentMoves {
+    let mut recent = [None; RECENT_MOVES];
+    // The path's first entry is the root's last move: the root's list
+    // goes on from its second.
+    let from_path = path_moves
+        .iter()
+        .skip(1)
+        .rev()
+        .map(|&m| (m != PASS).then_some(m));
+    for (slot, m) in recent.iter_mut().zip(from_path.chain(root.iter().copied())) {
+        *slot = m;
+    }
+    recent
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_moves_take_the_path_then_the_root() {
+        let root = [Some(5), None, Some(7), Some(8)];
+        assert_eq!(recent_moves(&[5], &root), root);
+        assert_eq!(
+            recent_moves(&[5, 20], &root),
+            [Some(20), Some(5), None, Some(7)]
+        );
+        assert_eq!(
+            recent_moves(&[5, 20, PASS, 30, 40], &root),
+            [Some(40), Some(30), None, Some(20)]
+        );
+    }
+
+    #[test]
+    fn softmax_sums_to_one_and_keeps_the_order() {
+        let mut v = [1.0, 3.0, 2.0, -50.0];
+        softmax(&mut v);
+        assert!((v.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!(v[1] > v[2] && v[2] > v[0] && v[0] > v[3]);
+    }
+}
