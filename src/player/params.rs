@@ -70,8 +70,9 @@ pub struct SearchParams {
     /// A node's children get the network's prior once the node has this
     /// many playouts; the root's at once.
     pub network_visits: u32,
-    /// The network applies on boards whose shorter side is at least this:
-    /// the size it was trained and measured on.
+    /// The network applies on boards whose shorter side is at least this.
+    /// Trained on 19x19 games, it helps on 9x9 too (docs/strength.md);
+    /// smaller boards are untried.
     pub network_min_side: usize,
     /// Virtual wins for moves that make a good 3x3 shape.
     pub prior_pattern: u32,
@@ -126,7 +127,7 @@ impl Default for SearchParams {
             prior_learned_min_side: 2,
             prior_network: 500,
             network_visits: 50,
-            network_min_side: 19,
+            network_min_side: 9,
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
