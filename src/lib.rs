@@ -34,6 +34,6 @@ pub use game::{BoardSize, Color, Game, Move, Rules, Superko, Vertex};
 pub use gtp::{format_response, parse_line, serve, Command, Engine, LiveGfx, ParseError, Request};
 pub use player::model as knowledge;
 pub use player::{
-    bench, param, Param, ParamError, ParamKind, ParamValue, PlayerConfig, SearchParams,
-    MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
+    bench, param, use_network_file, Param, ParamError, ParamKind, ParamValue, PlayerConfig,
+    SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
 };

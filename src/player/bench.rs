@@ -6,11 +6,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
 use super::board::{winner, PlayoutBoard};
+use super::knowledge::{Evaluator, PolicyNet, RECENT_MOVES};
 use super::params::SearchParams;
 use super::playout::{light_playout, Records};
 use super::rng::FastRng;
 use super::search::{run_threads, Search, Worker};
-use crate::game::{sgf, Color, Game, Superko};
+use crate::game::{sgf, Color, Game, Superko, Vertex};
 
 /// Light playouts from the empty board.
 #[derive(Clone, Copy, Debug)]
@@ -188,6 +189,50 @@ fn search_game(
     }
 }
 
+/// The policy network's evaluations of one position.
+#[derive(Clone, Copy, Debug)]
+pub struct NetworkBench {
+    pub size: usize,
+    pub evaluations: u64,
+    pub seconds: f64,
+}
+
+impl NetworkBench {
+    pub fn milliseconds_each(&self) -> f64 {
+        1000.0 * self.seconds / self.evaluations.max(1) as f64
+    }
+}
+
+/// `evaluations` evaluations of the network on a shipped middle-game
+/// position of `size` (the empty board where none is shipped), after one
+/// that warms the buffers: what a node that earns the network's prior
+/// costs in a game. None when the process has no network.
+pub fn network_evaluations(size: usize, evaluations: u64) -> Option<NetworkBench> {
+    let game = middle_games(size)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Game::new(size, 7.0));
+    let mut board = PlayoutBoard::new(game.size());
+    for vertex in Vertex::all(game.size()) {
+        if let Some(color) = game.board().get(vertex) {
+            board.set_stone(vertex, color);
+        }
+    }
+    let net = PolicyNet::active()?;
+    let mut evaluator = Evaluator::new();
+    let recent = [None; RECENT_MOVES];
+    evaluator.policy(net, &mut board, game.to_move(), &recent);
+    let start = Instant::now();
+    for _ in 0..evaluations {
+        evaluator.policy(net, &mut board, game.to_move(), &recent);
+    }
+    Some(NetworkBench {
+        size,
+        evaluations,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +251,17 @@ mod tests {
             middle_game_search(9, 30, 1, &SearchParams::default(), 1).expect("9x9 positions");
         assert!(bench.playouts >= 30, "{bench:?}");
         assert!(middle_game_search(13, 30, 1, &SearchParams::default(), 1).is_none());
+    }
+
+    #[test]
+    fn network_evaluations_are_timed_on_every_size() {
+        for size in [9, 13, 19] {
+            let bench = network_evaluations(size, 3).expect("the shipped network");
+            assert_eq!((bench.size, bench.evaluations), (size, 3));
+            assert!(
+                bench.seconds > 0.0 && bench.milliseconds_each() > 0.0,
+                "{bench:?}"
+            );
+        }
     }
 }

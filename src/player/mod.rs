@@ -27,6 +27,7 @@ mod think;
 
 pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
+pub use knowledge::use_network_file;
 pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, PARAMS};
 pub use search::{FilterKind, MoveFilter, MoveRule, RootMove, SearchReport};
 pub use think::{Player, PlayerConfig, Watch};

@@ -19,6 +19,7 @@
 //! per-channel weights (over the trunk's mean over the board) and bias.
 
 use std::fmt;
+use std::path::Path;
 use std::sync::OnceLock;
 
 use super::planes::{write_planes, RecentMoves, PLANES};
@@ -31,7 +32,7 @@ const FORMAT_VERSION: u32 = 1;
 const MAX_CHANNELS: usize = 512;
 const MAX_BLOCKS: usize = 64;
 
-/// The network shipped with hane (data/policy-net.bin), compiled in.
+/// The bytes of the network shipped with hane (data/policy-net.bin).
 static SHIPPED: &[u8] = include_bytes!("../../../data/policy-net.bin");
 
 /// Why a weights file was refused.
@@ -172,19 +173,63 @@ impl PolicyNet {
         })
     }
 
-    /// The network shipped with hane, read once.
-    pub fn shipped() -> &'static PolicyNet {
-        static NET: OnceLock<PolicyNet> = OnceLock::new();
-        NET.get_or_init(|| {
-            let net = PolicyNet::from_bytes(SHIPPED)
-                .expect("the shipped network is checked by its tests");
-            log::info!(
-                "policy network: {} residual blocks of {} channels",
-                net.blocks.len(),
-                net.channels
-            );
-            net
-        })
+    /// The network the searches use: the one `use_network_file` chose, or
+    /// the shipped one; None when a chosen file could not be read.
+    pub fn active() -> Option<&'static PolicyNet> {
+        ACTIVE.get_or_init(|| Some(shipped())).as_ref()
+    }
+}
+
+/// The network of this process, chosen once before the first search.
+static ACTIVE: OnceLock<Option<PolicyNet>> = OnceLock::new();
+
+/// Weights files larger than this are refused unread: the largest network
+/// the header bounds allow is far smaller than a corrupt length could ask.
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The network shipped with hane (data/policy-net.bin), compiled in.
+fn shipped() -> PolicyNet {
+    let net = PolicyNet::from_bytes(SHIPPED).expect("the shipped network is checked by its tests");
+    log::info!("policy network: {}", net.description());
+    net
+}
+
+/// Makes the weights file at `path` the network of every search of this
+/// process, in place of the shipped one. Called once, before any search.
+/// When the file cannot be used, the searches go on without a network (the
+/// pattern prior alone) and the reason comes back for the caller to show.
+pub fn use_network_file(path: &Path) -> Result<(), String> {
+    let (chosen, outcome) = match read_file(path) {
+        Ok(net) => {
+            log::info!("policy network {}: {}", path.display(), net.description());
+            (Some(net), Ok(()))
+        }
+        Err(e) => (None, Err(format!("{}: {e}", path.display()))),
+    };
+    ACTIVE
+        .set(chosen)
+        .map_err(|_| "the policy network was chosen already".to_string())?;
+    outcome
+}
+
+/// The network of a weights file, its size bounded before it is read.
+fn read_file(path: &Path) -> Result<PolicyNet, String> {
+    let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(format!("{size} bytes, more than any network hane reads"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    PolicyNet::from_bytes(&bytes).map_err(|e| e.to_string())
+}
+
+impl PolicyNet {
+    /// Its shape, for the log.
+    fn description(&self) -> String {
+        format!(
+            "{} residual blocks of {} channels",
+            self.blocks.len(),
+            self.channels
+        )
     }
 }
 
@@ -392,7 +437,7 @@ mod tests {
             .collect();
         let logits = golden["logits"].as_array().expect("logits");
         assert!(positions.len() >= 4);
-        let net = PolicyNet::shipped();
+        let net = &shipped();
         let mut evaluator = Evaluator::new();
         let mut board = PlayoutBoard::new(record.size);
         let mut recent: RecentMoves = [None; RECENT_MOVES];
@@ -418,6 +463,22 @@ mod tests {
             recent[0] = point;
         }
         assert!(worst <= 1e-4, "largest difference {worst}");
+    }
+
+    #[test]
+    fn weights_files_are_read_or_refused_with_the_reason() {
+        let net = read_file(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/policy-net.bin"
+        )))
+        .expect("the shipped file");
+        assert_eq!(net.description(), shipped().description());
+        let missing = read_file(Path::new("/nonexistent/net.bin")).err();
+        assert!(missing.is_some_and(|e| e.contains("No such file")));
+        let folder = read_file(Path::new(env!("CARGO_MANIFEST_DIR"))).err();
+        assert!(folder.is_some());
+        let text = read_file(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))).err();
+        assert_eq!(text.as_deref(), Some("not a hane policy network file"));
     }
 
     #[test]
@@ -456,7 +517,7 @@ mod tests {
 
     #[test]
     fn the_network_runs_on_every_board_size_and_prefers_sensible_moves() {
-        let net = PolicyNet::shipped();
+        let net = &shipped();
         let mut evaluator = Evaluator::new();
         for size in [2, 9, 13, 19, 25] {
             let mut board = PlayoutBoard::new(size);

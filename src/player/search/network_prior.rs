@@ -20,16 +20,17 @@ pub struct NetworkPrior {
 }
 
 impl NetworkPrior {
-    /// The shipped network where the parameters turn it on for this
-    /// board, None elsewhere.
+    /// The process's network (`PolicyNet::active`) where the parameters
+    /// turn it on for this board, None elsewhere.
     pub fn for_board(params: &SearchParams, board: &PlayoutBoard) -> Option<NetworkPrior> {
-        (params.prior_network > 0 && board.size().shorter_side() >= params.network_min_side).then(
-            || NetworkPrior {
-                net: PolicyNet::shipped(),
-                wins: params.prior_network,
-                visits: params.network_visits,
-            },
-        )
+        if params.prior_network == 0 || board.size().shorter_side() < params.network_min_side {
+            return None;
+        }
+        Some(NetworkPrior {
+            net: PolicyNet::active()?,
+            wins: params.prior_network,
+            visits: params.network_visits,
+        })
     }
 
     /// Whether `node` (expanded) has earned the network's prior and has
