@@ -9,46 +9,8 @@ mod common;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use common::Gtp;
+use common::analysis::Client;
 use serde_json::{json, Value};
-
-/// A running `hane analysis` and the JSON lines it writes.
-struct Client {
-    engine: Gtp,
-}
-
-impl Client {
-    fn start(args: &[&str]) -> Client {
-        let mut all = vec!["analysis", "--seed", "1"];
-        all.extend_from_slice(args);
-        Client {
-            engine: Gtp::start_with(&all),
-        }
-    }
-
-    fn send(&mut self, query: &str) {
-        assert!(!query.contains('\n'), "one line a query");
-        self.engine.write_raw(format!("{query}\n").as_bytes());
-    }
-
-    fn receive(&mut self) -> Value {
-        let line = self.engine.read_line();
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
-    }
-
-    /// Responses until `done` says the last one has come.
-    fn receive_until(&mut self, mut done: impl FnMut(&Value) -> bool) -> Vec<Value> {
-        let mut responses = Vec::new();
-        loop {
-            let response = self.receive();
-            let finished = done(&response);
-            responses.push(response);
-            if finished {
-                return responses;
-            }
-        }
-    }
-}
 
 /// KataGo's example query, word for word.
 const EXAMPLE: &str = r#"{"id":"foo","initialStones":[["B","Q4"],["B","C4"]],"moves":[["W","P5"],["B","P6"]],"rules":"tromp-taylor","komi":7.5,"boardXSize":19,"boardYSize":19,"analyzeTurns":[0,1,2]}"#;

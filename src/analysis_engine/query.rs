@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::game::{BoardSize, Color, Game, Move, Superko, Vertex, MAX_RECORD_ACTIONS};
-use crate::game::{Ko, RulesObject};
+use crate::game::RulesObject;
+use crate::game::{BoardSize, Color, Game, Move, Rules, Vertex, MAX_RECORD_ACTIONS};
 use crate::player::{FilterKind, MoveFilter, MoveRule};
 
 /// The komi of a query that gives none, as KataGo's for area scoring.
@@ -65,8 +65,8 @@ pub(super) struct Include {
 #[derive(Clone, Debug)]
 pub(super) struct Setup {
     pub size: BoardSize,
-    pub komi: f64,
-    pub superko: Superko,
+    /// Superko, suicide and komi: the search keeps to them too.
+    pub rules: Rules,
     pub initial_stones: Vec<(Vertex, Color)>,
     pub initial_player: Color,
     pub moves: Vec<(Color, Move)>,
@@ -77,7 +77,7 @@ impl Setup {
     /// turn) and the side to move there: the colour of the move just played
     /// hands the turn to its opponent; at turn 0, `initialPlayer`.
     pub fn game_at(&self, turn: usize) -> Result<Game, String> {
-        let mut game = Game::new(self.size, self.komi).with_superko(self.superko);
+        let mut game = Game::new(self.size, self.rules.komi).with_rules(self.rules);
         if !self.initial_stones.is_empty() {
             let stones: Vec<(Vertex, Option<Color>)> = self
                 .initial_stones
@@ -279,12 +279,11 @@ impl Fields<'_> {
                 color(value).ok_or_else(|| self.error("initialPlayer", "Must be \"b\" or \"w\""))?
             }
         };
-        let superko = self.rules()?;
         let komi = self.komi()?;
+        let rules = self.rules(komi)?;
         let setup = Setup {
             size,
-            komi,
-            superko,
+            rules,
             initial_stones,
             initial_player,
             moves,
@@ -426,12 +425,13 @@ impl Fields<'_> {
             .collect()
     }
 
-    /// The superko rule the query is analysed under: Tromp-Taylor's, with
-    /// the ko rule asked for where it is one of the two hane plays; other
-    /// rules are a warning, as KataGo warns when it must play nearby rules.
-    fn rules(&mut self) -> Checked<Superko> {
+    /// The rules the query is analysed under: those asked for where hane
+    /// plays them (Tromp-Taylor under either superko rule, with or without
+    /// suicide), else the nearest, with a warning naming what differs, as
+    /// KataGo warns when its network lacks a rule.
+    fn rules(&mut self, komi: f64) -> Checked<Rules> {
         const WHY: &str = "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON object with detailed rules parameters.";
-        let rules = match self.map.get("rules") {
+        let asked = match self.map.get("rules") {
             Some(Value::String(name)) => RulesObject::named(name)
                 .ok_or_else(|| self.error("rules", format!("Could not parse rules: {name}")))?,
             Some(object @ Value::Object(_)) => {
@@ -440,17 +440,22 @@ impl Fields<'_> {
             }
             _ => return Err(self.error("rules", WHY)),
         };
-        let superko = match rules.ko {
-            Ko::Situational => Superko::Situational,
-            _ => Superko::Positional,
-        };
-        if let Err(why) = rules.played(0.0) {
+        let rules = asked.nearest(komi);
+        if let Err(why) = asked.played(komi) {
+            let suicide = if rules.allow_suicide {
+                "allowed"
+            } else {
+                "forbidden"
+            };
             self.warn(
                 "rules",
-                format!("{why}; analysed under Tromp-Taylor with {superko} superko"),
+                format!(
+                    "{why}; analysed under Tromp-Taylor with {} superko, suicide {suicide}",
+                    rules.superko
+                ),
             );
         }
-        Ok(superko)
+        Ok(rules)
     }
 
     fn komi(&self) -> Checked<f64> {

@@ -18,7 +18,7 @@ pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
 pub use history::{Action, Game, MAX_RECORD_ACTIONS};
 pub use record::result_text;
 pub use rules::{Rules, DEFAULT_KOMI};
-pub use rules_object::{Ko, RulesObject};
+pub use rules_object::RulesObject;
 pub use superko::Superko;
 pub use vertex::{BoardSize, Move, Vertex, MAX_SIZE};
 

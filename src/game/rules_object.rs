@@ -176,19 +176,27 @@ impl RulesObject {
             )
     }
 
-    /// The rules hane plays for these (superko and suicide; the komi
-    /// stays `komi`'s), or, when they are not Tromp-Taylor's, the fields
-    /// that differ, as KataGo names them.
-    pub fn played(&self, komi: f64) -> Result<Rules, String> {
+    /// The rules hane plays nearest to these: Tromp-Taylor under the
+    /// superko rule nearest the ko rule (positional for simple ko, whose
+    /// repetitions hane cannot leave open), with or without suicide as
+    /// asked, and `komi`.
+    pub fn nearest(&self, komi: f64) -> Rules {
         let superko = match self.ko {
             Ko::Situational => Superko::Situational,
             _ => Superko::Positional,
         };
-        let rules = Rules {
+        Rules {
             superko,
             allow_suicide: self.suicide,
             komi,
-        };
+        }
+    }
+
+    /// The rules hane plays for these (superko and suicide; the komi
+    /// stays `komi`'s), or, when they are not Tromp-Taylor's, the fields
+    /// that differ, as KataGo names them.
+    pub fn played(&self, komi: f64) -> Result<Rules, String> {
+        let rules = self.nearest(komi);
         let wanted = RulesObject::of(rules);
         let as_map = |rules: &RulesObject| match serde_json::to_value(rules) {
             Ok(serde_json::Value::Object(map)) => map,

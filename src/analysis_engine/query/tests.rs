@@ -97,7 +97,7 @@ fn avoid_allow_and_priorities() {
         r#"{"id":"f","moves":[["B","E5"]],"rules":{"ko":"SITUATIONAL"},"boardXSize":9,"boardYSize":9,"analyzeTurns":[1,0],"priorities":[5,-2],"avoidMoves":[{"player":"W","moves":["D4","pass"],"untilDepth":1}]}"#,
     );
     assert_eq!(q.turns, vec![(1, 5), (0, -2)]);
-    assert_eq!(q.setup.superko, Superko::Situational);
+    assert_eq!(q.setup.rules.superko, crate::game::Superko::Situational);
     assert!(!q.filter.allows(Color::White, Move::Pass, 0));
     assert!(q.filter.allows(Color::White, Move::Pass, 1));
     let e = error(
