@@ -302,3 +302,23 @@ fn the_end_of_the_input_finishes_the_queue_unless_told_not_to_wait() {
     assert!(status.success());
     assert!(sent.elapsed() < Duration::from_secs(20));
 }
+
+/// `analyzeTurns` is a set of turns, as KataGo reads it: a turn named more
+/// than once is analysed once, and the turns are taken in the game's order.
+#[test]
+fn a_turn_named_twice_is_analysed_once() {
+    let mut client = Client::start(&["--playouts", "20", "--analysis-threads", "1"]);
+    client.send(
+        r#"{"id":"twice","moves":[["B","E5"]],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"analyzeTurns":[1,1,0,1]}"#,
+    );
+    let lines = client.finish();
+    let turns: Vec<u64> = lines
+        .iter()
+        .map(|line| {
+            assert_eq!(line["id"], "twice", "{line}");
+            check_analysis(line, 9);
+            line["turnNumber"].as_u64().expect("turnNumber")
+        })
+        .collect();
+    assert_eq!(turns, [0, 1]);
+}

@@ -4,6 +4,7 @@
 //! once; what is wrong is one of KataGo's error objects naming the field,
 //! what hane reads but does not use is a warning, and the query goes on.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde_json::{json, Map, Value};
@@ -41,7 +42,7 @@ pub(super) enum Request {
 pub(super) struct Query {
     pub id: String,
     pub setup: Setup,
-    /// (turn number, priority), in the order given.
+    /// (turn number, priority), each turn once, in the game's order.
     pub turns: Vec<(usize, i64)>,
     pub max_visits: u64,
     pub filter: MoveFilter,
@@ -469,6 +470,9 @@ impl Fields<'_> {
     }
 
     /// `analyzeTurns` (the last turn by default) with their priorities.
+    /// KataGo reads the list as a set: a turn named twice is analysed once
+    /// (with the priority given last for it), and the turns are queued in
+    /// the game's order, whatever the list's.
     fn turns(&self, moves: usize) -> Checked<Vec<(usize, i64)>> {
         let turns: Vec<usize> = match self.map.get("analyzeTurns") {
             None => vec![moves],
@@ -521,7 +525,8 @@ impl Fields<'_> {
             }
             (None, None) => vec![0; turns.len()],
         };
-        Ok(turns.into_iter().zip(priorities).collect())
+        let set: BTreeMap<usize, i64> = turns.into_iter().zip(priorities).collect();
+        Ok(set.into_iter().collect())
     }
 
     fn boolean(&self, field: &str) -> Checked<bool> {

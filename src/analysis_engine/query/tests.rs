@@ -96,7 +96,12 @@ fn avoid_allow_and_priorities() {
     let q = query(
         r#"{"id":"f","moves":[["B","E5"]],"rules":{"ko":"SITUATIONAL"},"boardXSize":9,"boardYSize":9,"analyzeTurns":[1,0],"priorities":[5,-2],"avoidMoves":[{"player":"W","moves":["D4","pass"],"untilDepth":1}]}"#,
     );
-    assert_eq!(q.turns, vec![(1, 5), (0, -2)]);
+    assert_eq!(q.turns, vec![(0, -2), (1, 5)]);
+    // A set of turns: each once, in the game's order, the last priority.
+    let twice = query(
+        r#"{"id":"f","moves":[["B","E5"]],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"analyzeTurns":[1,1,0,1],"priorities":[1,2,3,4]}"#,
+    );
+    assert_eq!(twice.turns, vec![(0, 3), (1, 4)]);
     assert_eq!(q.setup.rules.superko, crate::game::Superko::Situational);
     assert!(!q.filter.allows(Color::White, Move::Pass, 0));
     assert!(q.filter.allows(Color::White, Move::Pass, 1));
