@@ -37,6 +37,7 @@ fn rules_that_forbid_suicide_keep_the_search_from_it() {
         ("chinese", r#""chinese""#),
         ("japanese", r#""japanese""#),
         ("aga", r#""aga""#),
+        ("compact", r#""koPOSITIONALscoreAREAtaxNONEsui0""#),
     ] {
         client.send(&query(id, rules, SUICIDE_CORNER));
         let lines = client.answer_to(id);
@@ -55,4 +56,158 @@ fn rules_that_forbid_suicide_keep_the_search_from_it() {
         .as_f64()
         .expect("a number");
     assert!(policy >= 0.0, "B1 is legal under Tromp-Taylor: {policy}");
+}
+
+/// A 2x2 board whose two black stones own it whatever is played: White has
+/// no legal move, and Black's only moves keep the four points, so every
+/// playout ends with Black's 4 points against the komi.
+const OWNED_BY_BLACK: &str = r#""initialStones":[["B","A1"],["B","B2"]],"moves":[],"boardXSize":2,"boardYSize":2,"maxVisits":50"#;
+
+/// Black's lead at OWNED_BY_BLACK under `rules` (and `extra` fields).
+fn lead_under(client: &mut Client, id: &str, rules: &str, extra: &str) -> f64 {
+    client.send(&query(id, rules, &format!("{OWNED_BY_BLACK}{extra}")));
+    let lines = client.answer_to(id);
+    final_answer(&lines)["rootInfo"]["scoreLead"]
+        .as_f64()
+        .expect("scoreLead")
+}
+
+/// Every name and form of rules KataGo's analysis engine accepts is
+/// accepted: the shorthands with their spellings (KaTrain sends "new
+/// zealand"), the compact form KataGo logs, and objects with any of the
+/// fields, `score` and `komi` included. Rules hane plays exactly are not
+/// warned about; the others are analysed under the nearest rules hane
+/// plays with a warning naming what differs.
+#[test]
+fn every_rules_name_katago_accepts_is_read() {
+    let mut client = Client::start(&["--threads", "1"]);
+    let exact = [
+        r#""tromp-taylor""#,
+        r#""tromp taylor""#,
+        r#""TrompTaylor""#,
+        r#""tromp_taylor""#,
+        r#""koPOSITIONALscoreAREAtaxNONEsui1""#,
+        r#""koPOSITIONALscoringAREAtaxNONEsui1komi6.5""#,
+        r#"{"score":"AREA"}"#,
+        r#"{"komi":6.5}"#,
+        r#"{"ko":"SITUATIONAL","suicide":false}"#,
+    ];
+    let nearest = [
+        r#""new zealand""#,
+        r#""nz""#,
+        r#""NewZealand""#,
+        r#""new_zealand""#,
+        r#""goe""#,
+        r#""ing""#,
+        r#""chineseogs""#,
+        r#""chinese_kgs""#,
+        r#""Chinese""#,
+        r#""japanese""#,
+        r#""korean""#,
+        r#""aga""#,
+        r#""bga""#,
+        r#""french""#,
+        r#""aga button""#,
+        r#""stone scoring""#,
+        r#""ancient-area""#,
+        r#""ancient_territory""#,
+        r#""koSIMPLEscoreTERRITORYtaxSEKIsui0""#,
+        r#""koSPIGHTscoreAREAtaxALLsui1button1whbN-1fpok1""#,
+        r#"{"scoring":"TERRITORY"}"#,
+        r#"{"ko":"SIMPLE","komi":7}"#,
+    ];
+    for (i, rules) in exact.iter().chain(&nearest).enumerate() {
+        let id = format!("r{i}");
+        client.send(&query(&id, rules, OWNED_BY_BLACK));
+        let lines = client.answer_to(&id);
+        assert!(
+            lines.iter().all(|l| l.get("error").is_none()),
+            "{rules}: {lines:?}"
+        );
+        final_answer(&lines);
+        let warned = warnings(&lines);
+        if exact.contains(rules) {
+            assert!(warned.is_empty(), "{rules}: {warned:?}");
+        } else {
+            assert_eq!(warned.len(), 1, "{rules}: {lines:?}");
+            assert_eq!(warned[0]["field"], "rules");
+        }
+    }
+    // Still refused: what KataGo refuses too.
+    for (i, rules) in [
+        r#""go""#,
+        r#""""#,
+        r#""koPOSITIONALscoreMAYBE""#,
+        r#"{"ko":"SUPER"}"#,
+        r#"{"color":"blue"}"#,
+        r#"{"suicide":"maybe"}"#,
+        "3",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let id = format!("bad{i}");
+        client.send(&query(&id, rules, OWNED_BY_BLACK));
+        let lines = client.answer_to(&id);
+        assert_eq!(lines.len(), 1, "{rules}: {lines:?}");
+        assert_eq!(lines[0]["field"], "rules", "{rules}");
+        assert!(lines[0]["error"].is_string(), "{rules}");
+    }
+}
+
+/// The warning names what hane does not play and what it plays instead.
+#[test]
+fn the_rules_warning_names_the_fields_that_differ() {
+    let mut client = Client::start(&["--threads", "1"]);
+    client.send(&query("jp", r#""japanese""#, OWNED_BY_BLACK));
+    let lines = client.answer_to("jp");
+    let text = warnings(&lines)[0]["warning"]
+        .as_str()
+        .expect("a warning")
+        .to_string();
+    for words in [
+        r#"ko "SIMPLE""#,
+        r#"scoring "TERRITORY""#,
+        r#"tax "SEKI""#,
+        "positional superko",
+        "suicide forbidden",
+    ] {
+        assert!(text.contains(words), "{words:?} in {text}");
+    }
+    // The query's whiteHandicapBonus overrides the rules' (and hane does
+    // not add the bonus, so it is a difference).
+    let extra = format!(r#"{OWNED_BY_BLACK},"whiteHandicapBonus":"N""#);
+    client.send(&query("whb", r#""tromp-taylor""#, &extra));
+    let lines = client.answer_to("whb");
+    let text = warnings(&lines)[0]["warning"].as_str().expect("a warning");
+    assert!(text.contains(r#"whiteHandicapBonus "N""#), "{text}");
+    let extra = format!(r#"{OWNED_BY_BLACK},"whiteHandicapBonus":"X""#);
+    client.send(&query("bad", r#""tromp-taylor""#, &extra));
+    assert_eq!(client.answer_to("bad")[0]["field"], "whiteHandicapBonus");
+}
+
+/// The komi is the query's; without one, the rules' (an object's `komi`,
+/// or the shorthand's as KataGo guesses it: 6.5 for territory scoring, 7
+/// with a button, else 7.5).
+#[test]
+fn the_komi_comes_from_the_query_or_else_from_the_rules() {
+    let mut client = Client::start(&["--threads", "1"]);
+    let cases = [
+        (r#""tromp-taylor""#, "", 4.0 - 7.5),
+        (r#""japanese""#, "", 4.0 - 6.5),
+        (r#"{"scoring":"TERRITORY"}"#, "", 4.0 - 6.5),
+        (r#""aga-button""#, "", 4.0 - 7.0),
+        (r#"{"komi":6.5}"#, "", 4.0 - 6.5),
+        (
+            r#""koPOSITIONALscoreAREAtaxNONEsui1komi5.5""#,
+            "",
+            4.0 - 5.5,
+        ),
+        (r#"{"komi":6.5}"#, r#","komi":0.5"#, 4.0 - 0.5),
+        (r#""japanese""#, r#","komi":-2"#, 4.0 + 2.0),
+    ];
+    for (i, (rules, extra, lead)) in cases.into_iter().enumerate() {
+        let got = lead_under(&mut client, &format!("k{i}"), rules, extra);
+        assert_eq!(got, lead, "{rules}{extra}");
+    }
 }

@@ -492,7 +492,21 @@ fn katago_rules_commands_set_the_superko_rule_and_refuse_other_rules() {
         gtp.send("kata-set-rules"),
         "? syntax error (expected rules: tromp-taylor or a JSON rules object)"
     );
-    gtp.ok("kata-set-rules tromp-taylor");
+    // Every form KataGo reads: its spellings of the shorthands, and the
+    // compact form of its logs (here Tromp-Taylor without suicide).
+    assert!(gtp
+        .send("kata-set-rules new zealand")
+        .starts_with("? rules hane does not play"));
+    gtp.ok("kata-set-rules koPOSITIONALscoreAREAtaxNONEsui0");
+    assert_eq!(
+        gtp.ok("kata-get-rules"),
+        TROMP_TAYLOR.replace(r#""suicide":true"#, r#""suicide":false"#)
+    );
+    // No komi here: the game keeps its own, as in KataGo.
+    assert!(gtp
+        .send(r#"kata-set-rules {"komi":6.5}"#)
+        .starts_with("? unknown rules"));
+    gtp.ok("kata-set-rules tromp taylor");
     assert_eq!(gtp.ok("kata-get-rules"), TROMP_TAYLOR);
     assert_eq!(gtp.ok("is_legal b B1"), "0");
     for name in ["kata-get-rules", "kata-set-rules"] {

@@ -9,12 +9,10 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::game::RulesObject;
 use crate::game::{BoardSize, Color, Game, Move, Rules, Vertex, MAX_RECORD_ACTIONS};
+use crate::game::{HandicapBonus, KomiInRules, RulesText};
 use crate::player::{FilterKind, MoveFilter, MoveRule};
 
-/// The komi of a query that gives none, as KataGo's for area scoring.
-const DEFAULT_KOMI: f64 = 7.5;
 /// KataGo supports komi in this range.
 const MAX_KOMI: f64 = 400.0;
 /// The shortest interval between reports during a search.
@@ -173,13 +171,14 @@ struct Fields<'a> {
 
 /// The fields a query may have, and those of them hane reads but does not
 /// use (warned about).
-const QUERY_FIELDS: [&str; 19] = [
+const QUERY_FIELDS: [&str; 20] = [
     "id",
     "moves",
     "initialStones",
     "initialPlayer",
     "rules",
     "komi",
+    "whiteHandicapBonus",
     "boardXSize",
     "boardYSize",
     "analyzeTurns",
@@ -194,13 +193,12 @@ const QUERY_FIELDS: [&str; 19] = [
     "allowMoves",
     "reportDuringSearchEvery",
 ];
-const UNUSED_FIELDS: [&str; 7] = [
+const UNUSED_FIELDS: [&str; 6] = [
     "rootPolicyTemperature",
     "rootFpuReductionMax",
     "includeNoResultValue",
     "includeMovesOwnershipStdev",
     "overrideSettings",
-    "whiteHandicapBonus",
     "humanSLProfile",
 ];
 const PRIORITY_FIELDS: [&str; 2] = ["priority", "priorities"];
@@ -429,18 +427,34 @@ impl Fields<'_> {
     /// The rules the query is analysed under: those asked for where hane
     /// plays them (Tromp-Taylor under either superko rule, with or without
     /// suicide), else the nearest, with a warning naming what differs, as
-    /// KataGo warns when its network lacks a rule.
-    fn rules(&mut self, komi: f64) -> Checked<Rules> {
+    /// KataGo warns when its network lacks a rule. The komi is the query's,
+    /// else the rules' (given with them, or KataGo's guess for them).
+    fn rules(&mut self, komi: Option<f64>) -> Checked<Rules> {
         const WHY: &str = "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON object with detailed rules parameters.";
-        let asked = match self.map.get("rules") {
-            Some(Value::String(name)) => RulesObject::named(name)
-                .ok_or_else(|| self.error("rules", format!("Could not parse rules: {name}")))?,
-            Some(object @ Value::Object(_)) => {
-                serde_json::from_value::<RulesObject>(object.clone())
-                    .map_err(|e| self.error("rules", format!("Could not parse rules: {e}")))?
+        // KataGo quotes the rules back whole, whatever was wrong in them.
+        let could_not = |text: &str| self.error("rules", format!("Could not parse rules: {text}"));
+        let read = match self.map.get("rules") {
+            Some(Value::String(text)) => {
+                RulesText::parse(text, KomiInRules::Allowed).map_err(|_| could_not(text))?
             }
+            Some(object @ Value::Object(map)) => RulesText::object(map, KomiInRules::Allowed)
+                .map_err(|_| could_not(&object.to_string()))?,
             _ => return Err(self.error("rules", WHY)),
         };
+        let mut asked = read.rules;
+        if let Some(value) = self.map.get("whiteHandicapBonus") {
+            asked.white_handicap_bonus =
+                value
+                    .as_str()
+                    .and_then(HandicapBonus::parse)
+                    .ok_or_else(|| {
+                        self.error("whiteHandicapBonus", "Must be \"0\", \"N\" or \"N-1\"")
+                    })?;
+        }
+        let komi = komi.unwrap_or(read.komi);
+        if !(komi.abs() <= MAX_KOMI) {
+            return Err(self.error("rules", "The komi must be a number from -400 to 400"));
+        }
         let rules = asked.nearest(komi);
         if let Err(why) = asked.played(komi) {
             let suicide = if rules.allow_suicide {
@@ -459,12 +473,14 @@ impl Fields<'_> {
         Ok(rules)
     }
 
-    fn komi(&self) -> Checked<f64> {
+    /// The query's `komi`, when it gives one.
+    fn komi(&self) -> Checked<Option<f64>> {
         match self.map.get("komi") {
-            None => Ok(DEFAULT_KOMI),
+            None => Ok(None),
             Some(value) => value
                 .as_f64()
                 .filter(|k| k.is_finite() && k.abs() <= MAX_KOMI)
+                .map(Some)
                 .ok_or_else(|| self.error("komi", "Must be a number from -400 to 400")),
         }
     }
