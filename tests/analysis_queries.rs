@@ -211,3 +211,34 @@ fn the_komi_comes_from_the_query_or_else_from_the_rules() {
         assert_eq!(got, lead, "{rules}{extra}");
     }
 }
+
+/// Two or more black stones to start and no white one are a handicap:
+/// White moves first, as in KataGo. Otherwise Black does, unless
+/// `initialPlayer` or the first move says.
+#[test]
+fn a_handicap_start_has_white_to_move() {
+    let mut client = Client::start(&["--threads", "1", "--playouts", "20"]);
+    let start = |stones: &str, extra: &str| {
+        format!(r#""initialStones":[{stones}],"moves":[],"boardXSize":9,"boardYSize":9{extra}"#)
+    };
+    for (i, (stones, extra, to_move)) in [
+        (r#"["B","C3"],["B","G7"]"#, "", "W"),
+        (r#"["B","C3"],["B","G7"],["B","E5"]"#, "", "W"),
+        (r#"["B","C3"]"#, "", "B"),
+        (r#"["B","C3"],["B","G7"],["W","E5"]"#, "", "B"),
+        ("", "", "B"),
+        (r#"["B","C3"],["B","G7"]"#, r#","initialPlayer":"B""#, "B"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = format!("h{i}");
+        client.send(&query(&id, r#""tromp-taylor""#, &start(stones, extra)));
+        let lines = client.answer_to(&id);
+        let answer = final_answer(&lines);
+        assert_eq!(
+            answer["rootInfo"]["currentPlayer"], to_move,
+            "{stones} {extra}"
+        );
+    }
+}

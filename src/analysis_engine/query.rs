@@ -273,7 +273,11 @@ impl Fields<'_> {
         let moves = self.moves(size)?;
         let initial_stones = self.initial_stones(size)?;
         let initial_player = match self.map.get("initialPlayer") {
-            None => moves.first().map_or(Color::Black, |&(color, _)| color),
+            None => match moves.first() {
+                Some(&(color, _)) => color,
+                None if is_handicap(&initial_stones) => Color::White,
+                None => Color::Black,
+            },
             Some(value) => {
                 color(value).ok_or_else(|| self.error("initialPlayer", "Must be \"b\" or \"w\""))?
             }
@@ -631,6 +635,12 @@ impl Fields<'_> {
             }
         }
     }
+}
+
+/// Whether the stones to start are a handicap, as KataGo judges them: two
+/// or more black stones and no white one. White moves first then.
+fn is_handicap(stones: &[(Vertex, Color)]) -> bool {
+    stones.iter().all(|&(_, color)| color == Color::Black) && stones.len() >= 2
 }
 
 /// `"B"`, `"b"`, `"black"`, `"W"`, ...
