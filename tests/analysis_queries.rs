@@ -242,3 +242,65 @@ fn a_handicap_start_has_white_to_move() {
         );
     }
 }
+
+/// On 2x2: Black's A1 at move 6 takes White's three stones and gives back
+/// the board after move 0, which positional superko forbids; under simple
+/// ko (Japanese rules, the query's own) it is legal.
+const REPEATING: &str = r#""moves":[["B","A1"],["W","B1"],["B","A2"],["W","B2"],["B","A1"],["W","A2"],["B","A1"]],"boardXSize":2,"boardYSize":2,"maxVisits":50"#;
+
+/// A query's history is replayed as given, as KataGo replays it: a move
+/// that breaks hane's superko or the rules' ban on suicide is a warning,
+/// not the end of the query, and the positions after it are analysed.
+#[test]
+fn a_history_is_replayed_as_given() {
+    // One position at a time: turn 6's answer, then turn 7's.
+    let mut client = Client::start(&["--threads", "1", "--analysis-threads", "1"]);
+    for (id, rules) in [
+        ("simple", r#""japanese""#),
+        ("object", r#"{"ko":"SIMPLE"}"#),
+        ("tt", r#""tromp-taylor""#),
+    ] {
+        let extra = r#","analyzeTurns":[6,7]"#;
+        client.send(&query(id, rules, &format!("{REPEATING}{extra}")));
+        let lines = client.receive_until(|r| r["turnNumber"] == 7 || r.get("error").is_some());
+        assert!(
+            lines.iter().all(|l| l.get("error").is_none()),
+            "{id}: {lines:?}"
+        );
+        let history: Vec<&Value> = warnings(&lines)
+            .into_iter()
+            .filter(|w| w["field"] == "moves")
+            .collect();
+        assert_eq!(history.len(), 1, "{id}: {lines:?}");
+        let text = history[0]["warning"].as_str().expect("a warning");
+        assert!(text.contains("6") && text.contains("A1"), "{text}");
+        let turn_7 = lines
+            .iter()
+            .find(|l| l["turnNumber"] == 7)
+            .expect("turn 7 analysed");
+        assert_eq!(turn_7["rootInfo"]["currentPlayer"], "W");
+        assert!(lines.iter().any(|l| l["turnNumber"] == 6));
+    }
+    // A suicide in the history, under rules that forbid it.
+    client.send(&query(
+        "suicide",
+        r#""chinese""#,
+        r#""initialStones":[["W","A2"],["W","B2"],["W","C1"],["B","A1"]],"moves":[["B","B1"]],"boardXSize":3,"boardYSize":3,"maxVisits":50"#,
+    ));
+    let lines = client.answer_to("suicide");
+    let answer = final_answer(&lines);
+    assert_eq!(answer["rootInfo"]["currentPlayer"], "W");
+    assert!(
+        warnings(&lines).iter().any(|w| w["field"] == "moves"),
+        "{lines:?}"
+    );
+    // A move onto a stone is still refused.
+    client.send(&query(
+        "occupied",
+        r#""japanese""#,
+        r#""moves":[["B","A1"],["W","A1"]],"boardXSize":2,"boardYSize":2"#,
+    ));
+    let lines = client.answer_to("occupied");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["error"], "Illegal move 1: A1");
+}

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::game::{BoardSize, Color, Game, Move, Rules, Vertex, MAX_RECORD_ACTIONS};
+use crate::game::{BoardSize, Color, Game, IllegalMove, Move, Rules, Vertex, MAX_RECORD_ACTIONS};
 use crate::game::{HandicapBonus, KomiInRules, RulesText};
 use crate::player::{FilterKind, MoveFilter, MoveRule};
 
@@ -76,6 +76,15 @@ impl Setup {
     /// turn) and the side to move there: the colour of the move just played
     /// hands the turn to its opponent; at turn 0, `initialPlayer`.
     pub fn game_at(&self, turn: usize) -> Result<Game, String> {
+        self.replay(turn).map(|(game, _)| game)
+    }
+
+    /// The game up to `turn`, its moves replayed as given, as KataGo
+    /// replays a query's history: a move that breaks the rules in force (a
+    /// repetition, a suicide) is played all the same and named in the
+    /// notes; one the board cannot take (onto a stone, a one-stone
+    /// suicide) is the error.
+    pub fn replay(&self, turn: usize) -> Result<(Game, Vec<String>), String> {
         let mut game = Game::new(self.size, self.rules.komi).with_rules(self.rules);
         if !self.initial_stones.is_empty() {
             let stones: Vec<(Vertex, Option<Color>)> = self
@@ -86,12 +95,21 @@ impl Setup {
             game.setup(&stones).map_err(|e| e.to_string())?;
         }
         game.set_to_move(self.initial_player);
+        let mut notes = Vec::new();
         for (number, &(color, mv)) in self.moves.iter().take(turn).enumerate() {
-            if game.play(color, mv).is_err() {
-                return Err(format!("Illegal move {number}: {mv}"));
+            match game.play_as_given(color, mv) {
+                Ok(None) => {}
+                Ok(Some(IllegalMove::Suicide)) => notes.push(format!(
+                    "Move {number}: {mv} is a suicide, which the rules forbid; replayed as given"
+                )),
+                Ok(Some(_)) => notes.push(format!(
+                    "Move {number}: {mv} repeats an earlier position, which {} superko forbids; replayed as given",
+                    self.rules.superko
+                )),
+                Err(_) => return Err(format!("Illegal move {number}: {mv}")),
             }
         }
-        Ok(game)
+        Ok((game, notes))
     }
 }
 
@@ -292,7 +310,7 @@ impl Fields<'_> {
             moves,
         };
         // The whole game replays, or the query is refused.
-        setup.game_at(setup.moves.len()).map_err(|why| {
+        let (_, notes) = setup.replay(setup.moves.len()).map_err(|why| {
             let field = if why.starts_with("Illegal move") {
                 "moves"
             } else {
@@ -300,6 +318,9 @@ impl Fields<'_> {
             };
             self.error(field, why)
         })?;
+        for note in notes {
+            self.warn("moves", note);
+        }
         let turns = self.turns(setup.moves.len())?;
         let max_visits = match self.map.get("maxVisits") {
             None => defaults.max_visits,

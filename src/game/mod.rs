@@ -16,7 +16,7 @@ pub mod zobrist;
 
 pub use color::{Color, PerColor};
 pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
-pub use history::{Action, Game, MAX_RECORD_ACTIONS};
+pub use history::{Action, Game, IllegalMove, MAX_RECORD_ACTIONS};
 pub use record::result_text;
 pub use rules::{Rules, DEFAULT_KOMI};
 pub use rules_object::{HandicapBonus, RulesObject};
