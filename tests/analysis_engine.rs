@@ -322,3 +322,18 @@ fn a_turn_named_twice_is_analysed_once() {
         .collect();
     assert_eq!(turns, [0, 1]);
 }
+
+/// Windows PowerShell writes a UTF-8 byte-order mark before what it pipes:
+/// it is not part of the first query.
+#[test]
+fn a_byte_order_mark_before_the_first_query_is_skipped() {
+    let mut client = Client::start(&["--playouts", "20"]);
+    let query = r#"{"id":"bom","moves":[],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9}"#;
+    client
+        .engine
+        .write_raw(format!("\u{feff}{query}\n").as_bytes());
+    let lines = client.finish();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["id"], "bom");
+    check_analysis(&lines[0], 9);
+}

@@ -42,6 +42,10 @@ pub use response::ReportAs;
 /// Longest query line read; a longer one is refused whole.
 const MAX_LINE_BYTES: usize = 4 << 20;
 
+/// UTF-8's byte-order mark, which Windows PowerShell writes before what it
+/// pipes to a program: before the first query it is no part of it.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 /// What `hane analysis` is asked to do.
 #[derive(Clone, Debug)]
 pub struct AnalysisOptions {
@@ -193,9 +197,13 @@ impl<W: Write + Send> Shared<W> {
     /// Reads queries until the end of the input.
     fn read_all(&self, input: &mut impl BufRead, defaults: Defaults) -> io::Result<()> {
         let mut line = Vec::new();
+        let mut first = true;
         while let Some(too_long) = next_line(input, &mut line)? {
             if lock(&self.out).broken {
                 break;
+            }
+            if std::mem::take(&mut first) && line.starts_with(BYTE_ORDER_MARK) {
+                line.drain(..BYTE_ORDER_MARK.len());
             }
             if too_long {
                 self.emit(&json!({
