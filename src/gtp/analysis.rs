@@ -30,9 +30,11 @@ use crate::game::{Color, Game, Move, Vertex};
 use crate::player::{Budget, Player, RootMove, SearchReport, Watch};
 
 /// Info lines every second when the client gives no interval.
-const DEFAULT_INTERVAL_CS: u64 = 100;
+const DEFAULT_INTERVAL_CS: f64 = 100.0;
 /// Shortest interval between info lines: 10 ms.
-const MIN_INTERVAL_CS: u64 = 1;
+const MIN_INTERVAL_CS: f64 = 1.0;
+/// Longest interval between info lines: a day.
+const MAX_INTERVAL_CS: f64 = 24.0 * 3600.0 * 100.0;
 /// GoGui labels moves with at least this share of the visits (and the best).
 const MIN_LABEL_SHARE: f32 = 0.01;
 /// GoGui labels at most this many moves, to keep the board readable.
@@ -74,8 +76,8 @@ pub(super) fn interval(args: &AnalyzeArgs) -> Duration {
     let centiseconds = args
         .interval
         .unwrap_or(DEFAULT_INTERVAL_CS)
-        .clamp(MIN_INTERVAL_CS, 24 * 3600 * 100);
-    Duration::from_millis(centiseconds * 10)
+        .clamp(MIN_INTERVAL_CS, MAX_INTERVAL_CS);
+    Duration::from_secs_f64(centiseconds / 100.0)
 }
 
 /// Writes the search's candidates at `game`'s position as one info line;
@@ -179,9 +181,15 @@ fn info_line(
             }
             Dialect::KataGo => {
                 let lead = report.score_lead(m);
+                // Where KataGo writes it: after the scores, before prior.
+                let no_result = if args.no_result_value {
+                    " noResultValue 0"
+                } else {
+                    ""
+                };
                 let _ = write!(
                     line,
-                    "winrate {win_rate:.6} scoreMean {lead:.3} scoreLead {lead:.3} prior {:.6} lcb {:.6}",
+                    "winrate {win_rate:.6} scoreMean {lead:.3} scoreLead {lead:.3}{no_result} prior {:.6} lcb {:.6}",
                     m.prior,
                     m.lcb()
                 );
