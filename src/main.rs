@@ -249,29 +249,39 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
             ..PlayerConfig::default()
         },
     };
+    // The closing line on stderr, which may be gone (SIGHUP: the terminal
+    // closed): a failed write must not turn into a panic.
+    let say = |text: std::fmt::Arguments| {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "hane analyze: {text}");
+    };
     match hane::analyze_file(&options) {
-        Ok(summary) if summary.interrupted => {
-            if summary.positions == 0 {
-                eprintln!("hane analyze: interrupted before the first position: nothing written");
-            } else {
-                eprintln!(
-                    "hane analyze: interrupted: the first {} of {} positions written to {}",
-                    summary.positions,
-                    summary.planned,
-                    options.output.display()
-                );
+        Ok(summary) => match summary.stopped_by {
+            Some(signal) => {
+                if summary.positions == 0 {
+                    say(format_args!(
+                        "interrupted before the first position: nothing written"
+                    ));
+                } else {
+                    say(format_args!(
+                        "interrupted: the first {} of {} positions written to {}",
+                        summary.positions,
+                        summary.planned,
+                        options.output.display()
+                    ));
+                }
+                // As a process that the signal ended.
+                std::process::exit(128 + signal);
             }
-            // As a process that SIGINT ended.
-            std::process::exit(130);
-        }
-        Ok(summary) => eprintln!(
-            "hane analyze: {} positions searched in {:.1} s; written to {}",
-            summary.positions,
-            summary.seconds,
-            options.output.display()
-        ),
+            None => say(format_args!(
+                "{} positions searched in {:.1} s; written to {}",
+                summary.positions,
+                summary.seconds,
+                options.output.display()
+            )),
+        },
         Err(error) => {
-            eprintln!("hane analyze: {error}");
+            say(format_args!("{error}"));
             std::process::exit(1);
         }
     }

@@ -319,6 +319,20 @@ fn ctrl_c_writes_the_review_so_far_or_nothing() {
     assert_stopped_with_the_review_so_far(&input, &output, libc::SIGINT);
 }
 
+/// SIGTERM (`timeout`, a service manager, `kill`) and SIGHUP (the terminal
+/// closed) once killed the review and left an empty output file: they stop
+/// it as Ctrl-C does.
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sighup_stop_the_review_as_ctrl_c_does() {
+    let dir = TempDir::new("terminate");
+    let input = dir.file("long.sgf", &long_game());
+    let output = dir.path().join("long-reviewed.sgf");
+    assert_stopped_before_the_first_position(&input, &output, libc::SIGTERM);
+    assert_stopped_before_the_first_position(&input, &output, libc::SIGHUP);
+    assert_stopped_with_the_review_so_far(&input, &output, libc::SIGTERM);
+}
+
 /// Outputs that are not regular files: the system refuses to truncate
 /// /dev/null or a pipe, which once failed the review after all its
 /// searches, and opening a FIFO no one reads once blocked for ever. The

@@ -1,30 +1,37 @@
-//! Ctrl-C during a review: the running search stops, and the review so
-//! far is written (or nothing, when no position was reviewed yet) instead
-//! of the process dying with an empty output file.
+//! Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout`, a service manager) and
+//! SIGHUP (the terminal closed) during a review: the running search stops,
+//! and the review so far is written (or nothing, when no position was
+//! reviewed yet) instead of the process dying with an empty output file.
 //!
-//! The handler only raises a flag (an atomic store, safe in a signal
-//! handler); the search polls it as its stop signal and the review loop
-//! checks it between positions.
+//! The handler only records the signal (an atomic store, safe in a signal
+//! handler); the search polls the flag as its stop signal and the review
+//! loop checks it between positions.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The signal that raised the flag.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-/// From now on, SIGINT raises the flag instead of ending the process.
+/// From now on, SIGINT, SIGTERM and SIGHUP raise the flag instead of
+/// ending the process.
 #[cfg(unix)]
 pub(super) fn catch() {
-    extern "C" fn on_interrupt(_: libc::c_int) {
+    extern "C" fn on_signal(signal: libc::c_int) {
+        SIGNAL.store(signal, Ordering::Relaxed);
         INTERRUPTED.store(true, Ordering::Relaxed);
     }
-    let handler: extern "C" fn(libc::c_int) = on_interrupt;
-    // SAFETY: the handler does nothing but an atomic store, which is
-    // async-signal-safe; installing it has no other effect.
-    unsafe {
-        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+    let handler: extern "C" fn(libc::c_int) = on_signal;
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: the handler does nothing but atomic stores, which are
+        // async-signal-safe; installing it has no other effect.
+        unsafe {
+            libc::signal(signal, handler as libc::sighandler_t);
+        }
     }
 }
 
-/// Elsewhere Ctrl-C ends the process as before.
+/// Elsewhere the signals end the process as before.
 #[cfg(not(unix))]
 pub(super) fn catch() {}
 
@@ -35,4 +42,9 @@ pub(super) fn flag() -> &'static AtomicBool {
 
 pub(super) fn raised() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// The signal that stopped the review, once one has.
+pub(super) fn signal() -> Option<i32> {
+    raised().then(|| SIGNAL.load(Ordering::Relaxed))
 }

@@ -48,9 +48,10 @@ pub struct Summary {
     /// Positions the whole review has.
     pub planned: usize,
     pub seconds: f64,
-    /// Ctrl-C stopped the review: the positions before it are written,
-    /// or, with none, nothing.
-    pub interrupted: bool,
+    /// The signal that stopped the review (Ctrl-C's SIGINT, SIGTERM or
+    /// SIGHUP): the positions before it are written, or, with none,
+    /// nothing.
+    pub stopped_by: Option<i32>,
 }
 
 impl AnalyzeOptions {
@@ -101,9 +102,10 @@ impl std::error::Error for AnalyzeError {}
 /// Reads the game, searches every position of its main line and writes the
 /// annotated game to the output. Everything the input can get wrong is
 /// found before the first search, and the output is opened then too, so a
-/// long analysis never ends in an error. Ctrl-C (SIGINT) from then on stops
-/// the review: the positions reviewed so far are written, or, with none,
-/// nothing (an output file made for the review is removed again).
+/// long analysis never ends in an error. Ctrl-C (SIGINT), SIGTERM or SIGHUP
+/// from then on stops the review: the positions reviewed so far are
+/// written, or, with none, nothing (an output file made for the review is
+/// removed again).
 pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     let start = Instant::now();
     if same_file(&options.input, &options.output) {
@@ -115,9 +117,11 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     let main_line = tree.main_line().map_err(sgf_error)?;
     let plan = plan(&main_line, options.rules)
         .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+    // Caught before the output is made, so that no signal leaves an empty
+    // file behind.
+    interrupt::catch();
     let existed = options.output.exists();
     let mut output = open_output(&options.output)?;
-    interrupt::catch();
     let searches = plan.iter().filter(|step| step.search_for.is_some()).count();
     let mut review = Review {
         player: Player::new(&options.player),
@@ -129,8 +133,8 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
         .annotate(&mut tree, &main_line, &plan)
         .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
     review.progress.finish();
-    let interrupted = interrupt::raised();
-    if interrupted && reviewed == 0 {
+    let stopped_by = interrupt::signal();
+    if stopped_by.is_some() && reviewed == 0 {
         drop(output);
         if !existed {
             let _ = std::fs::remove_file(&options.output);
@@ -143,7 +147,7 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
         positions: reviewed,
         planned: searches,
         seconds: start.elapsed().as_secs_f64(),
-        interrupted,
+        stopped_by,
     })
 }
 
