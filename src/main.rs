@@ -86,12 +86,13 @@ struct Cli {
 enum Tool {
     /// Measure light playouts (one thread) and tree search (not GTP).
     Bench {
-        /// Board sizes to measure, separated by commas: 9,13,19.
+        /// Board sizes to measure, 2 to 25, separated by commas: 9,13,19.
         #[arg(
             long,
             value_delimiter = ',',
             default_value = "9,19",
-            value_name = "SIZE,..."
+            value_name = "SIZE,...",
+            value_parser = board_side
         )]
         sizes: Vec<usize>,
         /// Light playouts per size.
@@ -122,12 +123,13 @@ struct AnalysisArgs {
     /// Playouts per position for a query without `maxVisits`.
     #[arg(short = 'p', long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
     playouts: u64,
-    /// Search threads per position.
-    #[arg(short = 't', long, default_value_t = 1, value_parser = at_least_one::<usize>)]
+    /// Search threads per position, 1 to 1024.
+    #[arg(short = 't', long, default_value_t = 1, value_parser = thread_count)]
     threads: usize,
-    /// Positions searched at once (default: every core, shared out among
-    /// the --threads of each).
-    #[arg(long, value_parser = at_least_one::<usize>)]
+    /// Positions searched at once, 1 to 1024 (default: every core, shared
+    /// out among the --threads of each); with --threads, at most 1024
+    /// search threads in all.
+    #[arg(long, value_parser = thread_count)]
     analysis_threads: Option<usize>,
     /// Whose point of view win rates, scores and ownership are given from
     /// (KataGo's reportAnalysisWinratesAs).
@@ -290,6 +292,21 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
 /// `hane analysis`: KataGo's JSON analysis protocol on stdin/stdout.
 fn analysis(cli: &Cli, args: AnalysisArgs) {
     let cores = threads_or_every_core(None);
+    let analysis_threads = args
+        .analysis_threads
+        .unwrap_or((cores / args.threads).max(1));
+    if args.threads.saturating_mul(analysis_threads) > MAX_THREADS {
+        clap::Command::new("hane")
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!(
+                    "--threads {} for each of --analysis-threads {analysis_threads} positions is \
+more than {MAX_THREADS} search threads",
+                    args.threads
+                ),
+            )
+            .exit();
+    }
     let options = AnalysisOptions {
         player: PlayerConfig {
             threads: args.threads,
@@ -298,9 +315,7 @@ fn analysis(cli: &Cli, args: AnalysisArgs) {
             ..PlayerConfig::default()
         },
         max_visits: args.playouts,
-        analysis_threads: args
-            .analysis_threads
-            .unwrap_or((cores / args.threads).max(1)),
+        analysis_threads,
         report_as: args.report_as,
         quit_without_waiting: args.quit_without_waiting,
     };
@@ -398,10 +413,6 @@ fn bench(
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     for &size in sizes {
-        if !(2..=25).contains(&size) {
-            let _ = writeln!(out, "size {size}: not a board size hane plays (2 to 25)");
-            continue;
-        }
         let light = bench::light_playouts(size, playouts, seed);
         let _ = writeln!(
             out,
@@ -458,6 +469,14 @@ fn thread_count(text: &str) -> Result<usize, String> {
     match text.parse::<u64>() {
         Ok(n) if (1..=MAX_THREADS as u64).contains(&n) => Ok(n as usize),
         _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
+    }
+}
+
+/// A board side hane plays.
+fn board_side(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (2..=25).contains(&n) => Ok(n),
+        _ => Err("expected board sizes from 2 to 25".to_string()),
     }
 }
 
