@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use hane::{
     AnalysisOptions, AnalyzeOptions, Engine, LiveGfx, PlayerConfig, ReportAs, Rules, SearchParams,
@@ -16,7 +18,9 @@ use hane::{
     version,
     about = "A Go engine: GTP v2, Tromp-Taylor rules, Monte Carlo tree search",
     after_help = "With no subcommand hane speaks GTP on stdin/stdout. Logs go to stderr: \
-set RUST_LOG=info (or debug) to see them."
+set RUST_LOG=info (or debug) to see them. Before a subcommand, the engine's options \
+are taken where the subcommand has the same setting and refused where it has none; \
+--seed, --max-nodes, --max-tree-mb and --param go before or after it."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -40,13 +44,15 @@ struct Cli {
     /// Resign below this winning chance on two moves running (0: never).
     #[arg(long, default_value_t = 0.05, value_parser = probability)]
     resign: f64,
-    /// Bound on the search tree, in nodes (one tree, shared by all threads).
-    #[arg(long, default_value_t = 8_000_000)]
+    /// Bound on the search tree, in nodes (one tree, shared by all threads;
+    /// `hane analysis`: each position's).
+    #[arg(long, default_value_t = 8_000_000, global = true)]
     max_nodes: usize,
     /// Bound on the memory of the search tree (one tree, shared by all
-    /// threads), in MiB; lowers --max-nodes to fit. The peak can briefly
-    /// reach twice this while the tree is copied for reuse after a move.
-    #[arg(long)]
+    /// threads; `hane analysis`: each position's), in MiB; lowers
+    /// --max-nodes to fit. The peak can briefly reach twice this while the
+    /// tree is copied for reuse after a move.
+    #[arg(long, global = true)]
     max_tree_mb: Option<usize>,
     /// Never play a suicide (legal under Tromp-Taylor for two or more
     /// stones); for matches against engines that forbid it, like GNU Go.
@@ -78,7 +84,7 @@ struct Cli {
     gogui_live_gfx: Option<f64>,
     /// A search parameter, NAME=VALUE, for tuning experiments
     /// (docs/strength.md); may be repeated. `hane params` lists them.
-    #[arg(long = "param", value_name = "NAME=VALUE")]
+    #[arg(long = "param", value_name = "NAME=VALUE", global = true)]
     params: Vec<String>,
 }
 
@@ -120,12 +126,12 @@ enum Tool {
 
 #[derive(clap::Args, Debug)]
 struct AnalysisArgs {
-    /// Playouts per position for a query without `maxVisits`.
-    #[arg(short = 'p', long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
-    playouts: u64,
-    /// Search threads per position, 1 to 1024.
-    #[arg(short = 't', long, default_value_t = 1, value_parser = thread_count)]
-    threads: usize,
+    /// Playouts per position for a query without `maxVisits` (default 1000).
+    #[arg(short = 'p', long, value_parser = at_least_one::<u64>)]
+    playouts: Option<u64>,
+    /// Search threads per position, 1 to 1024 (default 1).
+    #[arg(short = 't', long, value_parser = thread_count)]
+    threads: Option<usize>,
     /// Positions searched at once, 1 to 1024 (default: every core, shared
     /// out among the --threads of each); with --threads, at most 1024
     /// search threads in all.
@@ -166,25 +172,100 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let mut cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.tool.take() {
         Some(Tool::Bench {
             sizes,
             playouts,
             search_playouts,
             threads,
-        }) => bench(
-            &sizes,
-            playouts,
-            search_playouts,
-            threads,
-            cli.seed.unwrap_or(1),
-            &search_params(&cli),
-        ),
-        Some(Tool::Analyze(args)) => analyze(&cli, args),
-        Some(Tool::Params) => list_params(),
-        Some(Tool::Analysis(args)) => analysis(&cli, args),
+        }) => {
+            refuse_engine_options(&matches, "bench", &[]);
+            bench(
+                &sizes,
+                playouts,
+                search_playouts,
+                threads,
+                cli.seed.unwrap_or(1),
+                &search_params(&cli),
+            )
+        }
+        Some(Tool::Analyze(args)) => {
+            refuse_engine_options(
+                &matches,
+                "analyze",
+                &["threads", "playouts", "time", "superko", "no_suicide"],
+            );
+            analyze(&cli, args)
+        }
+        Some(Tool::Params) => {
+            refuse_engine_options(&matches, "params", &[]);
+            for (id, flag) in [
+                ("seed", "--seed"),
+                ("max_nodes", "--max-nodes"),
+                ("max_tree_mb", "--max-tree-mb"),
+                ("params", "--param"),
+            ] {
+                if given(&matches, id) {
+                    refuse(format!("`hane params` takes no options: {flag}"));
+                }
+            }
+            list_params()
+        }
+        Some(Tool::Analysis(args)) => {
+            refuse_engine_options(&matches, "analysis", &["threads", "playouts"]);
+            analysis(&cli, args)
+        }
         None => play(&cli),
+    }
+}
+
+/// The engine's options, by clap's id and as written: before a subcommand
+/// each is taken where the subcommand has the same setting, else refused
+/// rather than dropped without a word.
+const ENGINE_OPTIONS: [(&str, &str); 8] = [
+    ("threads", "--threads"),
+    ("playouts", "--playouts"),
+    ("time", "--time"),
+    ("resign", "--resign"),
+    ("superko", "--superko"),
+    ("no_suicide", "--no-suicide"),
+    ("ponder", "--ponder"),
+    ("gogui_live_gfx", "--gogui-live-gfx"),
+];
+
+/// Whether the command line gave the option `id` (not its default).
+fn given(matches: &ArgMatches, id: &str) -> bool {
+    matches.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// Ends the process with `message` as clap's refusals do: status 2.
+fn refuse(message: String) -> ! {
+    Cli::command()
+        .error(ErrorKind::ArgumentConflict, message)
+        .exit()
+}
+
+/// Refuses the engine's options given before `tool` other than `taken`.
+fn refuse_engine_options(matches: &ArgMatches, tool: &str, taken: &[&str]) {
+    for (id, flag) in ENGINE_OPTIONS {
+        if given(matches, id) && !taken.contains(&id) {
+            refuse(format!(
+                "{flag} is the GTP engine's option, which `hane {tool}` does not take"
+            ));
+        }
+    }
+}
+
+/// A setting that both the engine's options (`before` the subcommand) and
+/// the subcommand's own (`after`) may give: either, not both.
+fn before_or_after<T>(before: Option<T>, after: Option<T>, flag: &str, tool: &str) -> Option<T> {
+    match (before, after) {
+        (Some(_), Some(_)) => refuse(format!(
+            "{flag} given both before and after `{tool}`: give it once"
+        )),
+        (before, after) => after.or(before),
     }
 }
 
@@ -234,7 +315,13 @@ komi 7.5 until the client sets one",
 /// `hane analyze`: a tool, so its errors end the process with a message
 /// and status 1; its closing line goes to stderr beside the progress bar.
 fn analyze(cli: &Cli, args: AnalyzeArgs) {
-    let threads = threads_or_every_core(args.threads);
+    let threads = before_or_after(cli.threads, args.threads, "--threads", "analyze");
+    let threads = threads_or_every_core(threads);
+    let playouts = before_or_after(cli.playouts, args.playouts, "--playouts", "analyze");
+    let time = before_or_after(cli.time, args.time, "--time", "analyze");
+    if playouts.is_some() && time.is_some() {
+        refuse("--playouts and --time: a review takes one or the other".to_string());
+    }
     let output = args
         .output
         .unwrap_or_else(|| AnalyzeOptions::default_output(&args.game));
@@ -244,8 +331,8 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
         rules: rules(cli),
         player: PlayerConfig {
             threads,
-            playouts: args.playouts,
-            seconds_per_move: args.time,
+            playouts,
+            seconds_per_move: time,
             seed: cli.seed,
             search: search_params(cli),
             ..PlayerConfig::default()
@@ -292,29 +379,24 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
 /// `hane analysis`: KataGo's JSON analysis protocol on stdin/stdout.
 fn analysis(cli: &Cli, args: AnalysisArgs) {
     let cores = threads_or_every_core(None);
-    let analysis_threads = args
-        .analysis_threads
-        .unwrap_or((cores / args.threads).max(1));
-    if args.threads.saturating_mul(analysis_threads) > MAX_THREADS {
-        clap::Command::new("hane")
-            .error(
-                clap::error::ErrorKind::ArgumentConflict,
-                format!(
-                    "--threads {} for each of --analysis-threads {analysis_threads} positions is \
-more than {MAX_THREADS} search threads",
-                    args.threads
-                ),
-            )
-            .exit();
+    let threads = before_or_after(cli.threads, args.threads, "--threads", "analysis").unwrap_or(1);
+    let playouts =
+        before_or_after(cli.playouts, args.playouts, "--playouts", "analysis").unwrap_or(1000);
+    let analysis_threads = args.analysis_threads.unwrap_or((cores / threads).max(1));
+    if threads.saturating_mul(analysis_threads) > MAX_THREADS {
+        refuse(format!(
+            "--threads {threads} for each of --analysis-threads {analysis_threads} positions is \
+more than {MAX_THREADS} search threads"
+        ));
     }
     let options = AnalysisOptions {
         player: PlayerConfig {
-            threads: args.threads,
+            threads,
             seed: cli.seed,
             search: search_params(cli),
             ..PlayerConfig::default()
         },
-        max_visits: args.playouts,
+        max_visits: playouts,
         analysis_threads,
         report_as: args.report_as,
         quit_without_waiting: args.quit_without_waiting,

@@ -5,7 +5,40 @@
 
 mod common;
 
-use common::start_up;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use common::{spawn_hane, start_up, stderr_of, wait_bounded, TempDir};
+use serde_json::Value;
+
+/// Runs hane with `args` and `input` on stdin, at most a minute.
+fn run(args: &[&str], input: &str) -> (Output, Value) {
+    let mut child = spawn_hane(args);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write");
+    drop(stdin);
+    let status = wait_bounded(&mut child, Duration::from_secs(60), &format!("{args:?}"));
+    let stderr = stderr_of(&mut child);
+    let mut stdout = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        use std::io::Read;
+        let _ = out.read_to_string(&mut stdout);
+    }
+    let last = stdout
+        .lines()
+        .last()
+        .and_then(|line| serde_json::from_str(line).ok())
+        .unwrap_or(Value::Null);
+    (
+        Output {
+            status,
+            stdout: stdout.into_bytes(),
+            stderr: stderr.into_bytes(),
+        },
+        last,
+    )
+}
 
 /// `args` are refused at start-up: status 2, a message naming `words` on
 /// stderr, nothing on stdout.
@@ -53,5 +86,77 @@ fn analysis_thread_counts_are_bounded() {
 fn bench_refuses_sizes_hane_does_not_play() {
     for sizes in ["0", "1", "26", "9,0", "x"] {
         assert_refused(&["bench", "--sizes", sizes], "--sizes");
+    }
+}
+
+const QUERY: &str = r#"{"id":"q","moves":[],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9}"#;
+
+/// The engine's options before a subcommand were silently dropped (`hane
+/// --playouts 7 analysis` searched 1000 visits): they are honoured where
+/// the subcommand has the setting, and refused otherwise.
+#[test]
+fn engine_options_before_a_subcommand_are_honoured_or_refused() {
+    let (output, answer) = run(&["--playouts", "7", "--seed", "1", "analysis"], QUERY);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(answer["rootInfo"]["visits"], 7, "{answer}");
+    let (output, answer) = run(&["--threads", "1", "--playouts", "9", "analysis"], QUERY);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(answer["rootInfo"]["visits"], 9, "{answer}");
+
+    let dir = TempDir::new("options-before");
+    let game = dir.file("game.sgf", b"(;SZ[9]KM[7.5];B[ee];W[cc])");
+    let reviewed = dir.path().join("reviewed.sgf");
+    let review = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args([
+            "--playouts",
+            "30",
+            "--threads",
+            "1",
+            "--seed",
+            "1",
+            "analyze",
+        ])
+        .arg(&game)
+        .arg("-o")
+        .arg(&reviewed)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run hane analyze");
+    assert!(review.status.success(), "{review:?}");
+    let text = std::fs::read_to_string(&reviewed).expect("the review");
+    assert_eq!(text.matches(" 30 playouts.").count(), 2, "{text}");
+
+    let game = game.to_string_lossy().into_owned();
+    for (args, words) in [
+        (vec!["--resign", "0.1", "analysis"], "--resign"),
+        (vec!["--ponder", "analysis"], "--ponder"),
+        (vec!["--time", "1", "analysis"], "--time"),
+        (vec!["--superko", "situational", "analysis"], "--superko"),
+        (vec!["--no-suicide", "analysis"], "--no-suicide"),
+        (vec!["--gogui-live-gfx", "analysis"], "--gogui-live-gfx"),
+        (vec!["--resign", "0", "analyze", &game], "--resign"),
+        (vec!["--ponder", "analyze", &game], "--ponder"),
+        (vec!["--playouts", "5", "bench"], "--playouts"),
+        (vec!["--time", "1", "bench"], "--time"),
+        (vec!["--threads", "2", "params"], "--threads"),
+        // Given on both sides: which one was meant?
+        (
+            vec!["--playouts", "5", "analysis", "--playouts", "6"],
+            "--playouts",
+        ),
+    ] {
+        assert_refused(&args, words);
+    }
+
+    // The tree's bounds and the search parameters apply to every tool, on
+    // either side of its name.
+    for args in [
+        vec!["--max-tree-mb", "64", "--param", "prior_even=3", "analysis"],
+        vec!["analysis", "--max-tree-mb", "64", "--param", "prior_even=3"],
+        vec!["analysis", "--max-nodes", "5000"],
+    ] {
+        let (output, answer) = run(&args, QUERY);
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        assert_eq!(answer["id"], "q", "{args:?}");
     }
 }

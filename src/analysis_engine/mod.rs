@@ -86,9 +86,10 @@ pub fn run_analysis(
         max_visits: options.max_visits,
     };
     info!(
-        "hane analysis: {} position(s) at once, {} search thread(s) each, {} playouts a position unless maxVisits says",
+        "hane analysis: {} position(s) at once, {} search thread(s) and a tree of at most {} nodes each, {} playouts a position unless maxVisits says",
         options.analysis_threads.max(1),
         options.player.threads.max(1),
+        options.player.search.max_nodes,
         options.max_visits
     );
     std::thread::scope(|scope| {
