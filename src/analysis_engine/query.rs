@@ -477,7 +477,7 @@ impl Fields<'_> {
                     })?;
         }
         let komi = komi.unwrap_or(read.komi);
-        if !(komi.abs() <= MAX_KOMI) {
+        if komi.abs() > MAX_KOMI {
             return Err(self.error("rules", "The komi must be a number from -400 to 400"));
         }
         let rules = asked.nearest(komi);

@@ -383,7 +383,7 @@ mod tests {
         assert_eq!(read("french"), read("aga"));
         assert_eq!(read("ancient area"), read("stone-scoring"));
         assert!(read("aga button").rules.has_button);
-        assert_eq!(read("goe").rules.friendly_pass_ok, true);
+        assert!(read("goe").rules.friendly_pass_ok);
         assert_eq!(read("japanese").komi, 6.5);
     }
 
