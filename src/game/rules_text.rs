@@ -164,7 +164,7 @@ or KataGo's compact form such as koPOSITIONALscoreAREAtaxNONEsui1 ({why})"
 
     /// The ruleset a shorthand stands for, in any case and with spaces,
     /// `-` or `_` between its words or not.
-    pub fn named(name: &str) -> Option<RulesText> {
+    fn named(name: &str) -> Option<RulesText> {
         let key: String = name
             .chars()
             .filter(|c| !matches!(c, ' ' | '-' | '_'))
@@ -203,7 +203,7 @@ or KataGo's compact form such as koPOSITIONALscoreAREAtaxNONEsui1 ({why})"
                 "hasButton" => read.rules.has_button = flag()?,
                 "whiteHandicapBonus" => {
                     read.rules.white_handicap_bonus =
-                        handicap_bonus(text()?).ok_or_else(|| bad(key, value))?
+                        HandicapBonus::parse(text()?).ok_or_else(|| bad(key, value))?
                 }
                 "friendlyPassOk" => read.rules.friendly_pass_ok = flag()?,
                 "komi" if komi == KomiInRules::Allowed => {
@@ -232,27 +232,25 @@ or KataGo's compact form such as koPOSITIONALscoreAREAtaxNONEsui1 ({why})"
         while !rest.is_empty() {
             let at = rest;
             let fail = || format!("cannot read the rules at {at:?}");
-            let field =
-                |rest: &mut &str, names: &[&str]| -> Option<String> { take_field(rest, names) };
-            if let Some(value) = field(&mut rest, &["komi"]) {
+            if let Some(value) = take_field(&mut rest, &["komi"]) {
                 let number = value
                     .parse::<f64>()
                     .ok()
                     .filter(|k| k.is_finite() && komi == KomiInRules::Allowed);
                 read.komi = Some(number.ok_or_else(fail)?);
-            } else if let Some(value) = field(&mut rest, &["ko"]) {
+            } else if let Some(value) = take_field(&mut rest, &["ko"]) {
                 read.rules.ko = ko(&value).ok_or_else(fail)?;
-            } else if let Some(value) = field(&mut rest, &["scoring", "score"]) {
+            } else if let Some(value) = take_field(&mut rest, &["scoring", "score"]) {
                 read.rules.scoring = scoring(&value).ok_or_else(fail)?;
-            } else if let Some(value) = field(&mut rest, &["tax"]) {
+            } else if let Some(value) = take_field(&mut rest, &["tax"]) {
                 read.tax = Some(tax(&value).ok_or_else(fail)?);
-            } else if let Some(value) = field(&mut rest, &["sui"]) {
+            } else if let Some(value) = take_field(&mut rest, &["sui"]) {
                 read.rules.suicide = digit_flag(&value).ok_or_else(fail)?;
-            } else if let Some(value) = field(&mut rest, &["button"]) {
+            } else if let Some(value) = take_field(&mut rest, &["button"]) {
                 read.rules.has_button = digit_flag(&value).ok_or_else(fail)?;
-            } else if let Some(value) = field(&mut rest, &["whb"]) {
-                read.rules.white_handicap_bonus = handicap_bonus(&value).ok_or_else(fail)?;
-            } else if let Some(value) = field(&mut rest, &["fpok"]) {
+            } else if let Some(value) = take_field(&mut rest, &["whb"]) {
+                read.rules.white_handicap_bonus = HandicapBonus::parse(&value).ok_or_else(fail)?;
+            } else if let Some(value) = take_field(&mut rest, &["fpok"]) {
                 read.rules.friendly_pass_ok = digit_flag(&value).ok_or_else(fail)?;
             } else {
                 return Err(fail());
@@ -263,11 +261,15 @@ or KataGo's compact form such as koPOSITIONALscoreAREAtaxNONEsui1 ({why})"
 }
 
 /// The value after the first of `names` that starts `rest`, and `rest`
-/// moved past it. A value runs up to a lower-case letter or a space:
-/// values are upper-case words, digits and `-` (`N-1`, `-3.5`), and every
-/// field name is lower-case, so the next name ends it.
+/// moved past it. Spaces may stand between a name and its value, as in
+/// KataGo. A value runs up to a lower-case letter or a space: values are
+/// upper-case words, digits and `-` (`N-1`, `-3.5`), and every field name
+/// is lower-case, so the next name ends it.
 fn take_field(rest: &mut &str, names: &[&str]) -> Option<String> {
-    let after = names.iter().find_map(|name| rest.strip_prefix(name))?;
+    let after = names
+        .iter()
+        .find_map(|name| rest.strip_prefix(name))?
+        .trim_start();
     let end = after
         .find(|c: char| c.is_ascii_lowercase() || c.is_whitespace())
         .unwrap_or(after.len());
@@ -335,10 +337,6 @@ fn tax(text: &str) -> Option<Tax> {
         "ALL" => Some(Tax::All),
         _ => None,
     }
-}
-
-fn handicap_bonus(text: &str) -> Option<HandicapBonus> {
-    HandicapBonus::parse(text)
 }
 
 impl HandicapBonus {
@@ -420,6 +418,10 @@ mod tests {
         assert_eq!(tromp_taylor, read("tromp-taylor"));
         assert_eq!(read("koPOSITIONALscoreAREAtaxNONEsui1"), tromp_taylor);
         assert_eq!(read("koPOSITIONAL scoringAREA sui1"), tromp_taylor);
+        assert_eq!(
+            read("ko POSITIONAL score AREA sui 1 komi 7.5"),
+            tromp_taylor
+        );
         let all = read("koSPIGHTscoreTERRITORYtaxALLsui0button1whbN-1fpok1komi-3.5");
         assert_eq!(
             all.rules,
