@@ -1,5 +1,7 @@
 //! `hane`: with no subcommand, a GTP engine on stdin/stdout.
 
+mod launch;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -8,8 +10,8 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use hane::{
-    AnalysisOptions, AnalyzeOptions, Engine, LiveGfx, PlayerConfig, ReportAs, Rules, SearchParams,
-    Superko,
+    AnalysisOptions, AnalyzeOptions, Engine, KataSettings, LiveGfx, PlayerConfig, ReportAs, Rules,
+    SearchParams, Superko,
 };
 
 #[derive(Parser, Debug)]
@@ -17,10 +19,12 @@ use hane::{
     name = "hane",
     version,
     about = "A Go engine: GTP v2, Tromp-Taylor rules, Monte Carlo tree search",
-    after_help = "With no subcommand hane speaks GTP on stdin/stdout. Logs go to stderr: \
-set RUST_LOG=info (or debug) to see them. Before a subcommand, the engine's options \
-are taken where the subcommand has the same setting and refused where it has none; \
---seed, --max-nodes, --max-tree-mb and --param go before or after it."
+    after_help = "With no subcommand (or `gtp`) hane speaks GTP on stdin/stdout. Logs go to \
+stderr, and to --log-file when given: -v for more (or RUST_LOG=debug). Before a subcommand, \
+the engine's options are taken where the subcommand has the same setting and refused where \
+it has none; --seed, --max-nodes, --max-tree-mb, --param, --log-file and -v go before or \
+after it. `hane gtp` and `hane analysis` also take KataGo's command line: -config FILE \
+-model FILE -override-config KEY=VALUE,..."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,12 +39,19 @@ struct Cli {
     /// Seconds per move when the client sets no time control, more than 0
     /// and at most 3600 (default: the board size / 9, at least 0.5: about
     /// 1 s on 9x9, 2.1 s on 19x19).
-    #[arg(long, value_parser = seconds)]
+    #[arg(long, value_parser = seconds, allow_negative_numbers = true)]
     time: Option<f64>,
-    /// Seed for the random number generator (default: from the system;
-    /// 1 for bench). Accepted before or after `bench` and `analyze`.
+    /// Seed for the random number generator (default: from the system, and
+    /// 1 for `hane bench`).
     #[arg(long, global = true)]
     seed: Option<u64>,
+    /// Also write the log to this file (appended); logs always go to stderr.
+    #[arg(long, global = true, value_name = "FILE")]
+    log_file: Option<PathBuf>,
+    /// Log more: -v information, -vv debug, -vvv trace (default: warnings
+    /// and errors only; RUST_LOG, when set, decides instead).
+    #[arg(short = 'v', long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
     /// Resign below this winning chance on two moves running (0: never).
     #[arg(long, default_value_t = 0.05, value_parser = probability)]
     resign: f64,
@@ -122,6 +133,35 @@ enum Tool {
     /// KataGo's JSON analysis protocol: one JSON query a line on stdin, one
     /// JSON response a line on stdout per turn analysed (not GTP).
     Analysis(AnalysisArgs),
+    /// The GTP engine, as with no subcommand, started with KataGo's command
+    /// line (`hane gtp -config gtp.cfg -model net.bin.gz`); the engine's
+    /// options go before `gtp`.
+    Gtp(KataArgs),
+}
+
+/// KataGo's command line, for tools that start hane as they start KataGo;
+/// KataGo's single-dash spelling (`-config`) is read too.
+#[derive(clap::Args, Debug, Default)]
+struct KataArgs {
+    /// A KataGo config file (`key = value` lines); may be repeated, later
+    /// files winning. The keys with a meaning for hane are read
+    /// (numSearchThreads, numAnalysisThreads, maxVisits, maxPlayouts,
+    /// maxTime, reportAnalysisWinratesAs, rules, ponderingEnabled,
+    /// allowResignation, resignThreshold, logFile, and hane's --param
+    /// names); stderr names the others and why they are not used. hane's
+    /// own options win over the file.
+    #[arg(long, value_name = "FILE")]
+    config: Vec<PathBuf>,
+    /// KataGo's neural network: accepted and not read, hane has none.
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
+    /// KataGo's human-style network: accepted and not read.
+    #[arg(long, value_name = "FILE")]
+    human_model: Option<PathBuf>,
+    /// Settings over the config files': `key=value, key=value`; may be
+    /// repeated.
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    override_config: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -138,13 +178,15 @@ struct AnalysisArgs {
     #[arg(long, value_parser = thread_count)]
     analysis_threads: Option<usize>,
     /// Whose point of view win rates, scores and ownership are given from
-    /// (KataGo's reportAnalysisWinratesAs).
-    #[arg(long, default_value = "black", value_name = "black|white|side-to-move")]
-    report_as: ReportAs,
+    /// (KataGo's reportAnalysisWinratesAs; default black).
+    #[arg(long, value_name = "black|white|side-to-move")]
+    report_as: Option<ReportAs>,
     /// At the end of the input, stop at once rather than finish the queued
     /// queries.
     #[arg(long)]
     quit_without_waiting: bool,
+    #[command(flatten)]
+    kata: KataArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -161,7 +203,7 @@ struct AnalyzeArgs {
     playouts: Option<u64>,
     /// Seconds per position, more than 0 and at most 3600 (default: the
     /// board size / 9, at least 0.5).
-    #[arg(long, value_parser = seconds)]
+    #[arg(long, value_parser = seconds, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Search threads, 1 to 1024 (default: every core).
     #[arg(short = 't', long, value_parser = thread_count)]
@@ -169,11 +211,34 @@ struct AnalyzeArgs {
 }
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
-    let matches = Cli::command().get_matches();
+    let args = launch::katago_style(std::env::args_os().collect(), &Cli::command());
+    let matches = Cli::command().get_matches_from(args);
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // KataGo's settings are read before the logger starts: their logFile
+    // is where the log goes. What they say about themselves waits for it.
+    let kata = match &cli.tool {
+        Some(Tool::Analysis(AnalysisArgs { kata, .. }) | Tool::Gtp(kata)) => {
+            launch::katago_settings(&kata.config, &kata.override_config)
+                .unwrap_or_else(|message| refuse(message))
+        }
+        _ => Default::default(),
+    };
+    let (settings, not_used) = kata;
+    let log_file = cli.log_file.as_deref().or(settings.log_file.as_deref());
+    if let Err(message) = launch::start_logging(cli.verbose, log_file) {
+        refuse(message);
+    }
+    for (key, why) in &not_used {
+        log::warn!("config key {key} not used: {why}");
+    }
+    if let Some(Tool::Analysis(AnalysisArgs { kata, .. }) | Tool::Gtp(kata)) = &cli.tool {
+        for model in [&kata.model, &kata.human_model].into_iter().flatten() {
+            log::info!(
+                "{}: not read, hane has no neural network (its priors are built in)",
+                model.display()
+            );
+        }
+    }
     match cli.tool.take() {
         Some(Tool::Bench {
             sizes,
@@ -188,7 +253,7 @@ fn main() {
                 search_playouts,
                 threads,
                 cli.seed.unwrap_or(1),
-                &search_params(&cli),
+                &search_params(&cli, &KataSettings::default()),
             )
         }
         Some(Tool::Analyze(args)) => {
@@ -215,9 +280,10 @@ fn main() {
         }
         Some(Tool::Analysis(args)) => {
             refuse_engine_options(&matches, "analysis", &["threads", "playouts"]);
-            analysis(&cli, args)
+            analysis(&cli, args, &settings)
         }
-        None => play(&cli),
+        Some(Tool::Gtp(_)) => play(&cli, &matches, &settings),
+        None => play(&cli, &matches, &KataSettings::default()),
     }
 }
 
@@ -269,18 +335,38 @@ fn before_or_after<T>(before: Option<T>, after: Option<T>, flag: &str, tool: &st
     }
 }
 
-/// The GTP engine on stdin/stdout.
-fn play(cli: &Cli) {
-    let threads = threads_or_every_core(cli.threads);
-    let search = search_params(cli);
-    let rules = rules(cli);
+/// The GTP engine on stdin/stdout; `kata`, the settings of KataGo's
+/// config, where the command line gives none.
+fn play(cli: &Cli, matches: &ArgMatches, kata: &KataSettings) {
+    let threads = threads_or_every_core(cli.threads.or(kata.threads));
+    let search = search_params(cli, kata);
+    let mut rules = rules(cli);
+    if let Some((nearest, differs)) = &kata.rules {
+        if !given(matches, "superko") && !given(matches, "no_suicide") {
+            rules = Rules {
+                komi: rules.komi,
+                ..*nearest
+            };
+            if let Some(why) = differs {
+                log::warn!("config rules: {why}; played as {rules}");
+            }
+        }
+    }
+    let resign = match kata.resign {
+        Some(resign) if !given(matches, "resign") => resign,
+        _ => cli.resign,
+    };
+    let (playouts, time) = match (cli.playouts, cli.time) {
+        (None, None) => (kata.max_visits, kata.max_time),
+        given => given,
+    };
     let config = PlayerConfig {
         threads,
-        playouts: cli.playouts,
-        seconds_per_move: cli.time,
+        playouts,
+        seconds_per_move: time,
         seed: cli.seed,
-        resign_threshold: cli.resign,
-        ponder: cli.ponder,
+        resign_threshold: resign,
+        ponder: cli.ponder || kata.ponder == Some(true),
         search,
     };
     log::info!(
@@ -334,7 +420,7 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
             playouts,
             seconds_per_move: time,
             seed: cli.seed,
-            search: search_params(cli),
+            search: search_params(cli, &KataSettings::default()),
             ..PlayerConfig::default()
         },
     };
@@ -376,13 +462,21 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
     }
 }
 
-/// `hane analysis`: KataGo's JSON analysis protocol on stdin/stdout.
-fn analysis(cli: &Cli, args: AnalysisArgs) {
+/// `hane analysis`: KataGo's JSON analysis protocol on stdin/stdout; `kata`,
+/// the settings of KataGo's config, where the command line gives none.
+fn analysis(cli: &Cli, args: AnalysisArgs, kata: &KataSettings) {
     let cores = threads_or_every_core(None);
-    let threads = before_or_after(cli.threads, args.threads, "--threads", "analysis").unwrap_or(1);
-    let playouts =
-        before_or_after(cli.playouts, args.playouts, "--playouts", "analysis").unwrap_or(1000);
-    let analysis_threads = args.analysis_threads.unwrap_or((cores / threads).max(1));
+    let threads = before_or_after(cli.threads, args.threads, "--threads", "analysis")
+        .or(kata.threads)
+        .unwrap_or(1)
+        .clamp(1, MAX_THREADS);
+    let playouts = before_or_after(cli.playouts, args.playouts, "--playouts", "analysis")
+        .or(kata.max_visits)
+        .unwrap_or(1000);
+    let analysis_threads = args
+        .analysis_threads
+        .or(kata.analysis_threads.map(|n| n.min(MAX_THREADS)))
+        .unwrap_or((cores / threads).max(1));
     if threads.saturating_mul(analysis_threads) > MAX_THREADS {
         refuse(format!(
             "--threads {threads} for each of --analysis-threads {analysis_threads} positions is \
@@ -393,12 +487,13 @@ more than {MAX_THREADS} search threads"
         player: PlayerConfig {
             threads,
             seed: cli.seed,
-            search: search_params(cli),
+            search: search_params(cli, kata),
             ..PlayerConfig::default()
         },
         max_visits: playouts,
+        max_time: kata.max_time,
         analysis_threads,
-        report_as: args.report_as,
+        report_as: args.report_as.or(kata.report_as).unwrap_or_default(),
         quit_without_waiting: args.quit_without_waiting,
     };
     if let Err(e) = hane::serve_analysis(&options) {
@@ -454,12 +549,14 @@ fn list_params() {
     let _ = writeln!(out, "\nSet one with --param NAME=VALUE (repeatable).");
 }
 
-/// The search settings of the command line; a bad --param ends the process.
-fn search_params(cli: &Cli) -> SearchParams {
-    let mut search = SearchParams {
+/// The search settings of the command line over those of KataGo's config;
+/// a bad --param ends the process.
+fn search_params(cli: &Cli, kata: &KataSettings) -> SearchParams {
+    let base = SearchParams {
         max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb),
         ..SearchParams::default()
     };
+    let mut search = kata.search_params(&base).unwrap_or_else(|m| refuse(m));
     for param in &cli.params {
         let set = param
             .split_once('=')

@@ -30,14 +30,16 @@ fn options() -> AnalysisOptions {
             ..PlayerConfig::default()
         },
         max_visits: 8,
+        max_time: None,
         analysis_threads: 1,
         report_as: ReportAs::Black,
         quit_without_waiting: false,
     }
 }
 
-/// The line with its `maxVisits` cut to MAX_VISITS where hane would read
-/// one (hane reads a line as UTF-8, lossily, trimmed); otherwise as it is.
+/// The line with its `maxVisits` cut to MAX_VISITS (and set where
+/// `overrideSettings` could set it) where hane would read one (hane reads a
+/// line as UTF-8, lossily, trimmed); otherwise as it is.
 fn capped(line: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(line);
     let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(text.trim()) else {
@@ -48,6 +50,11 @@ fn capped(line: &[u8]) -> Vec<u8> {
         .and_then(Value::as_u64)
         .is_some_and(|visits| visits > MAX_VISITS)
     {
+        map.insert("maxVisits".to_string(), MAX_VISITS.into());
+    }
+    // overrideSettings may raise the search's visits; the query's own
+    // maxVisits wins over it.
+    if map.contains_key("overrideSettings") && !map.contains_key("maxVisits") {
         map.insert("maxVisits".to_string(), MAX_VISITS.into());
     }
     serde_json::to_vec(&Value::Object(map)).unwrap_or_default()

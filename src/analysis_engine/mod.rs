@@ -20,6 +20,7 @@
 
 mod query;
 mod response;
+mod settings;
 
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BinaryHeap;
@@ -37,7 +38,7 @@ use crate::player::{Budget, Player, PlayerConfig, SearchReport, Watch};
 use query::{Defaults, Query, Request};
 use response::{analysis, Context};
 
-pub use response::ReportAs;
+pub use settings::{parse_overrides, read_config_file, KataSettings, NotUsed, ReportAs, Setting};
 
 /// Longest query line read; a longer one is refused whole.
 const MAX_LINE_BYTES: usize = 4 << 20;
@@ -53,6 +54,8 @@ pub struct AnalysisOptions {
     pub player: PlayerConfig,
     /// Playouts per position of a query that gives no `maxVisits`.
     pub max_visits: u64,
+    /// Seconds per position at most (`maxTime`), unless the query says.
+    pub max_time: Option<f64>,
     /// Positions searched at once.
     pub analysis_threads: usize,
     pub report_as: ReportAs,
@@ -84,6 +87,8 @@ pub fn run_analysis(
     };
     let defaults = Defaults {
         max_visits: options.max_visits,
+        max_time: options.max_time,
+        report_as: options.report_as,
     };
     info!(
         "hane analysis: {} position(s) at once, {} search thread(s) and a tree of at most {} nodes each, {} playouts a position unless maxVisits says",
@@ -368,14 +373,21 @@ impl<W: Write + Send> Shared<W> {
             game: &game,
             include: query.include,
             pv_len: query.pv_len,
-            report_as: self.options.report_as,
+            report_as: query.report_as,
             during_search,
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-            let mut player = Player::new(&self.options.player);
+            let mut config = self.options.player.clone();
+            for (name, value) in &query.params {
+                // Checked when the query was read: a failure cannot happen.
+                if let Err(e) = config.search.set(name, value) {
+                    warn!("query {}: {name}={value}: {e}", query.id);
+                }
+            }
+            let mut player = Player::new(&config);
             player.set_move_ownership(query.include.moves_ownership);
             let budget = Budget {
-                deadline: None,
+                deadline: query.max_time.map(|limit| start + limit),
                 playouts: query.max_visits,
                 latest: None,
                 capped: false,

@@ -13,6 +13,8 @@ use crate::game::{BoardSize, Color, Game, IllegalMove, Move, Rules, Vertex, MAX_
 use crate::game::{HandicapBonus, KomiInRules, RulesText};
 use crate::player::{FilterKind, MoveFilter, MoveRule};
 
+use super::settings::{KataSettings, ReportAs, Setting};
+
 /// KataGo supports komi in this range.
 const MAX_KOMI: f64 = 400.0;
 /// The shortest interval between reports during a search.
@@ -43,6 +45,12 @@ pub(super) struct Query {
     /// (turn number, priority), each turn once, in the game's order.
     pub turns: Vec<(usize, i64)>,
     pub max_visits: u64,
+    /// The search's bound in time (`maxTime`), if any.
+    pub max_time: Option<Duration>,
+    /// Whose view the answer gives.
+    pub report_as: ReportAs,
+    /// hane's search parameters that `overrideSettings` sets.
+    pub params: Vec<(String, String)>,
     pub filter: MoveFilter,
     /// Moves of each PV after the first, at most.
     pub pv_len: Option<usize>,
@@ -125,6 +133,8 @@ pub(super) struct Read {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Defaults {
     pub max_visits: u64,
+    pub max_time: Option<f64>,
+    pub report_as: ReportAs,
 }
 
 /// Reads one line (not blank).
@@ -189,7 +199,8 @@ struct Fields<'a> {
 
 /// The fields a query may have, and those of them hane reads but does not
 /// use (warned about).
-const QUERY_FIELDS: [&str; 20] = [
+const QUERY_FIELDS: [&str; 21] = [
+    "overrideSettings",
     "id",
     "moves",
     "initialStones",
@@ -211,13 +222,23 @@ const QUERY_FIELDS: [&str; 20] = [
     "allowMoves",
     "reportDuringSearchEvery",
 ];
-const UNUSED_FIELDS: [&str; 6] = [
+const UNUSED_FIELDS: [&str; 5] = [
     "rootPolicyTemperature",
     "rootFpuReductionMax",
     "includeNoResultValue",
     "includeMovesOwnershipStdev",
-    "overrideSettings",
     "humanSLProfile",
+];
+/// Settings that hane reads from the command line's config only.
+const START_UP_ONLY: [&str; 8] = [
+    "numSearchThreads",
+    "numSearchThreadsPerAnalysisThread",
+    "numAnalysisThreads",
+    "rules",
+    "ponderingEnabled",
+    "allowResignation",
+    "resignThreshold",
+    "logFile",
 ];
 const PRIORITY_FIELDS: [&str; 2] = ["priority", "priorities"];
 
@@ -322,8 +343,10 @@ impl Fields<'_> {
             self.warn("moves", note);
         }
         let turns = self.turns(setup.moves.len())?;
+        let settings = self.override_settings()?;
+        // The query's own maxVisits before overrideSettings', as in KataGo.
         let max_visits = match self.map.get("maxVisits") {
-            None => defaults.max_visits,
+            None => settings.max_visits.unwrap_or(defaults.max_visits),
             Some(value) => value
                 .as_u64()
                 .filter(|&n| n >= 1)
@@ -365,11 +388,58 @@ impl Fields<'_> {
             setup,
             turns,
             max_visits,
+            max_time: settings
+                .max_time
+                .or(defaults.max_time)
+                .map(Duration::from_secs_f64),
+            report_as: settings.report_as.unwrap_or(defaults.report_as),
+            params: settings.params,
             filter,
             pv_len,
             report_every,
             include,
         })
+    }
+
+    /// `overrideSettings`: KataGo's settings for this query alone. Those
+    /// with a meaning for one query are honoured (maxVisits, maxPlayouts,
+    /// maxTime, reportAnalysisWinratesAs, hane's search parameters); one
+    /// warning names the others and why each is not used.
+    fn override_settings(&mut self) -> Checked<KataSettings> {
+        let mut settings = KataSettings::default();
+        let Some(value) = self.map.get("overrideSettings") else {
+            return Ok(settings);
+        };
+        let Value::Object(entries) = value else {
+            return Err(self.error("overrideSettings", "Must be an object"));
+        };
+        let mut not_used = Vec::new();
+        for (key, value) in entries {
+            // KataGo reads every value as its text.
+            let text = match value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let setting = settings
+                .set(key, &text)
+                .map_err(|why| self.error("overrideSettings", why))?;
+            let why = match setting {
+                Setting::Used if START_UP_ONLY.contains(&key.as_str()) => {
+                    "set at start-up only (-config, -override-config)"
+                }
+                Setting::Used => continue,
+                Setting::Ignored(why) => why,
+                Setting::Unknown => "no setting of KataGo's or hane's",
+            };
+            not_used.push(format!("{key} ({why})"));
+        }
+        if !not_used.is_empty() {
+            self.warn(
+                "overrideSettings",
+                format!("Not used by hane: {}", not_used.join(", ")),
+            );
+        }
+        Ok(settings)
     }
 
     fn board_side(&self, field: &str) -> Checked<usize> {
