@@ -155,7 +155,13 @@ fn actions_are_echoed_as_katago_echoes_them() {
     client.send(r#"{"id":"foo","action":"clear_cache"}"#);
     assert_eq!(client.receive(), json!({"id":"foo","action":"clear_cache"}));
     client.send(r#"{"id":"foo","action":"query_models"}"#);
-    assert_eq!(client.receive()["models"], json!([]));
+    // A tool reads models[0]: hane describes its own, as KataGo does a
+    // network.
+    let models = client.receive();
+    let model = &models["models"][0];
+    assert_eq!(model["name"], format!("hane-{}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(model["usesHumanSLProfile"], false);
+    assert!(model["maxBatchSize"].is_u64() && model["version"].is_u64());
     client.send(r#"{"id":"bar","action":"terminate_all"}"#);
     assert_eq!(
         client.receive(),

@@ -235,8 +235,21 @@ impl<W: Write + Send> Shared<W> {
                             request.insert("git_hash".into(), "<omitted>".into());
                         }
                         Some("query_models") => {
-                            // No neural network: no models.
-                            request.insert("models".into(), json!([]));
+                            // hane's own "model", the built-in priors and
+                            // playouts, in the fields KataGo gives a
+                            // network: tools read models[0] and fail on
+                            // an empty list. Version 0: no network format.
+                            request.insert(
+                                "models".into(),
+                                json!([{
+                                    "name": concat!("hane-", env!("CARGO_PKG_VERSION")),
+                                    "internalName": "hane: no neural network, built-in priors and playouts",
+                                    "maxBatchSize": 1,
+                                    "usesHumanSLProfile": false,
+                                    "version": 0,
+                                    "usingFP16": "false",
+                                }]),
+                            );
                         }
                         // clear_cache: hane keeps no cache between queries.
                         _ => {}
