@@ -41,8 +41,7 @@ struct Cli {
     /// 1 s on 9x9, 2.1 s on 19x19).
     #[arg(long, value_parser = seconds, allow_negative_numbers = true)]
     time: Option<f64>,
-    /// Seed for the random number generator (default: from the system, and
-    /// 1 for `hane bench`).
+    /// Seed for the random number generator (default: from the system).
     #[arg(long, global = true)]
     seed: Option<u64>,
     /// Also write the log to this file (appended); logs always go to stderr.
@@ -55,9 +54,9 @@ struct Cli {
     /// Resign below this winning chance on two moves running (0: never).
     #[arg(long, default_value_t = 0.05, value_parser = probability)]
     resign: f64,
-    /// Bound on the search tree, in nodes (one tree, shared by all threads;
-    /// `hane analysis`: each position's).
-    #[arg(long, default_value_t = 8_000_000, global = true)]
+    /// Bound on the search tree, in nodes, 1000 to 1000000000 (one tree,
+    /// shared by all threads; `hane analysis`: each position's).
+    #[arg(long, default_value_t = 8_000_000, global = true, value_parser = tree_nodes)]
     max_nodes: usize,
     /// Bound on the memory of the search tree (one tree, shared by all
     /// threads; `hane analysis`: each position's), in MiB; lowers
@@ -101,7 +100,8 @@ struct Cli {
 
 #[derive(clap::Subcommand, Debug)]
 enum Tool {
-    /// Measure light playouts (one thread) and tree search (not GTP).
+    /// Measure light playouts (one thread) and tree search (not GTP); the
+    /// same on every run, with --seed 1 unless given.
     Bench {
         /// Board sizes to measure, 2 to 25, separated by commas: 9,13,19.
         #[arg(
@@ -525,25 +525,39 @@ fn rules(cli: &Cli) -> Rules {
 fn list_params() {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "{:<26} {:<8} {:>10}  {:<22} meaning",
-        "name", "kind", "default", "range"
-    );
-    for param in hane::PARAMS {
-        let (low, high) = param.range;
-        let range = match param.kind {
-            hane::ParamKind::Flag => "true, false".to_string(),
-            _ => format!("{low} to {high}"),
-        };
+    let rows: Vec<[String; 5]> = hane::PARAMS
+        .iter()
+        .map(|param| {
+            let (low, high) = param.range;
+            let range = match param.kind {
+                hane::ParamKind::Flag => "true, false".to_string(),
+                _ => format!("{low} to {high}"),
+            };
+            [
+                param.name.to_string(),
+                param.kind.to_string(),
+                param.default_value().to_string(),
+                range,
+                param.doc.to_string(),
+            ]
+        })
+        .collect();
+    // Each column as wide as its widest entry, so the columns line up
+    // whatever names and ranges are added.
+    let header = ["name", "kind", "default", "range", "meaning"].map(String::from);
+    let width = |column: usize| {
+        std::iter::once(&header)
+            .chain(&rows)
+            .map(|row| row[column].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (name, kind, default, range) = (width(0), width(1), width(2), width(3));
+    for row in std::iter::once(&header).chain(&rows) {
         let _ = writeln!(
             out,
-            "{:<26} {:<8} {:>10}  {:<22} {}",
-            param.name,
-            param.kind.to_string(),
-            param.default_value().to_string(),
-            range,
-            param.doc
+            "{:<name$}  {:<kind$}  {:>default$}  {:<range$}  {}",
+            row[0], row[1], row[2], row[3], row[4]
         );
     }
     let _ = writeln!(out, "\nSet one with --param NAME=VALUE (repeatable).");
@@ -648,6 +662,18 @@ fn thread_count(text: &str) -> Result<usize, String> {
     match text.parse::<u64>() {
         Ok(n) if (1..=MAX_THREADS as u64).contains(&n) => Ok(n as usize),
         _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
+    }
+}
+
+/// A bound on the tree's nodes: the range `--param max_nodes` takes, so
+/// that neither spelling quietly becomes another number.
+fn tree_nodes(text: &str) -> Result<usize, String> {
+    let (low, high) = hane::param("max_nodes").map_or((1000.0, 1e9), |p| p.range);
+    match text.parse::<u64>() {
+        Ok(n) if (low..=high).contains(&(n as f64)) => Ok(n as usize),
+        _ => Err(format!(
+            "expected a whole number of nodes from {low} to {high}"
+        )),
     }
 }
 

@@ -124,7 +124,11 @@ fn engine_options_before_a_subcommand_are_honoured_or_refused() {
         .expect("run hane analyze");
     assert!(review.status.success(), "{review:?}");
     let text = std::fs::read_to_string(&reviewed).expect("the review");
-    assert_eq!(text.matches(" 30 playouts.").count(), 2, "{text}");
+    assert_eq!(
+        text.matches(" 30 playouts in this search.").count(),
+        2,
+        "{text}"
+    );
 
     let game = game.to_string_lossy().into_owned();
     for (args, words) in [
@@ -159,4 +163,127 @@ fn engine_options_before_a_subcommand_are_honoured_or_refused() {
         assert!(output.status.success(), "{args:?}: {output:?}");
         assert_eq!(answer["id"], "q", "{args:?}");
     }
+}
+
+/// A number the option cannot take is refused with the option's own
+/// message, whatever its spelling: `--max-nodes 1` became 1000 without a
+/// word (while `--param max_nodes=1` was refused), and `--time -1` read as
+/// an unknown option `-1`.
+#[test]
+fn out_of_range_numbers_get_the_options_message() {
+    for (args, words) in [
+        (
+            vec!["--max-nodes", "1"],
+            "expected a whole number of nodes from 1000",
+        ),
+        (vec!["analysis", "--max-nodes", "999"], "from 1000"),
+        (vec!["--param", "max_nodes=1"], "max_nodes"),
+        (vec!["--time", "-1"], "expected a number of seconds"),
+        (
+            vec!["analyze", "x.sgf", "--time", "-1"],
+            "expected a number of seconds",
+        ),
+    ] {
+        assert_refused(&args, words);
+        let output = start_up(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !stderr.contains("unexpected argument"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Each tool's --help speaks of that tool: `hane analysis --help` showed
+/// bench's default seed.
+#[test]
+fn help_texts_name_their_own_tool() {
+    let output = start_up(&["analysis", "--help"]);
+    let help = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{help}");
+    assert!(help.contains("--seed"), "{help}");
+    assert!(!help.contains("bench"), "{help}");
+    for option in [
+        "-config",
+        "-model",
+        "-override-config",
+        "--log-file",
+        "--verbose",
+    ] {
+        assert!(help.contains(option), "{option} in {help}");
+    }
+}
+
+/// `hane params` is a table: every row's columns start where the header's
+/// do (prior_learned_wins_max_side, one letter over the name column,
+/// pushed its row right).
+#[test]
+fn params_columns_line_up() {
+    let output = start_up(&["params"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header");
+    let starts = |line: &str| -> Vec<usize> {
+        // Where each of the first four columns' words begins: after two
+        // spaces or more (a column's gap), and the first at 0.
+        let bytes = line.as_bytes();
+        let mut at = vec![0];
+        for i in 2..bytes.len() {
+            if bytes[i - 1] == b' ' && bytes[i - 2] == b' ' && bytes[i] != b' ' {
+                at.push(i);
+            }
+        }
+        at
+    };
+    let columns = starts(header);
+    assert_eq!(columns.len(), 5, "{header}");
+    let (kind, range) = (columns[1], columns[3]);
+    let mut rows = 0;
+    for line in lines.take_while(|l| !l.is_empty()) {
+        rows += 1;
+        let bytes = line.as_bytes();
+        assert!(
+            bytes[kind - 1] == b' ' && bytes[kind] != b' ',
+            "kind column: {line}"
+        );
+        assert!(
+            bytes[range - 1] == b' ' && bytes[range] != b' ',
+            "range column: {line}"
+        );
+    }
+    assert!(rows > 20, "{text}");
+}
+
+/// --log-file keeps the log (with -v, the information lines) in a file as
+/// well as on stderr; stdout still carries GTP alone.
+#[test]
+fn log_file_and_verbosity() {
+    let dir = TempDir::new("log-file");
+    let log = dir.path().join("hane.log");
+    let log_arg = log.to_string_lossy().into_owned();
+    let mut child = spawn_hane(&["-v", "--log-file", &log_arg, "--playouts", "20"]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"boardsize 9\ngenmove b\nquit\n")
+        .expect("write");
+    drop(stdin);
+    let status = wait_bounded(&mut child, Duration::from_secs(60), "hane -v --log-file");
+    assert!(status.success());
+    let stderr = stderr_of(&mut child);
+    let mut stdout = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        use std::io::Read;
+        let _ = out.read_to_string(&mut stdout);
+    }
+    assert!(
+        stdout.lines().all(|l| l.is_empty() || l.starts_with('=')),
+        "{stdout}"
+    );
+    let logged = std::fs::read_to_string(&log).expect("the log file");
+    assert!(logged.contains("genmove black"), "{logged}");
+    assert!(stderr.contains("genmove black"), "{stderr}");
+    // Without -v, the information lines are not logged.
+    let output = start_up(&["--playouts", "5"]);
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("INFO"));
 }

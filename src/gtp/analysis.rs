@@ -387,24 +387,30 @@ fn variation(color: Color, pv: &[Move]) -> String {
     var
 }
 
-/// `Black leads by 3.5; win rate 61% for White to move (1234 playouts)`.
+/// `White to move: win rate 61%, trails by 3.5 (1234 playouts)`: the win
+/// rate and the score both from the side to move, so neither reads as the
+/// other's.
 fn summary(report: &SearchReport) -> String {
-    let margin = (report.black_margin * 2.0).round() / 2.0;
+    let to_move = report.to_move;
+    let margin = (to_move.sign() * report.black_margin * 2.0).round() / 2.0;
     let lead = if margin > 0.0 {
-        format!("Black leads by {margin}")
+        format!("leads by {margin}")
     } else if margin < 0.0 {
-        format!("White leads by {}", -margin)
+        format!("trails by {}", -margin)
     } else {
-        "even game".to_string()
+        "even score".to_string()
+    };
+    let side = match to_move {
+        Color::Black => "Black",
+        Color::White => "White",
     };
     match report.played_out().next() {
         Some(best) => format!(
-            "{lead}; win rate {:.0}% for {} to move ({} playouts)",
+            "{side} to move: win rate {:.0}%, {lead} ({} playouts)",
             best.win_rate.clamp(0.0, 1.0) * 100.0,
-            report.to_move,
             report.playouts
         ),
-        None => format!("{lead} ({} playouts)", report.playouts),
+        None => format!("{side} to move: {lead} ({} playouts)", report.playouts),
     }
 }
 
@@ -546,7 +552,8 @@ ownershipStdev{}",
         };
         let ownership = gfx_text(&report, GfxView::Ownership);
         assert!(ownership.starts_with("INFLUENCE A1 0.50 B1 0.50 C1 0.50 A2 0.50"));
-        assert!(ownership.contains("C3 -1.00\nTEXT White leads by 1"));
+        // Black to move, a point behind: win rate and score both Black's.
+        assert!(ownership.contains("C3 -1.00\nTEXT Black to move: win rate 60%, trails by 1"));
         assert_eq!(
             gfx_text(&report, GfxView::Candidates),
             "LABEL B2 60\nSQUARE B2\nTEXT best B2 60.0% (300 visits, 86%); labels: win %"
@@ -555,9 +562,8 @@ ownershipStdev{}",
             gfx_text(&report, GfxView::Variation).lines().next(),
             Some("VAR b B2 w C2 b pass")
         );
-        assert!(
-            gfx_text(&report, GfxView::Score).starts_with("TEXT White leads by 1; win rate 60%")
-        );
+        assert!(gfx_text(&report, GfxView::Score)
+            .starts_with("TEXT Black to move: win rate 60%, trails"));
     }
 
     /// The sample report with C2, the best move's answer in its variation,
