@@ -228,6 +228,7 @@ fn without_an_output_name_the_review_is_written_beside_the_game() {
 
 /// A 19x19 game of 38 moves along the third lines, long enough to review
 /// that Ctrl-C comes in the middle.
+#[cfg(unix)]
 fn long_game() -> Vec<u8> {
     let mut text = String::from("(;FF[4]SZ[19]KM[7.5]");
     for column in b'a'..=b's' {
