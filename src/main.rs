@@ -1,5 +1,6 @@
 //! `hane`: with no subcommand, a GTP engine on stdin/stdout.
 
+mod bench_tool;
 mod launch;
 
 use std::path::PathBuf;
@@ -119,7 +120,8 @@ enum Tool {
         #[arg(long, default_value_t = 100_000)]
         search_playouts: u64,
         /// Threads of the tree search, sharing its tree and its playouts
-        /// (1 to 1024).
+        /// (1 to 1024). Without it, the bench also measures 1, 2, 4, ...
+        /// threads up to every core and recommends a --threads.
         #[arg(short = 't', long, default_value_t = 1, value_parser = thread_count)]
         threads: usize,
     },
@@ -247,14 +249,17 @@ fn main() {
             threads,
         }) => {
             refuse_engine_options(&matches, "bench", &[]);
-            bench(
-                &sizes,
+            bench_tool::run(&bench_tool::Bench {
+                sizes: &sizes,
                 playouts,
                 search_playouts,
                 threads,
-                cli.seed.unwrap_or(1),
-                &search_params(&cli, &KataSettings::default()),
-            )
+                seed: cli.seed.unwrap_or(1),
+                params: &search_params(&cli, &KataSettings::default()),
+                // Asked for a thread count, the user has chosen one.
+                advise: !given_in_subcommand(&matches, "bench", "threads"),
+                cores: threads_or_every_core(None),
+            })
         }
         Some(Tool::Analyze(args)) => {
             refuse_engine_options(
@@ -304,6 +309,13 @@ const ENGINE_OPTIONS: [(&str, &str); 8] = [
 /// Whether the command line gave the option `id` (not its default).
 fn given(matches: &ArgMatches, id: &str) -> bool {
     matches.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// Whether the command line gave the option `id` after `tool`.
+fn given_in_subcommand(matches: &ArgMatches, tool: &str, id: &str) -> bool {
+    matches
+        .subcommand_matches(tool)
+        .is_some_and(|m| given(m, id))
 }
 
 /// Ends the process with `message` as clap's refusals do: status 2.
@@ -591,58 +603,6 @@ fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>) -> usize {
     let node_bytes = hane::TREE_NODE_BYTES;
     let fitting = max_tree_mb.map_or(usize::MAX, |mb| mb.saturating_mul(1 << 20) / node_bytes);
     max_nodes.min(fitting).max(1000)
-}
-
-/// `hane bench`: a tool, not the engine, so its report goes to stdout.
-fn bench(
-    sizes: &[usize],
-    playouts: u64,
-    search_playouts: u64,
-    threads: usize,
-    seed: u64,
-    params: &SearchParams,
-) {
-    use hane::bench;
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    for &size in sizes {
-        let light = bench::light_playouts(size, playouts, seed);
-        let _ = writeln!(
-            out,
-            "light playouts {size}x{size}: {:.0}/s ({} in {:.2}s), {:.2} moves/playout, black wins {:.4} at komi 7",
-            light.per_second(),
-            light.playouts,
-            light.seconds,
-            light.moves_per_playout,
-            light.black_win_rate
-        );
-        let searches = [(false, "light"), (true, "policy")]
-            .map(|(heavy, label)| {
-                let search =
-                    bench::tree_search(size, search_playouts, seed, heavy, params, threads);
-                (search, format!("{label} playouts"))
-            })
-            .into_iter()
-            .chain(
-                bench::middle_game_search(size, search_playouts, seed, params, threads)
-                    .map(|search| (search, "policy playouts, middle game".to_string())),
-            );
-        for (search, label) in searches {
-            // The one-thread line as it always read, for comparisons.
-            let threads = match search.threads {
-                1 => String::new(),
-                n => format!(", {n} threads"),
-            };
-            let _ = writeln!(
-                out,
-                "tree search    {size}x{size}, {label}{threads}: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
-                search.per_second(),
-                search.playouts,
-                search.seconds,
-                search.tree_nodes
-            );
-        }
-    }
 }
 
 /// The most search threads hane starts. More than the hardware threads of

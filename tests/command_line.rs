@@ -287,3 +287,49 @@ fn log_file_and_verbosity() {
     let output = start_up(&["--playouts", "5"]);
     assert!(!String::from_utf8_lossy(&output.stderr).contains("INFO"));
 }
+
+/// `hane bench` says what it is measuring as it goes (stderr) and ends
+/// with a thread count to use, measured, as KataGo's benchmark does;
+/// given --threads, the user has chosen and no advice is measured.
+#[test]
+fn bench_shows_progress_and_recommends_threads() {
+    let args = [
+        "bench",
+        "--sizes",
+        "9",
+        "--playouts",
+        "100",
+        "--search-playouts",
+        "300",
+    ];
+    let output = start_up(&args);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("hane bench: 9x9 light playouts"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("hane bench: 9x9 tree search, middle game"),
+        "{stderr}"
+    );
+    let advice = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("recommended: --threads "))
+        .unwrap_or_else(|| panic!("no advice in {stdout}"));
+    let threads: usize = advice
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{advice}"));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!((1..=cores).contains(&threads), "{advice}");
+    assert!(stdout.contains("threads    1: "), "{stdout}");
+
+    let mut chosen = args.to_vec();
+    chosen.extend(["--threads", "1"]);
+    let output = start_up(&chosen);
+    assert!(output.status.success());
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("recommended"));
+}
