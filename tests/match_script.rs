@@ -126,7 +126,12 @@ echo 'game.dat already contains 2 games' >&2\nexit 1\n",
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/match.py");
     let output = match std::process::Command::new("python3")
         .arg(script)
-        .args(["--games", "2", "--opponent", "gnugo --mode gtp --chinese-rules"])
+        .args([
+            "--games",
+            "2",
+            "--opponent",
+            "gnugo --mode gtp --chinese-rules",
+        ])
         .arg("--out")
         .arg(&out)
         .current_dir(&dir)
