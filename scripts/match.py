@@ -10,7 +10,9 @@ already in --out). Colours alternate; every game is written as SGF
 into --out, with a results table (results.tsv: one row a game from hane's
 side, won/lost and hane's margin, whichever route played it), a summary
 (summary.txt) and a plot (winrate.png: the win rate with its 95% band and
-the seconds a move; needs matplotlib, `pip install matplotlib`).
+the seconds a move; needs matplotlib: `pip install -r scripts/requirements.txt`).
+A finished match is not played again: run the same command to redraw its
+table, summary and plot from the games in --out.
 
 The opponent by default is GNU Go (--gnugo-level 10) with --chinese-rules
 (area scoring, so that its count can be compared with Tromp-Taylor's) and
@@ -546,6 +548,14 @@ def run_twogtp(args):
     its row appears in game.dat, with results.tsv rewritten each time, as
     the driver does."""
     hane_command, opponent_command = engine_commands(args)
+    # A finished match: twogtp would refuse it (game.dat already contains
+    # N games) and leave its lock behind; its games are redrawn instead.
+    finished = sorted(results_from_twogtp(args), key=lambda x: x["game"])
+    if len(finished) >= args.games:
+        print(f"{len(finished)} games already in {args.out}: the match is over; "
+              "redrawing its table, summary and plot", flush=True)
+        write_table(args, finished)
+        return finished
     cmd = ["gogui-twogtp", "-black", hane_command, "-white", opponent_command,
            "-size", str(args.size), "-komi", f"{args.komi:g}", "-alternate", "-auto",
            "-games", str(args.games), "-sgffile", os.path.join(args.out, "game")]
@@ -570,6 +580,14 @@ def run_twogtp(args):
         proc.terminate()
         proc.wait()
         raise
+    finally:
+        # twogtp has ended: a lock it left (after an error) would stop the
+        # next run of the same match.
+        if proc.poll() is not None:
+            try:
+                os.remove(os.path.join(args.out, "game.lock"))
+            except FileNotFoundError:
+                pass
     if proc.returncode != 0:
         sys.exit(proc.returncode)
     write_table(args, results)
@@ -602,7 +620,8 @@ def plot_win_rate(path, results, args):
         import matplotlib.pyplot as plt
         from matplotlib.ticker import MaxNLocator
     except ImportError:
-        print("winrate.png needs matplotlib: pip install matplotlib", file=sys.stderr)
+        print("winrate.png needs matplotlib: pip install -r scripts/requirements.txt",
+              file=sys.stderr)
         return False
     games, rates, lows, highs = [], [], [], []
     wins = 0.0

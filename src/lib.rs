@@ -26,7 +26,10 @@ mod game;
 mod gtp;
 mod player;
 
-pub use analysis_engine::{run_analysis, serve_analysis, AnalysisOptions, ReportAs};
+pub use analysis_engine::{
+    parse_overrides, read_config_file, run_analysis, serve_analysis, AnalysisOptions, KataSettings,
+    NotUsed, ReportAs, Setting,
+};
 pub use analyze::{analyze_file, AnalyzeError, AnalyzeOptions, Summary};
 pub use game::sgf;
 pub use game::zobrist::stone_key;

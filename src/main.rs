@@ -1,13 +1,18 @@
 //! `hane`: with no subcommand, a GTP engine on stdin/stdout.
 
+mod bench_tool;
+mod launch;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use hane::{
-    AnalysisOptions, AnalyzeOptions, Engine, LiveGfx, PlayerConfig, ReportAs, Rules, SearchParams,
-    Superko,
+    AnalysisOptions, AnalyzeOptions, Engine, KataSettings, LiveGfx, PlayerConfig, ReportAs, Rules,
+    SearchParams, Superko,
 };
 
 #[derive(Parser, Debug)]
@@ -15,8 +20,12 @@ use hane::{
     name = "hane",
     version,
     about = "A Go engine: GTP v2, Tromp-Taylor rules, Monte Carlo tree search",
-    after_help = "With no subcommand hane speaks GTP on stdin/stdout. Logs go to stderr: \
-set RUST_LOG=info (or debug) to see them."
+    after_help = "With no subcommand (or `gtp`) hane speaks GTP on stdin/stdout. Logs go to \
+stderr, and to --log-file when given: -v for more (or RUST_LOG=debug). Before a subcommand, \
+the engine's options are taken where the subcommand has the same setting and refused where \
+it has none; --seed, --max-nodes, --max-tree-mb, --param, --log-file and -v go before or \
+after it. `hane gtp` and `hane analysis` also take KataGo's command line: -config FILE \
+-model FILE -override-config KEY=VALUE,..."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -31,22 +40,30 @@ struct Cli {
     /// Seconds per move when the client sets no time control, more than 0
     /// and at most 3600 (default: the board size / 9, at least 0.5: about
     /// 1 s on 9x9, 2.1 s on 19x19).
-    #[arg(long, value_parser = seconds)]
+    #[arg(long, value_parser = seconds, allow_negative_numbers = true)]
     time: Option<f64>,
-    /// Seed for the random number generator (default: from the system;
-    /// 1 for bench). Accepted before or after `bench` and `analyze`.
+    /// Seed for the random number generator (default: from the system).
     #[arg(long, global = true)]
     seed: Option<u64>,
+    /// Also write the log to this file (appended); logs always go to stderr.
+    #[arg(long, global = true, value_name = "FILE")]
+    log_file: Option<PathBuf>,
+    /// Log more: -v information, -vv debug, -vvv trace (default: warnings
+    /// and errors only; RUST_LOG, when set, decides instead).
+    #[arg(short = 'v', long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
     /// Resign below this winning chance on two moves running (0: never).
     #[arg(long, default_value_t = 0.05, value_parser = probability)]
     resign: f64,
-    /// Bound on the search tree, in nodes (one tree, shared by all threads).
-    #[arg(long, default_value_t = 8_000_000)]
+    /// Bound on the search tree, in nodes, 1000 to 1000000000 (one tree,
+    /// shared by all threads; `hane analysis`: each position's).
+    #[arg(long, default_value_t = 8_000_000, global = true, value_parser = tree_nodes)]
     max_nodes: usize,
     /// Bound on the memory of the search tree (one tree, shared by all
-    /// threads), in MiB; lowers --max-nodes to fit. The peak can briefly
-    /// reach twice this while the tree is copied for reuse after a move.
-    #[arg(long)]
+    /// threads; `hane analysis`: each position's), in MiB; lowers
+    /// --max-nodes to fit. The peak can briefly reach twice this while the
+    /// tree is copied for reuse after a move.
+    #[arg(long, global = true)]
     max_tree_mb: Option<usize>,
     /// Never play a suicide (legal under Tromp-Taylor for two or more
     /// stones); for matches against engines that forbid it, like GNU Go.
@@ -78,20 +95,22 @@ struct Cli {
     gogui_live_gfx: Option<f64>,
     /// A search parameter, NAME=VALUE, for tuning experiments
     /// (docs/strength.md); may be repeated. `hane params` lists them.
-    #[arg(long = "param", value_name = "NAME=VALUE")]
+    #[arg(long = "param", value_name = "NAME=VALUE", global = true)]
     params: Vec<String>,
 }
 
 #[derive(clap::Subcommand, Debug)]
 enum Tool {
-    /// Measure light playouts (one thread) and tree search (not GTP).
+    /// Measure light playouts (one thread) and tree search (not GTP); the
+    /// same on every run, with --seed 1 unless given.
     Bench {
-        /// Board sizes to measure, separated by commas: 9,13,19.
+        /// Board sizes to measure, 2 to 25, separated by commas: 9,13,19.
         #[arg(
             long,
             value_delimiter = ',',
             default_value = "9,19",
-            value_name = "SIZE,..."
+            value_name = "SIZE,...",
+            value_parser = board_side
         )]
         sizes: Vec<usize>,
         /// Light playouts per size.
@@ -101,7 +120,8 @@ enum Tool {
         #[arg(long, default_value_t = 100_000)]
         search_playouts: u64,
         /// Threads of the tree search, sharing its tree and its playouts
-        /// (1 to 1024).
+        /// (1 to 1024). Without it, the bench also measures 1, 2, 4, ...
+        /// threads up to every core and recommends a --threads.
         #[arg(short = 't', long, default_value_t = 1, value_parser = thread_count)]
         threads: usize,
     },
@@ -115,28 +135,60 @@ enum Tool {
     /// KataGo's JSON analysis protocol: one JSON query a line on stdin, one
     /// JSON response a line on stdout per turn analysed (not GTP).
     Analysis(AnalysisArgs),
+    /// The GTP engine, as with no subcommand, started with KataGo's command
+    /// line (`hane gtp -config gtp.cfg -model net.bin.gz`); the engine's
+    /// options go before `gtp`.
+    Gtp(KataArgs),
+}
+
+/// KataGo's command line, for tools that start hane as they start KataGo;
+/// KataGo's single-dash spelling (`-config`) is read too.
+#[derive(clap::Args, Debug, Default)]
+struct KataArgs {
+    /// A KataGo config file (`key = value` lines); may be repeated, later
+    /// files winning. The keys with a meaning for hane are read
+    /// (numSearchThreads, numAnalysisThreads, maxVisits, maxPlayouts,
+    /// maxTime, reportAnalysisWinratesAs, rules, ponderingEnabled,
+    /// allowResignation, resignThreshold, logFile, and hane's --param
+    /// names); stderr names the others and why they are not used. hane's
+    /// own options win over the file.
+    #[arg(long, value_name = "FILE")]
+    config: Vec<PathBuf>,
+    /// KataGo's neural network: accepted and not read, hane has none.
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
+    /// KataGo's human-style network: accepted and not read.
+    #[arg(long, value_name = "FILE")]
+    human_model: Option<PathBuf>,
+    /// Settings over the config files': `key=value, key=value`; may be
+    /// repeated.
+    #[arg(long, value_name = "KEY=VALUE,...")]
+    override_config: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
 struct AnalysisArgs {
-    /// Playouts per position for a query without `maxVisits`.
-    #[arg(short = 'p', long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
-    playouts: u64,
-    /// Search threads per position.
-    #[arg(short = 't', long, default_value_t = 1, value_parser = at_least_one::<usize>)]
-    threads: usize,
-    /// Positions searched at once (default: every core, shared out among
-    /// the --threads of each).
-    #[arg(long, value_parser = at_least_one::<usize>)]
+    /// Playouts per position for a query without `maxVisits` (default 1000).
+    #[arg(short = 'p', long, value_parser = at_least_one::<u64>)]
+    playouts: Option<u64>,
+    /// Search threads per position, 1 to 1024 (default 1).
+    #[arg(short = 't', long, value_parser = thread_count)]
+    threads: Option<usize>,
+    /// Positions searched at once, 1 to 1024 (default: every core, shared
+    /// out among the --threads of each); with --threads, at most 1024
+    /// search threads in all.
+    #[arg(long, value_parser = thread_count)]
     analysis_threads: Option<usize>,
     /// Whose point of view win rates, scores and ownership are given from
-    /// (KataGo's reportAnalysisWinratesAs).
-    #[arg(long, default_value = "black", value_name = "black|white|side-to-move")]
-    report_as: ReportAs,
+    /// (KataGo's reportAnalysisWinratesAs; default black).
+    #[arg(long, value_name = "black|white|side-to-move")]
+    report_as: Option<ReportAs>,
     /// At the end of the input, stop at once rather than finish the queued
     /// queries.
     #[arg(long)]
     quit_without_waiting: bool,
+    #[command(flatten)]
+    kata: KataArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -153,7 +205,7 @@ struct AnalyzeArgs {
     playouts: Option<u64>,
     /// Seconds per position, more than 0 and at most 3600 (default: the
     /// board size / 9, at least 0.5).
-    #[arg(long, value_parser = seconds)]
+    #[arg(long, value_parser = seconds, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Search threads, 1 to 1024 (default: every core).
     #[arg(short = 't', long, value_parser = thread_count)]
@@ -161,43 +213,172 @@ struct AnalyzeArgs {
 }
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
-    let mut cli = Cli::parse();
+    let args = launch::katago_style(std::env::args_os().collect(), &Cli::command());
+    let matches = Cli::command().get_matches_from(args);
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // KataGo's settings are read before the logger starts: their logFile
+    // is where the log goes. What they say about themselves waits for it.
+    let kata = match &cli.tool {
+        Some(Tool::Analysis(AnalysisArgs { kata, .. }) | Tool::Gtp(kata)) => {
+            launch::katago_settings(&kata.config, &kata.override_config)
+                .unwrap_or_else(|message| refuse(message))
+        }
+        _ => Default::default(),
+    };
+    let (settings, not_used) = kata;
+    let log_file = cli.log_file.as_deref().or(settings.log_file.as_deref());
+    if let Err(message) = launch::start_logging(cli.verbose, log_file) {
+        refuse(message);
+    }
+    for (key, why) in &not_used {
+        log::warn!("config key {key} not used: {why}");
+    }
+    if let Some(Tool::Analysis(AnalysisArgs { kata, .. }) | Tool::Gtp(kata)) = &cli.tool {
+        for model in [&kata.model, &kata.human_model].into_iter().flatten() {
+            log::info!(
+                "{}: not read, hane has no neural network (its priors are built in)",
+                model.display()
+            );
+        }
+    }
     match cli.tool.take() {
         Some(Tool::Bench {
             sizes,
             playouts,
             search_playouts,
             threads,
-        }) => bench(
-            &sizes,
-            playouts,
-            search_playouts,
-            threads,
-            cli.seed.unwrap_or(1),
-            &search_params(&cli),
-        ),
-        Some(Tool::Analyze(args)) => analyze(&cli, args),
-        Some(Tool::Params) => list_params(),
-        Some(Tool::Analysis(args)) => analysis(&cli, args),
-        None => play(&cli),
+        }) => {
+            refuse_engine_options(&matches, "bench", &[]);
+            bench_tool::run(&bench_tool::Bench {
+                sizes: &sizes,
+                playouts,
+                search_playouts,
+                threads,
+                seed: cli.seed.unwrap_or(1),
+                params: &search_params(&cli, &KataSettings::default()),
+                // Asked for a thread count, the user has chosen one.
+                advise: !given_in_subcommand(&matches, "bench", "threads"),
+                cores: threads_or_every_core(None),
+            })
+        }
+        Some(Tool::Analyze(args)) => {
+            refuse_engine_options(
+                &matches,
+                "analyze",
+                &["threads", "playouts", "time", "superko", "no_suicide"],
+            );
+            analyze(&cli, args)
+        }
+        Some(Tool::Params) => {
+            refuse_engine_options(&matches, "params", &[]);
+            for (id, flag) in [
+                ("seed", "--seed"),
+                ("max_nodes", "--max-nodes"),
+                ("max_tree_mb", "--max-tree-mb"),
+                ("params", "--param"),
+            ] {
+                if given(&matches, id) {
+                    refuse(format!("`hane params` takes no options: {flag}"));
+                }
+            }
+            list_params()
+        }
+        Some(Tool::Analysis(args)) => {
+            refuse_engine_options(&matches, "analysis", &["threads", "playouts"]);
+            analysis(&cli, args, &settings)
+        }
+        Some(Tool::Gtp(_)) => play(&cli, &matches, &settings),
+        None => play(&cli, &matches, &KataSettings::default()),
     }
 }
 
-/// The GTP engine on stdin/stdout.
-fn play(cli: &Cli) {
-    let threads = threads_or_every_core(cli.threads);
-    let search = search_params(cli);
-    let rules = rules(cli);
+/// The engine's options, by clap's id and as written: before a subcommand
+/// each is taken where the subcommand has the same setting, else refused
+/// rather than dropped without a word.
+const ENGINE_OPTIONS: [(&str, &str); 8] = [
+    ("threads", "--threads"),
+    ("playouts", "--playouts"),
+    ("time", "--time"),
+    ("resign", "--resign"),
+    ("superko", "--superko"),
+    ("no_suicide", "--no-suicide"),
+    ("ponder", "--ponder"),
+    ("gogui_live_gfx", "--gogui-live-gfx"),
+];
+
+/// Whether the command line gave the option `id` (not its default).
+fn given(matches: &ArgMatches, id: &str) -> bool {
+    matches.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// Whether the command line gave the option `id` after `tool`.
+fn given_in_subcommand(matches: &ArgMatches, tool: &str, id: &str) -> bool {
+    matches
+        .subcommand_matches(tool)
+        .is_some_and(|m| given(m, id))
+}
+
+/// Ends the process with `message` as clap's refusals do: status 2.
+fn refuse(message: String) -> ! {
+    Cli::command()
+        .error(ErrorKind::ArgumentConflict, message)
+        .exit()
+}
+
+/// Refuses the engine's options given before `tool` other than `taken`.
+fn refuse_engine_options(matches: &ArgMatches, tool: &str, taken: &[&str]) {
+    for (id, flag) in ENGINE_OPTIONS {
+        if given(matches, id) && !taken.contains(&id) {
+            refuse(format!(
+                "{flag} is the GTP engine's option, which `hane {tool}` does not take"
+            ));
+        }
+    }
+}
+
+/// A setting that both the engine's options (`before` the subcommand) and
+/// the subcommand's own (`after`) may give: either, not both.
+fn before_or_after<T>(before: Option<T>, after: Option<T>, flag: &str, tool: &str) -> Option<T> {
+    match (before, after) {
+        (Some(_), Some(_)) => refuse(format!(
+            "{flag} given both before and after `{tool}`: give it once"
+        )),
+        (before, after) => after.or(before),
+    }
+}
+
+/// The GTP engine on stdin/stdout; `kata`, the settings of KataGo's
+/// config, where the command line gives none.
+fn play(cli: &Cli, matches: &ArgMatches, kata: &KataSettings) {
+    let threads = threads_or_every_core(cli.threads.or(kata.threads));
+    let search = search_params(cli, kata);
+    let mut rules = rules(cli);
+    if let Some((nearest, differs)) = &kata.rules {
+        if !given(matches, "superko") && !given(matches, "no_suicide") {
+            rules = Rules {
+                komi: rules.komi,
+                ..*nearest
+            };
+            if let Some(why) = differs {
+                log::warn!("config rules: {why}; played as {rules}");
+            }
+        }
+    }
+    let resign = match kata.resign {
+        Some(resign) if !given(matches, "resign") => resign,
+        _ => cli.resign,
+    };
+    let (playouts, time) = match (cli.playouts, cli.time) {
+        (None, None) => (kata.max_visits, kata.max_time),
+        given => given,
+    };
     let config = PlayerConfig {
         threads,
-        playouts: cli.playouts,
-        seconds_per_move: cli.time,
+        playouts,
+        seconds_per_move: time,
         seed: cli.seed,
-        resign_threshold: cli.resign,
-        ponder: cli.ponder,
+        resign_threshold: resign,
+        ponder: cli.ponder || kata.ponder == Some(true),
         search,
     };
     log::info!(
@@ -232,7 +413,13 @@ komi 7.5 until the client sets one",
 /// `hane analyze`: a tool, so its errors end the process with a message
 /// and status 1; its closing line goes to stderr beside the progress bar.
 fn analyze(cli: &Cli, args: AnalyzeArgs) {
-    let threads = threads_or_every_core(args.threads);
+    let threads = before_or_after(cli.threads, args.threads, "--threads", "analyze");
+    let threads = threads_or_every_core(threads);
+    let playouts = before_or_after(cli.playouts, args.playouts, "--playouts", "analyze");
+    let time = before_or_after(cli.time, args.time, "--time", "analyze");
+    if playouts.is_some() && time.is_some() {
+        refuse("--playouts and --time: a review takes one or the other".to_string());
+    }
     let output = args
         .output
         .unwrap_or_else(|| AnalyzeOptions::default_output(&args.game));
@@ -242,56 +429,83 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
         rules: rules(cli),
         player: PlayerConfig {
             threads,
-            playouts: args.playouts,
-            seconds_per_move: args.time,
+            playouts,
+            seconds_per_move: time,
             seed: cli.seed,
-            search: search_params(cli),
+            search: search_params(cli, &KataSettings::default()),
             ..PlayerConfig::default()
         },
     };
+    // The closing line on stderr, which may be gone (SIGHUP: the terminal
+    // closed): a failed write must not turn into a panic.
+    let say = |text: std::fmt::Arguments| {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "hane analyze: {text}");
+    };
     match hane::analyze_file(&options) {
-        Ok(summary) if summary.interrupted => {
-            if summary.positions == 0 {
-                eprintln!("hane analyze: interrupted before the first position: nothing written");
-            } else {
-                eprintln!(
-                    "hane analyze: interrupted: the first {} of {} positions written to {}",
-                    summary.positions,
-                    summary.planned,
-                    options.output.display()
-                );
+        Ok(summary) => match summary.stopped_by {
+            Some(signal) => {
+                if summary.positions == 0 {
+                    say(format_args!(
+                        "interrupted before the first position: nothing written"
+                    ));
+                } else {
+                    say(format_args!(
+                        "interrupted: the first {} of {} positions written to {}",
+                        summary.positions,
+                        summary.planned,
+                        options.output.display()
+                    ));
+                }
+                // As a process that the signal ended.
+                std::process::exit(128 + signal);
             }
-            // As a process that SIGINT ended.
-            std::process::exit(130);
-        }
-        Ok(summary) => eprintln!(
-            "hane analyze: {} positions searched in {:.1} s; written to {}",
-            summary.positions,
-            summary.seconds,
-            options.output.display()
-        ),
+            None => say(format_args!(
+                "{} positions searched in {:.1} s; written to {}",
+                summary.positions,
+                summary.seconds,
+                options.output.display()
+            )),
+        },
         Err(error) => {
-            eprintln!("hane analyze: {error}");
+            say(format_args!("{error}"));
             std::process::exit(1);
         }
     }
 }
 
-/// `hane analysis`: KataGo's JSON analysis protocol on stdin/stdout.
-fn analysis(cli: &Cli, args: AnalysisArgs) {
+/// `hane analysis`: KataGo's JSON analysis protocol on stdin/stdout; `kata`,
+/// the settings of KataGo's config, where the command line gives none.
+fn analysis(cli: &Cli, args: AnalysisArgs, kata: &KataSettings) {
     let cores = threads_or_every_core(None);
+    let threads = before_or_after(cli.threads, args.threads, "--threads", "analysis")
+        .or(kata.threads)
+        .unwrap_or(1)
+        .clamp(1, MAX_THREADS);
+    let playouts = before_or_after(cli.playouts, args.playouts, "--playouts", "analysis")
+        .or(kata.max_visits)
+        .unwrap_or(1000);
+    let analysis_threads = args
+        .analysis_threads
+        .or(kata.analysis_threads.map(|n| n.min(MAX_THREADS)))
+        .unwrap_or((cores / threads).max(1));
+    if threads.saturating_mul(analysis_threads) > MAX_THREADS {
+        refuse(format!(
+            "--threads {threads} for each of --analysis-threads {analysis_threads} positions is \
+more than {MAX_THREADS} search threads"
+        ));
+    }
     let options = AnalysisOptions {
         player: PlayerConfig {
-            threads: args.threads,
+            threads,
             seed: cli.seed,
-            search: search_params(cli),
+            search: search_params(cli, kata),
             ..PlayerConfig::default()
         },
-        max_visits: args.playouts,
-        analysis_threads: args
-            .analysis_threads
-            .unwrap_or((cores / args.threads).max(1)),
-        report_as: args.report_as,
+        max_visits: playouts,
+        max_time: kata.max_time,
+        analysis_threads,
+        report_as: args.report_as.or(kata.report_as).unwrap_or_default(),
         quit_without_waiting: args.quit_without_waiting,
     };
     if let Err(e) = hane::serve_analysis(&options) {
@@ -323,36 +537,52 @@ fn rules(cli: &Cli) -> Rules {
 fn list_params() {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "{:<26} {:<8} {:>10}  {:<22} meaning",
-        "name", "kind", "default", "range"
-    );
-    for param in hane::PARAMS {
-        let (low, high) = param.range;
-        let range = match param.kind {
-            hane::ParamKind::Flag => "true, false".to_string(),
-            _ => format!("{low} to {high}"),
-        };
+    let rows: Vec<[String; 5]> = hane::PARAMS
+        .iter()
+        .map(|param| {
+            let (low, high) = param.range;
+            let range = match param.kind {
+                hane::ParamKind::Flag => "true, false".to_string(),
+                _ => format!("{low} to {high}"),
+            };
+            [
+                param.name.to_string(),
+                param.kind.to_string(),
+                param.default_value().to_string(),
+                range,
+                param.doc.to_string(),
+            ]
+        })
+        .collect();
+    // Each column as wide as its widest entry, so the columns line up
+    // whatever names and ranges are added.
+    let header = ["name", "kind", "default", "range", "meaning"].map(String::from);
+    let width = |column: usize| {
+        std::iter::once(&header)
+            .chain(&rows)
+            .map(|row| row[column].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (name, kind, default, range) = (width(0), width(1), width(2), width(3));
+    for row in std::iter::once(&header).chain(&rows) {
         let _ = writeln!(
             out,
-            "{:<26} {:<8} {:>10}  {:<22} {}",
-            param.name,
-            param.kind.to_string(),
-            param.default_value().to_string(),
-            range,
-            param.doc
+            "{:<name$}  {:<kind$}  {:>default$}  {:<range$}  {}",
+            row[0], row[1], row[2], row[3], row[4]
         );
     }
     let _ = writeln!(out, "\nSet one with --param NAME=VALUE (repeatable).");
 }
 
-/// The search settings of the command line; a bad --param ends the process.
-fn search_params(cli: &Cli) -> SearchParams {
-    let mut search = SearchParams {
+/// The search settings of the command line over those of KataGo's config;
+/// a bad --param ends the process.
+fn search_params(cli: &Cli, kata: &KataSettings) -> SearchParams {
+    let base = SearchParams {
         max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb),
         ..SearchParams::default()
     };
+    let mut search = kata.search_params(&base).unwrap_or_else(|m| refuse(m));
     for param in &cli.params {
         let set = param
             .split_once('=')
@@ -375,62 +605,6 @@ fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>) -> usize {
     max_nodes.min(fitting).max(1000)
 }
 
-/// `hane bench`: a tool, not the engine, so its report goes to stdout.
-fn bench(
-    sizes: &[usize],
-    playouts: u64,
-    search_playouts: u64,
-    threads: usize,
-    seed: u64,
-    params: &SearchParams,
-) {
-    use hane::bench;
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    for &size in sizes {
-        if !(2..=25).contains(&size) {
-            let _ = writeln!(out, "size {size}: not a board size hane plays (2 to 25)");
-            continue;
-        }
-        let light = bench::light_playouts(size, playouts, seed);
-        let _ = writeln!(
-            out,
-            "light playouts {size}x{size}: {:.0}/s ({} in {:.2}s), {:.2} moves/playout, black wins {:.4} at komi 7",
-            light.per_second(),
-            light.playouts,
-            light.seconds,
-            light.moves_per_playout,
-            light.black_win_rate
-        );
-        let searches = [(false, "light"), (true, "policy")]
-            .map(|(heavy, label)| {
-                let search =
-                    bench::tree_search(size, search_playouts, seed, heavy, params, threads);
-                (search, format!("{label} playouts"))
-            })
-            .into_iter()
-            .chain(
-                bench::middle_game_search(size, search_playouts, seed, params, threads)
-                    .map(|search| (search, "policy playouts, middle game".to_string())),
-            );
-        for (search, label) in searches {
-            // The one-thread line as it always read, for comparisons.
-            let threads = match search.threads {
-                1 => String::new(),
-                n => format!(", {n} threads"),
-            };
-            let _ = writeln!(
-                out,
-                "tree search    {size}x{size}, {label}{threads}: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
-                search.per_second(),
-                search.playouts,
-                search.seconds,
-                search.tree_nodes
-            );
-        }
-    }
-}
-
 /// The most search threads hane starts. More than the hardware threads of
 /// the largest machines (two 192-core EPYC sockets have 768); each thread
 /// costs its worker (readers, replies, sums) and its stack, measured at
@@ -448,6 +622,26 @@ fn thread_count(text: &str) -> Result<usize, String> {
     match text.parse::<u64>() {
         Ok(n) if (1..=MAX_THREADS as u64).contains(&n) => Ok(n as usize),
         _ => Err(format!("expected a whole number from 1 to {MAX_THREADS}")),
+    }
+}
+
+/// A bound on the tree's nodes: the range `--param max_nodes` takes, so
+/// that neither spelling quietly becomes another number.
+fn tree_nodes(text: &str) -> Result<usize, String> {
+    let (low, high) = hane::param("max_nodes").map_or((1000.0, 1e9), |p| p.range);
+    match text.parse::<u64>() {
+        Ok(n) if (low..=high).contains(&(n as f64)) => Ok(n as usize),
+        _ => Err(format!(
+            "expected a whole number of nodes from {low} to {high}"
+        )),
+    }
+}
+
+/// A board side hane plays.
+fn board_side(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (2..=25).contains(&n) => Ok(n),
+        _ => Err("expected board sizes from 2 to 25".to_string()),
     }
 }
 

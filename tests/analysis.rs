@@ -299,6 +299,55 @@ fn lz_analyze_refuses_katago_s_keys_as_leela_zero_does() {
     assert_eq!(gtp.ok("name"), "hane");
 }
 
+/// KataGo reads the interval as centiseconds with a fraction (`50.5`),
+/// positional or after `interval`, in both dialects, and `kata-analyze`
+/// knows `noResultValue`: each candidate's chance of a game without a
+/// result, which Tromp-Taylor under superko never has.
+#[test]
+fn analysis_arguments_as_katago_reads_them() {
+    let mut gtp = game_before_capture(&["--threads", "1"]);
+    for (command, kata) in [
+        ("kata-analyze b 50.5", true),
+        ("kata-analyze interval 20.5", true),
+        ("kata-analyze W 0.5 maxmoves 2", true),
+        ("lz-analyze b 50.5", false),
+        ("lz-analyze interval 10.25", false),
+        ("kata-analyze noResultValue false", true),
+        (
+            "kata-analyze b 10 noResultValue false ownership false",
+            true,
+        ),
+    ] {
+        let (lines, response) = stream(&mut gtp, command, 1, "7 name");
+        assert_eq!(response, "=7 hane", "{command}");
+        let (blocks, _) = parse_info_line(&lines[0], kata);
+        assert!(!blocks.is_empty(), "{command}");
+    }
+    let (lines, _) = stream(&mut gtp, "kata-analyze b 10 noResultValue true", 2, "name");
+    for line in &lines {
+        let fields = katago_fields(line);
+        assert!(!fields.is_empty());
+        for (name, block) in &fields {
+            assert_eq!(name, "info", "{line}");
+            assert_eq!(
+                block_values(block, "noResultValue"),
+                Some(vec!["0"]),
+                "{line}"
+            );
+        }
+    }
+    for refused in [
+        "kata-analyze b -5",
+        "kata-analyze interval -1",
+        "kata-analyze noResultValue maybe",
+        "lz-analyze b 10 noResultValue true",
+    ] {
+        let answer = gtp.send(&format!("8 {refused}"));
+        assert!(answer.starts_with("?8 syntax error"), "{refused}: {answer}");
+    }
+    assert_eq!(gtp.ok("name"), "hane");
+}
+
 #[test]
 fn a_line_already_waiting_ends_the_stream_at_once() {
     let mut gtp = game_before_capture(&["--threads", "1"]);

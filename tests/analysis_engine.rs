@@ -9,46 +9,8 @@ mod common;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use common::Gtp;
+use common::analysis::Client;
 use serde_json::{json, Value};
-
-/// A running `hane analysis` and the JSON lines it writes.
-struct Client {
-    engine: Gtp,
-}
-
-impl Client {
-    fn start(args: &[&str]) -> Client {
-        let mut all = vec!["analysis", "--seed", "1"];
-        all.extend_from_slice(args);
-        Client {
-            engine: Gtp::start_with(&all),
-        }
-    }
-
-    fn send(&mut self, query: &str) {
-        assert!(!query.contains('\n'), "one line a query");
-        self.engine.write_raw(format!("{query}\n").as_bytes());
-    }
-
-    fn receive(&mut self) -> Value {
-        let line = self.engine.read_line();
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
-    }
-
-    /// Responses until `done` says the last one has come.
-    fn receive_until(&mut self, mut done: impl FnMut(&Value) -> bool) -> Vec<Value> {
-        let mut responses = Vec::new();
-        loop {
-            let response = self.receive();
-            let finished = done(&response);
-            responses.push(response);
-            if finished {
-                return responses;
-            }
-        }
-    }
-}
 
 /// KataGo's example query, word for word.
 const EXAMPLE: &str = r#"{"id":"foo","initialStones":[["B","Q4"],["B","C4"]],"moves":[["W","P5"],["B","P6"]],"rules":"tromp-taylor","komi":7.5,"boardXSize":19,"boardYSize":19,"analyzeTurns":[0,1,2]}"#;
@@ -193,7 +155,13 @@ fn actions_are_echoed_as_katago_echoes_them() {
     client.send(r#"{"id":"foo","action":"clear_cache"}"#);
     assert_eq!(client.receive(), json!({"id":"foo","action":"clear_cache"}));
     client.send(r#"{"id":"foo","action":"query_models"}"#);
-    assert_eq!(client.receive()["models"], json!([]));
+    // A tool reads models[0]: hane describes its own, as KataGo does a
+    // network.
+    let models = client.receive();
+    let model = &models["models"][0];
+    assert_eq!(model["name"], format!("hane-{}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(model["usesHumanSLProfile"], false);
+    assert!(model["maxBatchSize"].is_u64() && model["version"].is_u64());
     client.send(r#"{"id":"bar","action":"terminate_all"}"#);
     assert_eq!(
         client.receive(),
@@ -339,4 +307,39 @@ fn the_end_of_the_input_finishes_the_queue_unless_told_not_to_wait() {
     let (status, _) = client.engine.close();
     assert!(status.success());
     assert!(sent.elapsed() < Duration::from_secs(20));
+}
+
+/// `analyzeTurns` is a set of turns, as KataGo reads it: a turn named more
+/// than once is analysed once, and the turns are taken in the game's order.
+#[test]
+fn a_turn_named_twice_is_analysed_once() {
+    let mut client = Client::start(&["--playouts", "20", "--analysis-threads", "1"]);
+    client.send(
+        r#"{"id":"twice","moves":[["B","E5"]],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"analyzeTurns":[1,1,0,1]}"#,
+    );
+    let lines = client.finish();
+    let turns: Vec<u64> = lines
+        .iter()
+        .map(|line| {
+            assert_eq!(line["id"], "twice", "{line}");
+            check_analysis(line, 9);
+            line["turnNumber"].as_u64().expect("turnNumber")
+        })
+        .collect();
+    assert_eq!(turns, [0, 1]);
+}
+
+/// Windows PowerShell writes a UTF-8 byte-order mark before what it pipes:
+/// it is not part of the first query.
+#[test]
+fn a_byte_order_mark_before_the_first_query_is_skipped() {
+    let mut client = Client::start(&["--playouts", "20"]);
+    let query = r#"{"id":"bom","moves":[],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9}"#;
+    client
+        .engine
+        .write_raw(format!("\u{feff}{query}\n").as_bytes());
+    let lines = client.finish();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["id"], "bom");
+    check_analysis(&lines[0], 9);
 }

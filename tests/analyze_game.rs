@@ -228,6 +228,7 @@ fn without_an_output_name_the_review_is_written_beside_the_game() {
 
 /// A 19x19 game of 38 moves along the third lines, long enough to review
 /// that Ctrl-C comes in the middle.
+#[cfg(unix)]
 fn long_game() -> Vec<u8> {
     let mut text = String::from("(;FF[4]SZ[19]KM[7.5]");
     for column in b'a'..=b's' {
@@ -238,51 +239,61 @@ fn long_game() -> Vec<u8> {
     text.into_bytes()
 }
 
+/// `hane analyze` on `input` to the default output, stopped by `signal`
+/// after `wait`.
 #[cfg(unix)]
-#[test]
-fn ctrl_c_writes_the_review_so_far_or_nothing() {
+fn stopped_after(input: &Path, signal: libc::c_int, wait: std::time::Duration) -> Output {
     use std::process::Stdio;
-    use std::time::Duration;
-    let dir = TempDir::new("interrupt");
-    let input = dir.file("long.sgf", &long_game());
-    let output = dir.path().join("long-reviewed.sgf");
-    let interrupted_after = |wait: Duration| {
-        let child = Command::new(env!("CARGO_BIN_EXE_hane"))
-            .arg("analyze")
-            .arg(&input)
-            .args(["--playouts", "1500", "--threads", "1", "--seed", "1"])
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start hane analyze");
-        std::thread::sleep(wait);
-        // SAFETY: a signal to the child this test started.
-        unsafe {
-            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-        }
-        child.wait_with_output().expect("wait for hane analyze")
-    };
-    // At once: no position reviewed yet, no file left behind.
-    let early = interrupted_after(Duration::from_millis(200));
-    assert_eq!(early.status.code(), Some(130), "{}", stderr(&early));
+    let child = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .arg("analyze")
+        .arg(input)
+        .args(["--playouts", "1500", "--threads", "1", "--seed", "1"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hane analyze");
+    std::thread::sleep(wait);
+    // SAFETY: a signal to the child this test started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, signal);
+    }
+    child.wait_with_output().expect("wait for hane analyze")
+}
+
+/// Stopped by `signal` at once, the review leaves nothing behind and exits
+/// with the status of a process that signal ended (128 + its number).
+#[cfg(unix)]
+fn assert_stopped_before_the_first_position(input: &Path, output: &Path, signal: libc::c_int) {
+    let early = stopped_after(input, signal, std::time::Duration::from_millis(200));
+    assert_eq!(
+        early.status.code(),
+        Some(128 + signal),
+        "{}",
+        stderr(&early)
+    );
     assert!(
         stderr(&early).contains("interrupted before the first position: nothing written"),
         "{}",
         stderr(&early)
     );
     assert!(!output.exists());
-    // Later: the positions reviewed so far, each with its win rate. A
-    // busy machine may not have finished the first position in the first
-    // wait: wait longer then.
+}
+
+/// Stopped by `signal` once a position is reviewed, the review has the
+/// positions reviewed so far, each with its win rate. A busy machine may
+/// not have finished the first position in the first wait: wait longer
+/// then.
+#[cfg(unix)]
+fn assert_stopped_with_the_review_so_far(input: &Path, output: &Path, signal: libc::c_int) {
     let mut waits = [4, 8, 16, 32].into_iter();
     let late = loop {
         let wait = waits.next().expect("a position reviewed within 32 s");
-        let late = interrupted_after(Duration::from_secs(wait));
+        let late = stopped_after(input, signal, std::time::Duration::from_secs(wait));
         if !stderr(&late).contains("before the first position") {
             break late;
         }
     };
     let message = stderr(&late);
-    assert_eq!(late.status.code(), Some(130), "{message}");
+    assert_eq!(late.status.code(), Some(128 + signal), "{message}");
     let written: usize = message
         .split("the first ")
         .nth(1)
@@ -293,10 +304,92 @@ fn ctrl_c_writes_the_review_so_far_or_nothing() {
         message.contains(&format!("the first {written} of 39 positions")),
         "{message}"
     );
-    let text = std::fs::read_to_string(&output).expect("the partial review");
+    let text = std::fs::read_to_string(output).expect("the partial review");
     assert_eq!(text.matches("SBKV[").count(), written, "{text}");
     let tree = SgfTree::parse(text.as_bytes()).expect("SGF");
     assert!(tree.main_line().is_ok());
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_the_review_so_far_or_nothing() {
+    let dir = TempDir::new("interrupt");
+    let input = dir.file("long.sgf", &long_game());
+    let output = dir.path().join("long-reviewed.sgf");
+    assert_stopped_before_the_first_position(&input, &output, libc::SIGINT);
+    assert_stopped_with_the_review_so_far(&input, &output, libc::SIGINT);
+}
+
+/// SIGTERM (`timeout`, a service manager, `kill`) and SIGHUP (the terminal
+/// closed) once killed the review and left an empty output file: they stop
+/// it as Ctrl-C does.
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sighup_stop_the_review_as_ctrl_c_does() {
+    let dir = TempDir::new("terminate");
+    let input = dir.file("long.sgf", &long_game());
+    let output = dir.path().join("long-reviewed.sgf");
+    assert_stopped_before_the_first_position(&input, &output, libc::SIGTERM);
+    assert_stopped_before_the_first_position(&input, &output, libc::SIGHUP);
+    assert_stopped_with_the_review_so_far(&input, &output, libc::SIGTERM);
+}
+
+/// Outputs that are not regular files: the system refuses to truncate
+/// /dev/null or a pipe, which once failed the review after all its
+/// searches, and opening a FIFO no one reads once blocked for ever. The
+/// review is written to the first two, and the third is refused at once,
+/// before any search; a FIFO with a reader gets the review.
+#[cfg(unix)]
+#[test]
+fn outputs_that_are_not_regular_files() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = TempDir::new("special-outputs");
+    let input = dir.file("game.sgf", GAME);
+    let file = dir.path().join("reviewed.sgf");
+    assert!(hane_analyze(&input, &file).status.success());
+    let reference = std::fs::read(&file).expect("the review in a file");
+    let run = hane_analyze(&input, Path::new("/dev/null"));
+    assert!(run.status.success(), "{}", stderr(&run));
+    // /dev/stdout into the pipe that `output` reads: the review on stdout.
+    let run = hane_analyze(&input, Path::new("/dev/stdout"));
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(run.stdout, reference);
+
+    let fifo = dir.path().join("fifo.sgf");
+    let name = std::ffi::CString::new(fifo.as_os_str().as_bytes()).expect("a path");
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .arg("analyze")
+        .arg(&input)
+        .arg("-o")
+        .arg(&fifo)
+        .args(QUICK)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hane analyze");
+    let status = common::wait_bounded(&mut child, Duration::from_secs(20), "a FIFO no one reads");
+    let message = common::stderr_of(&mut child);
+    assert_eq!(status.code(), Some(1), "{message}");
+    assert!(message.contains("cannot write"), "{message}");
+    assert!(!message.contains("positions searched"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // With a reader (opened without waiting for a writer), the review
+    // goes through the FIFO.
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .expect("open the FIFO to read");
+    let run = hane_analyze(&input, &fifo);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let mut review = Vec::new();
+    std::io::Read::read_to_end(&mut reader, &mut review).expect("read the FIFO");
+    assert_eq!(review, reference);
 }
 
 /// The win-rate graph follows the game rather than the side to move: each

@@ -218,6 +218,20 @@ fn control_bytes_invalid_utf8_and_line_endings() {
     assert_eq!(gtp.stray_output(Duration::from_millis(100)), None);
 }
 
+/// Windows PowerShell writes a UTF-8 byte-order mark before what it pipes
+/// to a program: the first command is read without it, on a line of its
+/// own or not.
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_skipped() {
+    let mut gtp = Gtp::start();
+    gtp.write_raw(b"\xEF\xBB\xBF1 name\n");
+    assert_eq!(gtp.read_response(), "=1 hane");
+    assert_eq!(gtp.send("2 protocol_version"), "=2 2");
+    let mut gtp = Gtp::start();
+    gtp.write_raw(b"\xEF\xBB\xBF\nname\n");
+    assert_eq!(gtp.read_response(), "= hane");
+}
+
 #[test]
 fn megabyte_lines() {
     let mut gtp = game_in_progress();

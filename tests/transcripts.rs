@@ -492,7 +492,21 @@ fn katago_rules_commands_set_the_superko_rule_and_refuse_other_rules() {
         gtp.send("kata-set-rules"),
         "? syntax error (expected rules: tromp-taylor or a JSON rules object)"
     );
-    gtp.ok("kata-set-rules tromp-taylor");
+    // Every form KataGo reads: its spellings of the shorthands, and the
+    // compact form of its logs (here Tromp-Taylor without suicide).
+    assert!(gtp
+        .send("kata-set-rules new zealand")
+        .starts_with("? rules hane does not play"));
+    gtp.ok("kata-set-rules koPOSITIONALscoreAREAtaxNONEsui0");
+    assert_eq!(
+        gtp.ok("kata-get-rules"),
+        TROMP_TAYLOR.replace(r#""suicide":true"#, r#""suicide":false"#)
+    );
+    // No komi here: the game keeps its own, as in KataGo.
+    assert!(gtp
+        .send(r#"kata-set-rules {"komi":6.5}"#)
+        .starts_with("? unknown rules"));
+    gtp.ok("kata-set-rules tromp taylor");
     assert_eq!(gtp.ok("kata-get-rules"), TROMP_TAYLOR);
     assert_eq!(gtp.ok("is_legal b B1"), "0");
     for name in ["kata-get-rules", "kata-set-rules"] {
@@ -555,6 +569,22 @@ fn katago_parameter_commands_read_and_set_the_one_parameter_table() {
     let all = gtp.ok("kata-get-params");
     assert!(all.contains("\"prior_suicide\":7"), "{all}");
     assert!(all.contains("\"heavy_playouts\":true"), "{all}");
+    // Each value as kata-get-param prints it: 0.9, not the f32's
+    // 0.8999999761581421.
+    let object: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&all).expect("a JSON object");
+    assert_eq!(object.len(), table.len());
+    for (name, value) in &object {
+        let single = gtp.ok(&format!("kata-get-param {name}"));
+        match value {
+            serde_json::Value::Number(n) => {
+                let single: f64 = single.parse().expect("a number");
+                assert_eq!(n.as_f64(), Some(single), "{name}: {all}");
+            }
+            other => assert_eq!(other.to_string(), single, "{name}"),
+        }
+    }
+    assert!(all.contains("\"policy_capture\":0.9,"), "{all}");
     assert_eq!(
         gtp.send(r#"kata-set-params {"prior_even": 3, "heavy_playouts": false}"#),
         "= "

@@ -20,6 +20,7 @@
 
 mod query;
 mod response;
+mod settings;
 
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BinaryHeap;
@@ -37,10 +38,14 @@ use crate::player::{Budget, Player, PlayerConfig, SearchReport, Watch};
 use query::{Defaults, Query, Request};
 use response::{analysis, Context};
 
-pub use response::ReportAs;
+pub use settings::{parse_overrides, read_config_file, KataSettings, NotUsed, ReportAs, Setting};
 
 /// Longest query line read; a longer one is refused whole.
 const MAX_LINE_BYTES: usize = 4 << 20;
+
+/// UTF-8's byte-order mark, which Windows PowerShell writes before what it
+/// pipes to a program: before the first query it is no part of it.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// What `hane analysis` is asked to do.
 #[derive(Clone, Debug)]
@@ -49,6 +54,8 @@ pub struct AnalysisOptions {
     pub player: PlayerConfig,
     /// Playouts per position of a query that gives no `maxVisits`.
     pub max_visits: u64,
+    /// Seconds per position at most (`maxTime`), unless the query says.
+    pub max_time: Option<f64>,
     /// Positions searched at once.
     pub analysis_threads: usize,
     pub report_as: ReportAs,
@@ -80,11 +87,14 @@ pub fn run_analysis(
     };
     let defaults = Defaults {
         max_visits: options.max_visits,
+        max_time: options.max_time,
+        report_as: options.report_as,
     };
     info!(
-        "hane analysis: {} position(s) at once, {} search thread(s) each, {} playouts a position unless maxVisits says",
+        "hane analysis: {} position(s) at once, {} search thread(s) and a tree of at most {} nodes each, {} playouts a position unless maxVisits says",
         options.analysis_threads.max(1),
         options.player.threads.max(1),
+        options.player.search.max_nodes,
         options.max_visits
     );
     std::thread::scope(|scope| {
@@ -193,9 +203,13 @@ impl<W: Write + Send> Shared<W> {
     /// Reads queries until the end of the input.
     fn read_all(&self, input: &mut impl BufRead, defaults: Defaults) -> io::Result<()> {
         let mut line = Vec::new();
+        let mut first = true;
         while let Some(too_long) = next_line(input, &mut line)? {
             if lock(&self.out).broken {
                 break;
+            }
+            if std::mem::take(&mut first) && line.starts_with(BYTE_ORDER_MARK) {
+                line.drain(..BYTE_ORDER_MARK.len());
             }
             if too_long {
                 self.emit(&json!({
@@ -221,8 +235,21 @@ impl<W: Write + Send> Shared<W> {
                             request.insert("git_hash".into(), "<omitted>".into());
                         }
                         Some("query_models") => {
-                            // No neural network: no models.
-                            request.insert("models".into(), json!([]));
+                            // hane's own "model", the built-in priors and
+                            // playouts, in the fields KataGo gives a
+                            // network: tools read models[0] and fail on
+                            // an empty list. Version 0: no network format.
+                            request.insert(
+                                "models".into(),
+                                json!([{
+                                    "name": concat!("hane-", env!("CARGO_PKG_VERSION")),
+                                    "internalName": "hane: no neural network, built-in priors and playouts",
+                                    "maxBatchSize": 1,
+                                    "usesHumanSLProfile": false,
+                                    "version": 0,
+                                    "usingFP16": "false",
+                                }]),
+                            );
                         }
                         // clear_cache: hane keeps no cache between queries.
                         _ => {}
@@ -359,14 +386,21 @@ impl<W: Write + Send> Shared<W> {
             game: &game,
             include: query.include,
             pv_len: query.pv_len,
-            report_as: self.options.report_as,
+            report_as: query.report_as,
             during_search,
         };
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-            let mut player = Player::new(&self.options.player);
+            let mut config = self.options.player.clone();
+            for (name, value) in &query.params {
+                // Checked when the query was read: a failure cannot happen.
+                if let Err(e) = config.search.set(name, value) {
+                    warn!("query {}: {name}={value}: {e}", query.id);
+                }
+            }
+            let mut player = Player::new(&config);
             player.set_move_ownership(query.include.moves_ownership);
             let budget = Budget {
-                deadline: None,
+                deadline: query.max_time.map(|limit| start + limit),
                 playouts: query.max_visits,
                 latest: None,
                 capped: false,

@@ -4,16 +4,17 @@
 //! once; what is wrong is one of KataGo's error objects naming the field,
 //! what hane reads but does not use is a warning, and the query goes on.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::game::{BoardSize, Color, Game, Move, Superko, Vertex, MAX_RECORD_ACTIONS};
-use crate::game::{Ko, RulesObject};
+use crate::game::{BoardSize, Color, Game, IllegalMove, Move, Rules, Vertex, MAX_RECORD_ACTIONS};
+use crate::game::{HandicapBonus, KomiInRules, RulesText};
 use crate::player::{FilterKind, MoveFilter, MoveRule};
 
-/// The komi of a query that gives none, as KataGo's for area scoring.
-const DEFAULT_KOMI: f64 = 7.5;
+use super::settings::{KataSettings, ReportAs, Setting};
+
 /// KataGo supports komi in this range.
 const MAX_KOMI: f64 = 400.0;
 /// The shortest interval between reports during a search.
@@ -41,9 +42,15 @@ pub(super) enum Request {
 pub(super) struct Query {
     pub id: String,
     pub setup: Setup,
-    /// (turn number, priority), in the order given.
+    /// (turn number, priority), each turn once, in the game's order.
     pub turns: Vec<(usize, i64)>,
     pub max_visits: u64,
+    /// The search's bound in time (`maxTime`), if any.
+    pub max_time: Option<Duration>,
+    /// Whose view the answer gives.
+    pub report_as: ReportAs,
+    /// hane's search parameters that `overrideSettings` sets.
+    pub params: Vec<(String, String)>,
     pub filter: MoveFilter,
     /// Moves of each PV after the first, at most.
     pub pv_len: Option<usize>,
@@ -65,8 +72,8 @@ pub(super) struct Include {
 #[derive(Clone, Debug)]
 pub(super) struct Setup {
     pub size: BoardSize,
-    pub komi: f64,
-    pub superko: Superko,
+    /// Superko, suicide and komi: the search keeps to them too.
+    pub rules: Rules,
     pub initial_stones: Vec<(Vertex, Color)>,
     pub initial_player: Color,
     pub moves: Vec<(Color, Move)>,
@@ -77,7 +84,16 @@ impl Setup {
     /// turn) and the side to move there: the colour of the move just played
     /// hands the turn to its opponent; at turn 0, `initialPlayer`.
     pub fn game_at(&self, turn: usize) -> Result<Game, String> {
-        let mut game = Game::new(self.size, self.komi).with_superko(self.superko);
+        self.replay(turn).map(|(game, _)| game)
+    }
+
+    /// The game up to `turn`, its moves replayed as given, as KataGo
+    /// replays a query's history: a move that breaks the rules in force (a
+    /// repetition, a suicide) is played all the same and named in the
+    /// notes; one the board cannot take (onto a stone, a one-stone
+    /// suicide) is the error.
+    pub fn replay(&self, turn: usize) -> Result<(Game, Vec<String>), String> {
+        let mut game = Game::new(self.size, self.rules.komi).with_rules(self.rules);
         if !self.initial_stones.is_empty() {
             let stones: Vec<(Vertex, Option<Color>)> = self
                 .initial_stones
@@ -87,12 +103,21 @@ impl Setup {
             game.setup(&stones).map_err(|e| e.to_string())?;
         }
         game.set_to_move(self.initial_player);
+        let mut notes = Vec::new();
         for (number, &(color, mv)) in self.moves.iter().take(turn).enumerate() {
-            if game.play(color, mv).is_err() {
-                return Err(format!("Illegal move {number}: {mv}"));
+            match game.play_as_given(color, mv) {
+                Ok(None) => {}
+                Ok(Some(IllegalMove::Suicide)) => notes.push(format!(
+                    "Move {number}: {mv} is a suicide, which the rules forbid; replayed as given"
+                )),
+                Ok(Some(_)) => notes.push(format!(
+                    "Move {number}: {mv} repeats an earlier position, which {} superko forbids; replayed as given",
+                    self.rules.superko
+                )),
+                Err(_) => return Err(format!("Illegal move {number}: {mv}")),
             }
         }
-        Ok(game)
+        Ok((game, notes))
     }
 }
 
@@ -108,6 +133,8 @@ pub(super) struct Read {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Defaults {
     pub max_visits: u64,
+    pub max_time: Option<f64>,
+    pub report_as: ReportAs,
 }
 
 /// Reads one line (not blank).
@@ -172,13 +199,15 @@ struct Fields<'a> {
 
 /// The fields a query may have, and those of them hane reads but does not
 /// use (warned about).
-const QUERY_FIELDS: [&str; 19] = [
+const QUERY_FIELDS: [&str; 21] = [
+    "overrideSettings",
     "id",
     "moves",
     "initialStones",
     "initialPlayer",
     "rules",
     "komi",
+    "whiteHandicapBonus",
     "boardXSize",
     "boardYSize",
     "analyzeTurns",
@@ -193,14 +222,23 @@ const QUERY_FIELDS: [&str; 19] = [
     "allowMoves",
     "reportDuringSearchEvery",
 ];
-const UNUSED_FIELDS: [&str; 7] = [
+const UNUSED_FIELDS: [&str; 5] = [
     "rootPolicyTemperature",
     "rootFpuReductionMax",
     "includeNoResultValue",
     "includeMovesOwnershipStdev",
-    "overrideSettings",
-    "whiteHandicapBonus",
     "humanSLProfile",
+];
+/// Settings that hane reads from the command line's config only.
+const START_UP_ONLY: [&str; 8] = [
+    "numSearchThreads",
+    "numSearchThreadsPerAnalysisThread",
+    "numAnalysisThreads",
+    "rules",
+    "ponderingEnabled",
+    "allowResignation",
+    "resignThreshold",
+    "logFile",
 ];
 const PRIORITY_FIELDS: [&str; 2] = ["priority", "priorities"];
 
@@ -274,23 +312,26 @@ impl Fields<'_> {
         let moves = self.moves(size)?;
         let initial_stones = self.initial_stones(size)?;
         let initial_player = match self.map.get("initialPlayer") {
-            None => moves.first().map_or(Color::Black, |&(color, _)| color),
+            None => match moves.first() {
+                Some(&(color, _)) => color,
+                None if is_handicap(&initial_stones) => Color::White,
+                None => Color::Black,
+            },
             Some(value) => {
                 color(value).ok_or_else(|| self.error("initialPlayer", "Must be \"b\" or \"w\""))?
             }
         };
-        let superko = self.rules()?;
         let komi = self.komi()?;
+        let rules = self.rules(komi)?;
         let setup = Setup {
             size,
-            komi,
-            superko,
+            rules,
             initial_stones,
             initial_player,
             moves,
         };
         // The whole game replays, or the query is refused.
-        setup.game_at(setup.moves.len()).map_err(|why| {
+        let (_, notes) = setup.replay(setup.moves.len()).map_err(|why| {
             let field = if why.starts_with("Illegal move") {
                 "moves"
             } else {
@@ -298,9 +339,14 @@ impl Fields<'_> {
             };
             self.error(field, why)
         })?;
+        for note in notes {
+            self.warn("moves", note);
+        }
         let turns = self.turns(setup.moves.len())?;
+        let settings = self.override_settings()?;
+        // The query's own maxVisits before overrideSettings', as in KataGo.
         let max_visits = match self.map.get("maxVisits") {
-            None => defaults.max_visits,
+            None => settings.max_visits.unwrap_or(defaults.max_visits),
             Some(value) => value
                 .as_u64()
                 .filter(|&n| n >= 1)
@@ -342,11 +388,58 @@ impl Fields<'_> {
             setup,
             turns,
             max_visits,
+            max_time: settings
+                .max_time
+                .or(defaults.max_time)
+                .map(Duration::from_secs_f64),
+            report_as: settings.report_as.unwrap_or(defaults.report_as),
+            params: settings.params,
             filter,
             pv_len,
             report_every,
             include,
         })
+    }
+
+    /// `overrideSettings`: KataGo's settings for this query alone. Those
+    /// with a meaning for one query are honoured (maxVisits, maxPlayouts,
+    /// maxTime, reportAnalysisWinratesAs, hane's search parameters); one
+    /// warning names the others and why each is not used.
+    fn override_settings(&mut self) -> Checked<KataSettings> {
+        let mut settings = KataSettings::default();
+        let Some(value) = self.map.get("overrideSettings") else {
+            return Ok(settings);
+        };
+        let Value::Object(entries) = value else {
+            return Err(self.error("overrideSettings", "Must be an object"));
+        };
+        let mut not_used = Vec::new();
+        for (key, value) in entries {
+            // KataGo reads every value as its text.
+            let text = match value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let setting = settings
+                .set(key, &text)
+                .map_err(|why| self.error("overrideSettings", why))?;
+            let why = match setting {
+                Setting::Used if START_UP_ONLY.contains(&key.as_str()) => {
+                    "set at start-up only (-config, -override-config)"
+                }
+                Setting::Used => continue,
+                Setting::Ignored(why) => why,
+                Setting::Unknown => "no setting of KataGo's or hane's",
+            };
+            not_used.push(format!("{key} ({why})"));
+        }
+        if !not_used.is_empty() {
+            self.warn(
+                "overrideSettings",
+                format!("Not used by hane: {}", not_used.join(", ")),
+            );
+        }
+        Ok(settings)
     }
 
     fn board_side(&self, field: &str) -> Checked<usize> {
@@ -426,44 +519,71 @@ impl Fields<'_> {
             .collect()
     }
 
-    /// The superko rule the query is analysed under: Tromp-Taylor's, with
-    /// the ko rule asked for where it is one of the two hane plays; other
-    /// rules are a warning, as KataGo warns when it must play nearby rules.
-    fn rules(&mut self) -> Checked<Superko> {
+    /// The rules the query is analysed under: those asked for where hane
+    /// plays them (Tromp-Taylor under either superko rule, with or without
+    /// suicide), else the nearest, with a warning naming what differs, as
+    /// KataGo warns when its network lacks a rule. The komi is the query's,
+    /// else the rules' (given with them, or KataGo's guess for them).
+    fn rules(&mut self, komi: Option<f64>) -> Checked<Rules> {
         const WHY: &str = "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON object with detailed rules parameters.";
-        let rules = match self.map.get("rules") {
-            Some(Value::String(name)) => RulesObject::named(name)
-                .ok_or_else(|| self.error("rules", format!("Could not parse rules: {name}")))?,
-            Some(object @ Value::Object(_)) => {
-                serde_json::from_value::<RulesObject>(object.clone())
-                    .map_err(|e| self.error("rules", format!("Could not parse rules: {e}")))?
+        // KataGo quotes the rules back whole, whatever was wrong in them.
+        let could_not = |text: &str| self.error("rules", format!("Could not parse rules: {text}"));
+        let read = match self.map.get("rules") {
+            Some(Value::String(text)) => {
+                RulesText::parse(text, KomiInRules::Allowed).map_err(|_| could_not(text))?
             }
+            Some(object @ Value::Object(map)) => RulesText::object(map, KomiInRules::Allowed)
+                .map_err(|_| could_not(&object.to_string()))?,
             _ => return Err(self.error("rules", WHY)),
         };
-        let superko = match rules.ko {
-            Ko::Situational => Superko::Situational,
-            _ => Superko::Positional,
-        };
-        if let Err(why) = rules.played(0.0) {
+        let mut asked = read.rules;
+        if let Some(value) = self.map.get("whiteHandicapBonus") {
+            asked.white_handicap_bonus =
+                value
+                    .as_str()
+                    .and_then(HandicapBonus::parse)
+                    .ok_or_else(|| {
+                        self.error("whiteHandicapBonus", "Must be \"0\", \"N\" or \"N-1\"")
+                    })?;
+        }
+        let komi = komi.unwrap_or(read.komi);
+        if komi.abs() > MAX_KOMI {
+            return Err(self.error("rules", "The komi must be a number from -400 to 400"));
+        }
+        let rules = asked.nearest(komi);
+        if let Err(why) = asked.played(komi) {
+            let suicide = if rules.allow_suicide {
+                "allowed"
+            } else {
+                "forbidden"
+            };
             self.warn(
                 "rules",
-                format!("{why}; analysed under Tromp-Taylor with {superko} superko"),
+                format!(
+                    "{why}; analysed under Tromp-Taylor with {} superko, suicide {suicide}",
+                    rules.superko
+                ),
             );
         }
-        Ok(superko)
+        Ok(rules)
     }
 
-    fn komi(&self) -> Checked<f64> {
+    /// The query's `komi`, when it gives one.
+    fn komi(&self) -> Checked<Option<f64>> {
         match self.map.get("komi") {
-            None => Ok(DEFAULT_KOMI),
+            None => Ok(None),
             Some(value) => value
                 .as_f64()
                 .filter(|k| k.is_finite() && k.abs() <= MAX_KOMI)
+                .map(Some)
                 .ok_or_else(|| self.error("komi", "Must be a number from -400 to 400")),
         }
     }
 
     /// `analyzeTurns` (the last turn by default) with their priorities.
+    /// KataGo reads the list as a set: a turn named twice is analysed once
+    /// (with the priority given last for it), and the turns are queued in
+    /// the game's order, whatever the list's.
     fn turns(&self, moves: usize) -> Checked<Vec<(usize, i64)>> {
         let turns: Vec<usize> = match self.map.get("analyzeTurns") {
             None => vec![moves],
@@ -516,7 +636,8 @@ impl Fields<'_> {
             }
             (None, None) => vec![0; turns.len()],
         };
-        Ok(turns.into_iter().zip(priorities).collect())
+        let set: BTreeMap<usize, i64> = turns.into_iter().zip(priorities).collect();
+        Ok(set.into_iter().collect())
     }
 
     fn boolean(&self, field: &str) -> Checked<bool> {
@@ -605,6 +726,12 @@ impl Fields<'_> {
             }
         }
     }
+}
+
+/// Whether the stones to start are a handicap, as KataGo judges them: two
+/// or more black stones and no white one. White moves first then.
+fn is_handicap(stones: &[(Vertex, Color)]) -> bool {
+    stones.iter().all(|&(_, color)| color == Color::Black) && stones.len() >= 2
 }
 
 /// `"B"`, `"b"`, `"black"`, `"W"`, ...

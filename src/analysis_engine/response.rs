@@ -11,51 +11,7 @@ use crate::game::zobrist::{stone_key, to_move_key};
 use crate::game::{BoardSize, Color, Game, Move, Vertex};
 use crate::player::{RootMove, SearchReport};
 
-/// Whose point of view win rates, scores and ownership are given from
-/// (KataGo's `reportAnalysisWinratesAs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ReportAs {
-    #[default]
-    Black,
-    White,
-    SideToMove,
-}
-
-impl std::str::FromStr for ReportAs {
-    type Err = String;
-
-    /// `black`, `white` or `side-to-move` (KataGo's `SIDETOMOVE` too), in
-    /// any case.
-    fn from_str(text: &str) -> Result<ReportAs, String> {
-        match text.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
-            "black" | "b" => Ok(ReportAs::Black),
-            "white" | "w" => Ok(ReportAs::White),
-            "sidetomove" => Ok(ReportAs::SideToMove),
-            _ => Err("expected black, white or side-to-move".to_string()),
-        }
-    }
-}
-
-impl ReportAs {
-    /// +1 where the side to move's view is kept, -1 where it is turned.
-    fn sign(self, to_move: Color) -> f32 {
-        match (self, to_move) {
-            (ReportAs::SideToMove, _)
-            | (ReportAs::Black, Color::Black)
-            | (ReportAs::White, Color::White) => 1.0,
-            _ => -1.0,
-        }
-    }
-
-    /// +1 where Black-positive ownership is kept, -1 where it is turned.
-    fn ownership_sign(self, to_move: Color) -> f32 {
-        match self {
-            ReportAs::Black => 1.0,
-            ReportAs::White => -1.0,
-            ReportAs::SideToMove => to_move.sign(),
-        }
-    }
-}
+use super::settings::ReportAs;
 
 /// One analysis response.
 #[derive(Serialize, Debug)]

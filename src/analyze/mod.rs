@@ -13,7 +13,7 @@ mod progress;
 
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -48,9 +48,10 @@ pub struct Summary {
     /// Positions the whole review has.
     pub planned: usize,
     pub seconds: f64,
-    /// Ctrl-C stopped the review: the positions before it are written,
-    /// or, with none, nothing.
-    pub interrupted: bool,
+    /// The signal that stopped the review (Ctrl-C's SIGINT, SIGTERM or
+    /// SIGHUP): the positions before it are written, or, with none,
+    /// nothing.
+    pub stopped_by: Option<i32>,
 }
 
 impl AnalyzeOptions {
@@ -101,9 +102,10 @@ impl std::error::Error for AnalyzeError {}
 /// Reads the game, searches every position of its main line and writes the
 /// annotated game to the output. Everything the input can get wrong is
 /// found before the first search, and the output is opened then too, so a
-/// long analysis never ends in an error. Ctrl-C (SIGINT) from then on stops
-/// the review: the positions reviewed so far are written, or, with none,
-/// nothing (an output file made for the review is removed again).
+/// long analysis never ends in an error. Ctrl-C (SIGINT), SIGTERM or SIGHUP
+/// from then on stops the review: the positions reviewed so far are
+/// written, or, with none, nothing (an output file made for the review is
+/// removed again).
 pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     let start = Instant::now();
     if same_file(&options.input, &options.output) {
@@ -115,9 +117,11 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     let main_line = tree.main_line().map_err(sgf_error)?;
     let plan = plan(&main_line, options.rules)
         .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+    // Caught before the output is made, so that no signal leaves an empty
+    // file behind.
+    interrupt::catch();
     let existed = options.output.exists();
     let mut output = open_output(&options.output)?;
-    interrupt::catch();
     let searches = plan.iter().filter(|step| step.search_for.is_some()).count();
     let mut review = Review {
         player: Player::new(&options.player),
@@ -129,8 +133,8 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
         .annotate(&mut tree, &main_line, &plan)
         .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
     review.progress.finish();
-    let interrupted = interrupt::raised();
-    if interrupted && reviewed == 0 {
+    let stopped_by = interrupt::signal();
+    if stopped_by.is_some() && reviewed == 0 {
         drop(output);
         if !existed {
             let _ = std::fs::remove_file(&options.output);
@@ -143,7 +147,7 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
         positions: reviewed,
         planned: searches,
         seconds: start.elapsed().as_secs_f64(),
-        interrupted,
+        stopped_by,
     })
 }
 
@@ -194,18 +198,83 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, AnalyzeError> {
 /// Opens the output for writing without emptying it yet: a file that
 /// cannot be written is reported before the analysis, not after it.
 fn open_output(path: &Path) -> Result<File, AnalyzeError> {
-    OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| AnalyzeError::Write(path.to_path_buf(), e))
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    open_without_waiting(&mut options);
+    let file = options.open(path).map_err(|e| {
+        let e = if is_fifo_without_reader(path, &e) {
+            io::Error::new(e.kind(), "a FIFO that no one reads")
+        } else {
+            e
+        };
+        AnalyzeError::Write(path.to_path_buf(), e)
+    })?;
+    blocking(&file).map_err(|e| AnalyzeError::Write(path.to_path_buf(), e))?;
+    Ok(file)
 }
 
-fn write_output(file: &mut File, text: &[u8]) -> std::io::Result<()> {
-    file.set_len(0)?;
+/// Opening a FIFO for writing waits until someone opens it to read, for
+/// ever if no one does; opened without waiting, a FIFO no one reads is
+/// refused at once (ENXIO). Other files open as before.
+#[cfg(unix)]
+fn open_without_waiting(options: &mut OpenOptions) {
+    use std::os::unix::fs::OpenOptionsExt;
+    options.custom_flags(libc::O_NONBLOCK);
+}
+
+#[cfg(not(unix))]
+fn open_without_waiting(_: &mut OpenOptions) {}
+
+#[cfg(unix)]
+fn is_fifo_without_reader(path: &Path, error: &io::Error) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    error.raw_os_error() == Some(libc::ENXIO)
+        && std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+#[cfg(not(unix))]
+fn is_fifo_without_reader(_: &Path, _: &io::Error) -> bool {
+    false
+}
+
+/// The file's writes wait again, as an ordinary file's do: a pipe that is
+/// full must make the write wait, not fail.
+#[cfg(unix)]
+fn blocking(file: &File) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this function's caller owns, reading
+    // then setting its status flags; no memory is involved.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn blocking(_: &File) -> io::Result<()> {
+    Ok(())
+}
+
+/// Writes the review over what the output held. Only a regular file is
+/// emptied first and synced after: a device (/dev/null) or a pipe (a FIFO,
+/// /dev/stdout into a pipe) refuses both, and holds nothing to empty.
+fn write_output(file: &mut File, text: &[u8]) -> io::Result<()> {
+    let regular = file.metadata()?.is_file();
+    if regular {
+        file.set_len(0)?;
+    }
     file.write_all(text)?;
-    file.sync_all()
+    if regular {
+        file.sync_all()
+    } else {
+        file.flush()
+    }
 }
 
 /// What to do at one node of the main line, found by replaying it once

@@ -94,7 +94,12 @@ pub(super) fn comment(report: &SearchReport, best: &RootMove, played: Move) -> S
     if let Some(margin) = best.black_margin {
         text.push_str(&format!(", score lead {:.1}", color.sign() * margin));
     }
-    text.push_str(&format!(" ({} visits)", best.visits));
+    // The search goes on from the tree kept from the position before, so
+    // a move's visits may pass this search's playouts: both are named.
+    text.push_str(&format!(
+        " ({} visits, the kept tree's included)",
+        best.visits
+    ));
     let searched = report.played_out().find(|m| m.mv == played);
     if let Some(game_move) = searched.filter(|_| best.mv != played) {
         text.push_str(&format!(
@@ -103,7 +108,7 @@ pub(super) fn comment(report: &SearchReport, best: &RootMove, played: Move) -> S
             game_move.visits
         ));
     }
-    text.push_str(&format!(". {} playouts.", report.playouts));
+    text.push_str(&format!(". {} playouts in this search.", report.playouts));
     text
 }
 
@@ -155,13 +160,13 @@ mod tests {
         let best = &report.moves[0];
         assert_eq!(
             comment(&report, best, Move::Pass),
-            "hane prefers B2 for white: win rate 60.0%, score lead 2.5 (300 visits); \
-pass as played: win rate 30.0% (50 visits). 350 playouts."
+            "hane prefers B2 for white: win rate 60.0%, score lead 2.5 (300 visits, the kept \
+tree's included); pass as played: win rate 30.0% (50 visits). 350 playouts in this search."
         );
         assert_eq!(
             comment(&report, best, best.mv),
-            "hane prefers B2 for white, as played: win rate 60.0%, score lead 2.5 (300 visits). \
-350 playouts."
+            "hane prefers B2 for white, as played: win rate 60.0%, score lead 2.5 (300 visits, \
+the kept tree's included). 350 playouts in this search."
         );
     }
 }

@@ -16,11 +16,7 @@ pub fn fixed_handicap_vertices(size: BoardSize, stones: usize) -> Option<Vec<Ver
     if size < 7 || stones < 2 {
         return None;
     }
-    let max = if size.is_multiple_of(2) || size == 7 {
-        4
-    } else {
-        9
-    };
+    let max = if size % 2 == 0 || size == 7 { 4 } else { 9 };
     if stones > max {
         return None;
     }

@@ -232,6 +232,26 @@ impl Game {
         Ok(effect)
     }
 
+    /// Plays a move as a record gives it, even where the rules in force
+    /// forbid it but the board can take it: a repetition, or a suicide
+    /// under rules without suicide (KataGo replays a query's moves so).
+    /// Ok with the rule the move broke, if any; a move off the board, onto
+    /// a stone, or a one-stone suicide (which changes nothing on the board)
+    /// is refused as `play` refuses it.
+    pub fn play_as_given(
+        &mut self,
+        color: Color,
+        mv: Move,
+    ) -> Result<Option<IllegalMove>, IllegalMove> {
+        let (next, effect) = self.next_position(color, mv)?;
+        let broken = self.check_rules(mv, &next, &effect).err();
+        if broken.is_some() && next.board == self.current().board {
+            return Err(IllegalMove::Superko);
+        }
+        self.push(next, Action::Move(color, mv));
+        Ok(broken)
+    }
+
     /// Takes back the last move. Setup stones are not moves: undo stops at
     /// them, as it stops at the start of the game.
     pub fn undo(&mut self) -> Result<(), CannotUndo> {
@@ -287,6 +307,14 @@ impl Game {
     }
 
     fn try_move(&self, color: Color, mv: Move) -> Result<(Position, MoveEffect), IllegalMove> {
+        let (next, effect) = self.next_position(color, mv)?;
+        self.check_rules(mv, &next, &effect)?;
+        Ok((next, effect))
+    }
+
+    /// The position after `color` plays `mv`, if the board can take the
+    /// move at all; the suicide and superko rules are `check_rules`'.
+    fn next_position(&self, color: Color, mv: Move) -> Result<(Position, MoveEffect), IllegalMove> {
         let current = self.current();
         let mut next = current.clone();
         next.to_move = color.opponent();
@@ -304,6 +332,24 @@ impl Game {
             return Err(IllegalMove::Occupied);
         }
         let effect = next.board.play(color, vertex);
+        next.captures[color] += effect.captured.len() as u32;
+        next.captures[color.opponent()] += effect.suicided.len() as u32;
+        next.consecutive_passes = 0;
+        Ok((next, effect))
+    }
+
+    /// Whether the rules in force allow the move `mv` that led to `next`:
+    /// a pass always; a stone unless it is a suicide under rules without
+    /// suicide, or recreates an earlier colouring (superko).
+    fn check_rules(
+        &self,
+        mv: Move,
+        next: &Position,
+        effect: &MoveEffect,
+    ) -> Result<(), IllegalMove> {
+        if mv == Move::Pass {
+            return Ok(());
+        }
         if !self.rules.allow_suicide && !effect.suicided.is_empty() {
             return Err(IllegalMove::Suicide);
         }
@@ -314,10 +360,7 @@ impl Game {
         if self.is_repetition(&next.board, situation) {
             return Err(IllegalMove::Superko);
         }
-        next.captures[color] += effect.captured.len() as u32;
-        next.captures[color.opponent()] += effect.suicided.len() as u32;
-        next.consecutive_passes = 0;
-        Ok((next, effect))
+        Ok(())
     }
 
     /// Whether this colouring occurred earlier in the game, with `to_move`
@@ -495,6 +538,67 @@ mod tests {
             }
             assert_eq!(game.play(B, Move::Play(v("C2"))), Err(IllegalMove::Superko));
         }
+    }
+
+    #[test]
+    fn a_move_played_as_given_may_break_superko_and_the_suicide_rule() {
+        use Color::{Black as B, White as W};
+        // On 2x2, Black's A1 at the end takes three stones and gives back
+        // the board after the first move.
+        let mut game = Game::new(2, 0.0);
+        for (c, s) in [
+            (B, "A1"),
+            (W, "B1"),
+            (B, "A2"),
+            (W, "B2"),
+            (B, "A1"),
+            (W, "A2"),
+        ] {
+            play(&mut game, c, s);
+        }
+        assert_eq!(game.play(B, Move::Play(v("A1"))), Err(IllegalMove::Superko));
+        assert_eq!(
+            game.play_as_given(B, Move::Play(v("A1"))),
+            Ok(Some(IllegalMove::Superko))
+        );
+        assert_eq!(game.board().stones(B), vec![v("A1")]);
+        assert_eq!(game.to_move(), W);
+        assert_eq!(
+            game.play_as_given(W, Move::Play(v("A1"))),
+            Err(IllegalMove::Occupied)
+        );
+        assert_eq!(game.play_as_given(W, Move::Pass), Ok(None));
+        // A two-stone suicide under rules without suicide; a one-stone
+        // suicide changes nothing and is never a move.
+        let mut game = Game::new(3, 0.0).with_rules(Rules {
+            allow_suicide: false,
+            ..Rules::default()
+        });
+        for (c, s) in [(W, "A2"), (W, "B2"), (W, "C1"), (B, "A1")] {
+            play(&mut game, c, s);
+        }
+        assert_eq!(
+            game.play_as_given(B, Move::Play(v("B1"))),
+            Ok(Some(IllegalMove::Suicide))
+        );
+        assert_eq!(game.board().stones(B), vec![]);
+        assert_eq!(game.captures(W), 2);
+        // A1 again gives back the board before Black's first A1.
+        assert_eq!(
+            game.play_as_given(B, Move::Play(v("A1"))),
+            Ok(Some(IllegalMove::Superko))
+        );
+        play(&mut game, W, "B1");
+        let before = game.board().clone();
+        assert_eq!(game.play_as_given(B, Move::Play(v("C2"))), Ok(None));
+        game.undo().unwrap();
+        assert_eq!(game.board(), &before);
+        // Black's A1 is gone (B1 took it); a lone black stone at A1 would
+        // have no liberty.
+        assert_eq!(
+            game.play_as_given(B, Move::Play(v("A1"))),
+            Err(IllegalMove::Superko)
+        );
     }
 
     #[test]

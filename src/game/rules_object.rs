@@ -10,25 +10,28 @@
 //! "tax":"NONE","whiteHandicapBonus":"0","friendlyPassOk":false}`, or
 //! `"ko":"SITUATIONAL"`, or `"suicide":false`. KataGo's shorthands
 //! (`tromp-taylor`, `chinese`, `japanese`, `new-zealand`, ...) name
-//! objects; [`RulesObject::played`] says whether hane plays the one asked
-//! for, and if not, how it differs.
+//! objects (`rules_text.rs` reads them); [`RulesObject::played`] says
+//! whether hane plays the one asked for, and if not, how it differs;
+//! [`RulesObject::nearest`] is what hane plays instead.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::rules::Rules;
 use super::superko::Superko;
 
 /// KataGo's `ko` field: how cycles are prevented.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Ko {
     Simple,
     Positional,
     Situational,
+    /// Spight's rules: a cycle is judged by who passed in it.
+    Spight,
 }
 
 /// KataGo's `scoring` field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Scoring {
     Area,
@@ -36,7 +39,7 @@ pub enum Scoring {
 }
 
 /// KataGo's `tax` field: which points a group's eyes cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Tax {
     None,
@@ -46,7 +49,7 @@ pub enum Tax {
 
 /// KataGo's `whiteHandicapBonus` field: the points White gets for Black's N
 /// handicap stones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum HandicapBonus {
     #[serde(rename = "0")]
     Zero,
@@ -56,10 +59,9 @@ pub enum HandicapBonus {
     N,
 }
 
-/// A ruleset in KataGo's terms. Fields absent from a JSON object are
-/// Tromp-Taylor's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+/// A ruleset in KataGo's terms, in the order of KataGo's own object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RulesObject {
     pub has_button: bool,
     pub ko: Ko,
@@ -75,51 +77,6 @@ impl Default for RulesObject {
         RulesObject::of(Rules::default())
     }
 }
-
-/// KataGo's shorthands and the objects they stand for (its GTP extensions
-/// document, `kata-set-rules`).
-const SHORTHANDS: [(&str, Ko, Scoring, bool, Tax, HandicapBonus, bool); 11] = {
-    use HandicapBonus::{NMinusOne, Zero, N};
-    use Ko::{Positional, Simple, Situational};
-    use Scoring::{Area, Territory};
-    [
-        (
-            "tromp-taylor",
-            Positional,
-            Area,
-            true,
-            Tax::None,
-            Zero,
-            false,
-        ),
-        ("chinese", Simple, Area, false, Tax::None, N, true),
-        ("chinese-ogs", Positional, Area, false, Tax::None, N, true),
-        ("chinese-kgs", Positional, Area, false, Tax::None, N, true),
-        ("japanese", Simple, Territory, false, Tax::Seki, Zero, true),
-        ("korean", Simple, Territory, false, Tax::Seki, Zero, true),
-        ("stone-scoring", Simple, Area, false, Tax::All, Zero, true),
-        ("aga", Situational, Area, false, Tax::None, NMinusOne, true),
-        ("bga", Situational, Area, false, Tax::None, NMinusOne, true),
-        (
-            "new-zealand",
-            Situational,
-            Area,
-            true,
-            Tax::None,
-            Zero,
-            true,
-        ),
-        (
-            "aga-button",
-            Situational,
-            Area,
-            false,
-            Tax::None,
-            NMinusOne,
-            true,
-        ),
-    ]
-};
 
 impl RulesObject {
     /// The rules hane plays (Tromp-Taylor under its superko rule, with or
@@ -139,56 +96,28 @@ impl RulesObject {
         }
     }
 
-    /// A shorthand (`tromp-taylor`, `chinese`, ...; case and `_` for `-`
-    /// do not matter) or a JSON object with any of the seven fields.
-    pub fn parse(text: &str) -> Result<RulesObject, String> {
-        let text = text.trim();
-        if text.starts_with('{') {
-            return serde_json::from_str(text).map_err(|e| format!("not a rules object: {e}"));
+    /// The rules hane plays nearest to these: Tromp-Taylor under the
+    /// superko rule nearest the ko rule (positional for simple ko, whose
+    /// long cycles hane cannot leave open; situational for Spight's, which
+    /// like it looks at who is to move), with or without suicide as asked,
+    /// and `komi`.
+    pub fn nearest(&self, komi: f64) -> Rules {
+        let superko = match self.ko {
+            Ko::Situational | Ko::Spight => Superko::Situational,
+            Ko::Simple | Ko::Positional => Superko::Positional,
+        };
+        Rules {
+            superko,
+            allow_suicide: self.suicide,
+            komi,
         }
-        RulesObject::named(text).ok_or_else(|| {
-            let names: Vec<&str> = SHORTHANDS.iter().map(|s| s.0).collect();
-            format!(
-                "expected a JSON rules object or one of {}",
-                names.join(", ")
-            )
-        })
-    }
-
-    /// The ruleset a KataGo shorthand stands for.
-    pub fn named(name: &str) -> Option<RulesObject> {
-        let name = name.to_ascii_lowercase().replace('_', "-");
-        SHORTHANDS
-            .iter()
-            .find(|s| s.0 == name || (name == "tromptaylor" && s.0 == "tromp-taylor"))
-            .map(
-                |&(_, ko, scoring, suicide, tax, white_handicap_bonus, friendly_pass_ok)| {
-                    RulesObject {
-                        has_button: name == "aga-button",
-                        ko,
-                        scoring,
-                        suicide,
-                        tax,
-                        white_handicap_bonus,
-                        friendly_pass_ok,
-                    }
-                },
-            )
     }
 
     /// The rules hane plays for these (superko and suicide; the komi
     /// stays `komi`'s), or, when they are not Tromp-Taylor's, the fields
     /// that differ, as KataGo names them.
     pub fn played(&self, komi: f64) -> Result<Rules, String> {
-        let superko = match self.ko {
-            Ko::Situational => Superko::Situational,
-            _ => Superko::Positional,
-        };
-        let rules = Rules {
-            superko,
-            allow_suicide: self.suicide,
-            komi,
-        };
+        let rules = self.nearest(komi);
         let wanted = RulesObject::of(rules);
         let as_map = |rules: &RulesObject| match serde_json::to_value(rules) {
             Ok(serde_json::Value::Object(map)) => map,

@@ -30,9 +30,11 @@ use crate::game::{Color, Game, Move, Vertex};
 use crate::player::{Budget, Player, RootMove, SearchReport, Watch};
 
 /// Info lines every second when the client gives no interval.
-const DEFAULT_INTERVAL_CS: u64 = 100;
+const DEFAULT_INTERVAL_CS: f64 = 100.0;
 /// Shortest interval between info lines: 10 ms.
-const MIN_INTERVAL_CS: u64 = 1;
+const MIN_INTERVAL_CS: f64 = 1.0;
+/// Longest interval between info lines: a day.
+const MAX_INTERVAL_CS: f64 = 24.0 * 3600.0 * 100.0;
 /// GoGui labels moves with at least this share of the visits (and the best).
 const MIN_LABEL_SHARE: f32 = 0.01;
 /// GoGui labels at most this many moves, to keep the board readable.
@@ -74,8 +76,8 @@ pub(super) fn interval(args: &AnalyzeArgs) -> Duration {
     let centiseconds = args
         .interval
         .unwrap_or(DEFAULT_INTERVAL_CS)
-        .clamp(MIN_INTERVAL_CS, 24 * 3600 * 100);
-    Duration::from_millis(centiseconds * 10)
+        .clamp(MIN_INTERVAL_CS, MAX_INTERVAL_CS);
+    Duration::from_secs_f64(centiseconds / 100.0)
 }
 
 /// Writes the search's candidates at `game`'s position as one info line;
@@ -179,9 +181,15 @@ fn info_line(
             }
             Dialect::KataGo => {
                 let lead = report.score_lead(m);
+                // Where KataGo writes it: after the scores, before prior.
+                let no_result = if args.no_result_value {
+                    " noResultValue 0"
+                } else {
+                    ""
+                };
                 let _ = write!(
                     line,
-                    "winrate {win_rate:.6} scoreMean {lead:.3} scoreLead {lead:.3} prior {:.6} lcb {:.6}",
+                    "winrate {win_rate:.6} scoreMean {lead:.3} scoreLead {lead:.3}{no_result} prior {:.6} lcb {:.6}",
                     m.prior,
                     m.lcb()
                 );
@@ -379,24 +387,30 @@ fn variation(color: Color, pv: &[Move]) -> String {
     var
 }
 
-/// `Black leads by 3.5; win rate 61% for White to move (1234 playouts)`.
+/// `White to move: win rate 61%, trails by 3.5 (1234 playouts)`: the win
+/// rate and the score both from the side to move, so neither reads as the
+/// other's.
 fn summary(report: &SearchReport) -> String {
-    let margin = (report.black_margin * 2.0).round() / 2.0;
+    let to_move = report.to_move;
+    let margin = (to_move.sign() * report.black_margin * 2.0).round() / 2.0;
     let lead = if margin > 0.0 {
-        format!("Black leads by {margin}")
+        format!("leads by {margin}")
     } else if margin < 0.0 {
-        format!("White leads by {}", -margin)
+        format!("trails by {}", -margin)
     } else {
-        "even game".to_string()
+        "even score".to_string()
+    };
+    let side = match to_move {
+        Color::Black => "Black",
+        Color::White => "White",
     };
     match report.played_out().next() {
         Some(best) => format!(
-            "{lead}; win rate {:.0}% for {} to move ({} playouts)",
+            "{side} to move: win rate {:.0}%, {lead} ({} playouts)",
             best.win_rate.clamp(0.0, 1.0) * 100.0,
-            report.to_move,
             report.playouts
         ),
-        None => format!("{lead} ({} playouts)", report.playouts),
+        None => format!("{side} to move: {lead} ({} playouts)", report.playouts),
     }
 }
 
@@ -538,7 +552,8 @@ ownershipStdev{}",
         };
         let ownership = gfx_text(&report, GfxView::Ownership);
         assert!(ownership.starts_with("INFLUENCE A1 0.50 B1 0.50 C1 0.50 A2 0.50"));
-        assert!(ownership.contains("C3 -1.00\nTEXT White leads by 1"));
+        // Black to move, a point behind: win rate and score both Black's.
+        assert!(ownership.contains("C3 -1.00\nTEXT Black to move: win rate 60%, trails by 1"));
         assert_eq!(
             gfx_text(&report, GfxView::Candidates),
             "LABEL B2 60\nSQUARE B2\nTEXT best B2 60.0% (300 visits, 86%); labels: win %"
@@ -547,9 +562,8 @@ ownershipStdev{}",
             gfx_text(&report, GfxView::Variation).lines().next(),
             Some("VAR b B2 w C2 b pass")
         );
-        assert!(
-            gfx_text(&report, GfxView::Score).starts_with("TEXT White leads by 1; win rate 60%")
-        );
+        assert!(gfx_text(&report, GfxView::Score)
+            .starts_with("TEXT Black to move: win rate 60%, trails"));
     }
 
     /// The sample report with C2, the best move's answer in its variation,

@@ -65,13 +65,15 @@ pub enum KgsTimeSystem {
 /// `[COLOUR] [INTERVAL]` then, in any order, `interval N`, `maxmoves N`,
 /// `minmoves N`, `avoid COLOUR MOVES DEPTH`, `allow COLOUR MOVES DEPTH`
 /// and, for KataGo, `ownership`, `ownershipStdev`, `movesOwnership`,
-/// `rootInfo`, `pvVisits` and `pvEdgeVisits`, each `true|false`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// `rootInfo`, `pvVisits`, `pvEdgeVisits` and `noResultValue`, each
+/// `true|false`. The interval is a number of centiseconds, as KataGo reads
+/// it (`50.5`), not only a whole one.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AnalyzeArgs {
     /// The side to analyse for; the side to move when absent.
     pub color: Option<Color>,
-    /// Centiseconds between info lines.
-    pub interval: Option<u64>,
+    /// Centiseconds between info lines: finite, not negative.
+    pub interval: Option<f64>,
     /// At most this many candidates per info line.
     pub max_moves: Option<u64>,
     /// At least this many candidates per info line, where the root has
@@ -93,6 +95,9 @@ pub struct AnalyzeArgs {
     /// KataGo's `pvEdgeVisits`: the visits of each move along a PV (the
     /// same numbers in hane's tree, which has no transpositions).
     pub pv_edge_visits: bool,
+    /// KataGo's `noResultValue`: each candidate's chance of a game without
+    /// a result, which Tromp-Taylor under superko never has (0).
+    pub no_result_value: bool,
 }
 
 /// Which analysis dialect a command speaks, and so which `info` lines it
@@ -359,6 +364,7 @@ impl fmt::Display for AnalyzeArgs {
             (self.root_info, "rootInfo"),
             (self.pv_visits, "pvVisits"),
             (self.pv_edge_visits, "pvEdgeVisits"),
+            (self.no_result_value, "noResultValue"),
         ] {
             if on {
                 write!(f, " {key} true")?;

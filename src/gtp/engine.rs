@@ -730,7 +730,11 @@ fn params_json(params: &SearchParams) -> String {
         .map(|row| {
             let value = match row.get(params) {
                 ParamValue::Integer(n) => serde_json::Value::from(n),
-                ParamValue::Real(x) => serde_json::Value::from(x as f64),
+                // The f32's shortest text, as kata-get-param prints it
+                // (0.9), not its exact f64 value (0.8999999761581421).
+                ParamValue::Real(x) => {
+                    serde_json::Value::from(x.to_string().parse::<f64>().unwrap_or(f64::from(x)))
+                }
                 ParamValue::Flag(b) => serde_json::Value::from(b),
             };
             (row.name.to_string(), value)

@@ -31,6 +31,10 @@ pub const MAX_LINE_BYTES: usize = 4 << 20;
 /// bound the reader waits, and the pipe pushes back on the client.
 pub const MAX_QUEUED_BYTES: usize = 16 << 20;
 
+/// UTF-8's byte-order mark, which Windows PowerShell writes before what it
+/// pipes to a program: before the first command it is no part of it.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 /// What a queued line is charged: its bytes and its bookkeeping, so that a
 /// flood of empty lines is bounded too.
 fn queue_cost(input: &Input) -> usize {
@@ -194,9 +198,14 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
     thread::spawn(move || {
         let stdin = io::stdin();
         let mut stdin = stdin.lock();
+        let mut first = true;
         loop {
             let mut line = Vec::new();
-            match read_bounded_line(&mut stdin, &mut line) {
+            let read = read_bounded_line(&mut stdin, &mut line);
+            if std::mem::take(&mut first) && line.starts_with(BYTE_ORDER_MARK) {
+                line.drain(..BYTE_ORDER_MARK.len());
+            }
+            match read {
                 Err(e) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
                     signals.stop.store(true, Ordering::SeqCst);

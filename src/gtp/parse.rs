@@ -178,19 +178,20 @@ const EXPECTED_NAME: &str = "expected a command name";
 const EXPECTED_KGS_SYSTEM: &str = "expected none, absolute, byoyomi or canadian";
 const TOO_MANY: &str = "too many arguments";
 const EXPECTED_ANALYZE_OPTION: &str = "expected interval, maxmoves, minmoves, avoid, allow, \
-ownership, ownershipStdev, movesOwnership, rootInfo, pvVisits or pvEdgeVisits";
+ownership, ownershipStdev, movesOwnership, rootInfo, pvVisits, pvEdgeVisits or noResultValue";
 /// Leela Zero answers `cannot parse analyze tags` to any key it does not
 /// know; these are KataGo's, so say where they belong.
 const KATAGO_ONLY_OPTION: &str = "cannot parse analyze tags: ownership, ownershipStdev, \
-movesOwnership, rootInfo, pvVisits and pvEdgeVisits are kata-analyze's; \
+movesOwnership, rootInfo, pvVisits, pvEdgeVisits and noResultValue are kata-analyze's; \
 Leela Zero's lz-analyze has none of them";
-const KATAGO_ONLY_KEYS: [&[u8]; 6] = [
+const KATAGO_ONLY_KEYS: [&[u8]; 7] = [
     b"ownership",
     b"ownershipStdev",
     b"movesOwnership",
     b"rootInfo",
     b"pvVisits",
     b"pvEdgeVisits",
+    b"noResultValue",
 ];
 const EXPECTED_LZ_OPTION: &str = "expected interval, maxmoves, minmoves, avoid or allow";
 const EXPECTED_MOVE_LIST: &str = "expected moves separated by commas";
@@ -503,7 +504,8 @@ fn analyze(
     analyze_args(args, dialect).map(|parsed| make(dialect, parsed))
 }
 
-/// `[COLOUR] [INTERVAL] {KEY VALUE}`, as Leela Zero and KataGo read them:
+/// `[COLOUR] [INTERVAL] {KEY VALUE}`, as Leela Zero and KataGo read them
+/// (the interval in centiseconds, a fraction allowed, as KataGo reads it):
 /// the keys `interval`, `maxmoves`, `minmoves`, `avoid` and `allow`, and
 /// for KataGo the optional outputs (`KATAGO_ONLY_KEYS`), which
 /// `lz-analyze` refuses as KataGo's and Leela Zero's own do. An option hane
@@ -511,7 +513,7 @@ fn analyze(
 fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, ParseError> {
     let mut parsed = AnalyzeArgs {
         color: args.optional(color),
-        interval: args.optional(unsigned),
+        interval: args.optional(time),
         ..AnalyzeArgs::default()
     };
     let expected = match dialect {
@@ -520,7 +522,7 @@ fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, Pa
     };
     while !args.is_empty() {
         match args.next(word, expected)? {
-            b"interval" => parsed.interval = Some(args.next(unsigned, EXPECTED_INTEGER)?),
+            b"interval" => parsed.interval = Some(args.next(time, EXPECTED_TIME)?),
             b"maxmoves" => parsed.max_moves = Some(args.next(unsigned, EXPECTED_INTEGER)?),
             b"minmoves" => parsed.min_moves = Some(args.next(unsigned, EXPECTED_INTEGER)?),
             b"avoid" => parsed
@@ -542,7 +544,8 @@ fn analyze_args(mut args: Arguments, dialect: Dialect) -> Result<AnalyzeArgs, Pa
                     b"movesOwnership" => parsed.moves_ownership = on,
                     b"rootInfo" => parsed.root_info = on,
                     b"pvVisits" => parsed.pv_visits = on,
-                    _ => parsed.pv_edge_visits = on,
+                    b"pvEdgeVisits" => parsed.pv_edge_visits = on,
+                    _ => parsed.no_result_value = on,
                 }
             }
             _ => return Err(syntax(expected)),

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod analysis;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};

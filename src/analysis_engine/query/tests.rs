@@ -1,6 +1,10 @@
 use super::*;
 
-const DEFAULTS: Defaults = Defaults { max_visits: 100 };
+const DEFAULTS: Defaults = Defaults {
+    max_visits: 100,
+    max_time: None,
+    report_as: ReportAs::Black,
+};
 
 fn query(line: &str) -> Query {
     let read = read(line, DEFAULTS);
@@ -78,7 +82,7 @@ fn errors_name_the_field_and_the_id() {
 #[test]
 fn other_rules_and_unknown_fields_are_warnings() {
     let read = read(
-        r#"{"id":"w","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisit":5,"overrideSettings":{}}"#,
+        r#"{"id":"w","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisit":5,"overrideSettings":{"wideRootNoise":0.04,"maxTime":2}}"#,
         DEFAULTS,
     );
     assert!(matches!(read.request, Some(Request::Analyze(_))));
@@ -87,8 +91,11 @@ fn other_rules_and_unknown_fields_are_warnings() {
         .iter()
         .map(|m| m["field"].as_str().expect("a field"))
         .collect();
-    assert_eq!(fields, ["rules", "maxVisit", "overrideSettings"]);
+    assert_eq!(fields, ["rules", "overrideSettings", "maxVisit"]);
     assert!(read.messages.iter().all(|m| m.get("warning").is_some()));
+    // The override hane uses is not named; the one it does not use is.
+    let named = read.messages[1]["warning"].as_str().unwrap_or_default();
+    assert!(named.contains("wideRootNoise") && !named.contains("maxTime"));
 }
 
 #[test]
@@ -96,8 +103,13 @@ fn avoid_allow_and_priorities() {
     let q = query(
         r#"{"id":"f","moves":[["B","E5"]],"rules":{"ko":"SITUATIONAL"},"boardXSize":9,"boardYSize":9,"analyzeTurns":[1,0],"priorities":[5,-2],"avoidMoves":[{"player":"W","moves":["D4","pass"],"untilDepth":1}]}"#,
     );
-    assert_eq!(q.turns, vec![(1, 5), (0, -2)]);
-    assert_eq!(q.setup.superko, Superko::Situational);
+    assert_eq!(q.turns, vec![(0, -2), (1, 5)]);
+    // A set of turns: each once, in the game's order, the last priority.
+    let twice = query(
+        r#"{"id":"f","moves":[["B","E5"]],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"analyzeTurns":[1,1,0,1],"priorities":[1,2,3,4]}"#,
+    );
+    assert_eq!(twice.turns, vec![(0, 3), (1, 4)]);
+    assert_eq!(q.setup.rules.superko, crate::game::Superko::Situational);
     assert!(!q.filter.allows(Color::White, Move::Pass, 0));
     assert!(q.filter.allows(Color::White, Move::Pass, 1));
     let e = error(

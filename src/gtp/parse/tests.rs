@@ -240,7 +240,7 @@ fn analysis_arguments_in_every_form() {
     assert_eq!(ok("lz-analyze"), lz(AnalyzeArgs::default()));
     let sabaki = AnalyzeArgs {
         color: Some(Color::Black),
-        interval: Some(50),
+        interval: Some(50.0),
         ..AnalyzeArgs::default()
     };
     assert_eq!(ok("lz-analyze B 50"), lz(sabaki.clone()));
@@ -248,7 +248,7 @@ fn analysis_arguments_in_every_form() {
     assert_eq!(
         ok("kata-analyze 25 maxmoves 3 ownership true"),
         kata(AnalyzeArgs {
-            interval: Some(25),
+            interval: Some(25.0),
             max_moves: Some(3),
             ownership: true,
             ..AnalyzeArgs::default()
@@ -260,7 +260,7 @@ fn analysis_arguments_in_every_form() {
             Dialect::KataGo,
             AnalyzeArgs {
                 color: Some(Color::White),
-                interval: Some(10),
+                interval: Some(10.0),
                 ..AnalyzeArgs::default()
             }
         )
@@ -277,7 +277,7 @@ ownershipStdev true movesOwnership true ownership false"
         ),
         kata(AnalyzeArgs {
             color: Some(Color::Black),
-            interval: Some(50),
+            interval: Some(50.0),
             root_info: true,
             pv_visits: true,
             pv_edge_visits: true,
@@ -285,6 +285,29 @@ ownershipStdev true movesOwnership true ownership false"
             moves_ownership: true,
             ..AnalyzeArgs::default()
         })
+    );
+    // KataGo's interval is a number of centiseconds, fractions included;
+    // noResultValue is KataGo's too.
+    assert_eq!(
+        ok("kata-analyze b 50.5 interval 20.25 noResultValue true"),
+        kata(AnalyzeArgs {
+            color: Some(Color::Black),
+            interval: Some(20.25),
+            no_result_value: true,
+            ..AnalyzeArgs::default()
+        })
+    );
+    assert_eq!(
+        ok("lz-analyze 0.5"),
+        lz(AnalyzeArgs {
+            interval: Some(0.5),
+            ..AnalyzeArgs::default()
+        })
+    );
+    assert_eq!(syntax_error("kata-analyze interval -1"), EXPECTED_TIME);
+    assert_eq!(
+        syntax_error("lz-analyze b 50 noResultValue true"),
+        KATAGO_ONLY_OPTION
     );
     // Leela Zero's own refusal names no key; hane's says where they live.
     for key in ["ownership", "rootInfo", "pvVisits", "movesOwnership"] {
@@ -301,7 +324,7 @@ ownershipStdev true movesOwnership true ownership false"
         syntax_error("kata-analyze b 50 ownership maybe"),
         EXPECTED_BOOLEAN
     );
-    assert_eq!(syntax_error("kata-analyze b 50 interval"), EXPECTED_INTEGER);
+    assert_eq!(syntax_error("kata-analyze b 50 interval"), EXPECTED_TIME);
     assert_eq!(syntax_error("kata-analyze b -5"), EXPECTED_ANALYZE_OPTION);
     assert_eq!(syntax_error("kata-analyze 50 b"), EXPECTED_ANALYZE_OPTION);
     assert_eq!(syntax_error("hane-ownership purple"), EXPECTED_COLOR);
@@ -341,7 +364,7 @@ fn analysis_move_filters_and_minmoves() {
             Dialect::LeelaZero,
             AnalyzeArgs {
                 color: Some(Color::Black),
-                interval: Some(50),
+                interval: Some(50.0),
                 max_moves: Some(10),
                 min_moves: Some(5),
                 filter,
@@ -364,7 +387,7 @@ fn analysis_move_filters_and_minmoves() {
             Dialect::KataGo,
             AnalyzeArgs {
                 color: Some(Color::White),
-                interval: Some(10),
+                interval: Some(10.0),
                 ownership: true,
                 filter,
                 ..AnalyzeArgs::default()

@@ -1,0 +1,148 @@
+//! `hane bench`: a tool, not the engine, so its report goes to stdout and
+//! its progress (each measure as it starts) to stderr. Without --threads it
+//! ends with advice, as KataGo's benchmark does: the middle-game search
+//! measured at 1, 2, 4, ... threads up to every core, and the fewest
+//! threads within 5% of the fastest recommended.
+
+use std::io::Write;
+
+use hane::{bench, SearchParams};
+
+/// What to measure.
+pub struct Bench<'a> {
+    pub sizes: &'a [usize],
+    pub playouts: u64,
+    pub search_playouts: u64,
+    pub threads: usize,
+    pub seed: u64,
+    pub params: &'a SearchParams,
+    /// Measure thread counts and recommend one.
+    pub advise: bool,
+    /// The machine's hardware threads.
+    pub cores: usize,
+}
+
+/// A thread count gaining less than this share over fewer threads is not
+/// worth the cores it takes from the rest of the machine.
+const WORTH: f64 = 0.05;
+
+fn progress(what: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr(), "hane bench: {what}");
+}
+
+pub fn run(b: &Bench) {
+    let mut out = std::io::stdout().lock();
+    for &size in b.sizes {
+        progress(format_args!("{size}x{size} light playouts"));
+        let light = bench::light_playouts(size, b.playouts, b.seed);
+        let _ = writeln!(
+            out,
+            "light playouts {size}x{size}: {:.0}/s ({} in {:.2}s), {:.2} moves/playout, black wins {:.4} at komi 7",
+            light.per_second(),
+            light.playouts,
+            light.seconds,
+            light.moves_per_playout,
+            light.black_win_rate
+        );
+        for (heavy, label) in [(false, "light"), (true, "policy")] {
+            progress(format_args!("{size}x{size} tree search, {label} playouts"));
+            let search =
+                bench::tree_search(size, b.search_playouts, b.seed, heavy, b.params, b.threads);
+            line(&mut out, &search, &format!("{label} playouts"));
+        }
+        progress(format_args!("{size}x{size} tree search, middle game"));
+        if let Some(search) =
+            bench::middle_game_search(size, b.search_playouts, b.seed, b.params, b.threads)
+        {
+            line(&mut out, &search, "policy playouts, middle game");
+        }
+    }
+    if b.advise {
+        advise(&mut out, b);
+    }
+}
+
+fn line(out: &mut impl Write, search: &bench::SearchBench, label: &str) {
+    let size = search.size;
+    // The one-thread line as it always read, for comparisons.
+    let threads = match search.threads {
+        1 => String::new(),
+        n => format!(", {n} threads"),
+    };
+    let _ = writeln!(
+        out,
+        "tree search    {size}x{size}, {label}{threads}: {:.0} playouts/s ({} in {:.2}s, {} nodes)",
+        search.per_second(),
+        search.playouts,
+        search.seconds,
+        search.tree_nodes
+    );
+}
+
+/// The thread counts to measure: powers of two, then every core.
+fn thread_counts(cores: usize) -> Vec<usize> {
+    let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |n| n.checked_mul(2))
+        .take_while(|&n| n <= cores)
+        .collect();
+    if counts.last() != Some(&cores) {
+        counts.push(cores);
+    }
+    counts
+}
+
+/// The fewest threads within `WORTH` of the fastest.
+fn recommended(rates: &[(usize, f64)]) -> Option<(usize, f64)> {
+    let best = rates.iter().map(|&(_, rate)| rate).fold(0.0, f64::max);
+    rates
+        .iter()
+        .copied()
+        .find(|&(_, rate)| rate >= best * (1.0 - WORTH))
+}
+
+fn advise(out: &mut impl Write, b: &Bench) {
+    // The size the engine is most often run on of those measured: the last.
+    let Some(&size) = b.sizes.last() else { return };
+    let mut rates = Vec::new();
+    for threads in thread_counts(b.cores.max(1)) {
+        progress(format_args!(
+            "{size}x{size} middle game with {threads} thread(s), for the advice"
+        ));
+        let search = bench::middle_game_search(size, b.search_playouts, b.seed, b.params, threads)
+            .unwrap_or_else(|| {
+                bench::tree_search(size, b.search_playouts, b.seed, true, b.params, threads)
+            });
+        let _ = writeln!(
+            out,
+            "threads {threads:>4}: {:.0} playouts/s ({size}x{size})",
+            search.per_second()
+        );
+        rates.push((threads, search.per_second()));
+    }
+    if let Some((threads, rate)) = recommended(&rates) {
+        let _ = writeln!(
+            out,
+            "recommended: --threads {threads} ({rate:.0} playouts/s on {size}x{size}; more threads \
+gain under {:.0}% here, and take cores from the rest of the machine)",
+            WORTH * 100.0
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_double_up_to_every_core() {
+        assert_eq!(thread_counts(1), [1]);
+        assert_eq!(thread_counts(6), [1, 2, 4, 6]);
+        assert_eq!(thread_counts(8), [1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn the_fewest_threads_near_the_fastest_are_recommended() {
+        let rates = [(1, 10_000.0), (2, 19_000.0), (4, 30_000.0), (8, 31_000.0)];
+        assert_eq!(recommended(&rates), Some((4, 30_000.0)));
+        assert_eq!(recommended(&[(1, 5.0), (2, 4.0)]), Some((1, 5.0)));
+    }
+}

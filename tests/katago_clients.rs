@@ -1,0 +1,281 @@
+//! hane started and driven as tools written for KataGo start and drive it:
+//! KaTrain's command line (`analysis -model M -config C -override-config
+//! ...`) and its queries with `overrideSettings`, KataGo's `gtp -config`,
+//! and the start-up exchanges of Lizzie, q5Go and Sabaki, each checked as
+//! that client's own source reads the answers.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::analysis::{warnings, Client};
+use common::{Gtp, TempDir};
+use serde_json::Value;
+
+/// KaTrain's analysis config (katrain/KataGo/analysis_config.cfg), its
+/// keys and values, with KataGo's comment style.
+const KATRAIN_CONFIG: &str = "# Config for KataGo analysis, as KaTrain ships it
+logDir = analysis_logs
+reportAnalysisWinratesAs = BLACK
+conservativePass = true
+maxVisits = 500
+numAnalysisThreads = 2
+numSearchThreads = 1
+nnMaxBatchSize = 96
+nnCacheSizePowerOfTwo = 20
+nnMutexPoolSizePowerOfTwo = 16
+nnRandomize = true
+";
+
+/// A KaTrain query (katrain/core/engine.py request_analysis), its fields
+/// as KaTrain fills them for a 9x9 game, with `settings` as its
+/// overrideSettings.
+fn katrain_query(id: &str, max_visits: Option<u64>, settings: &str) -> String {
+    let visits = max_visits.map_or(String::new(), |n| format!(r#""maxVisits":{n},"#));
+    format!(
+        r#"{{"rules":"japanese","priority":0,"analyzeTurns":[2],{visits}"komi":6.5,"boardXSize":9,"boardYSize":9,"includeOwnership":true,"includeMovesOwnership":true,"includePolicy":true,"initialStones":[],"initialPlayer":"B","moves":[["B","E5"],["W","C3"]],"overrideSettings":{settings},"id":"{id}"}}"#
+    )
+}
+
+fn number(value: &Value, key: &str) -> f64 {
+    value[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is a number in {value}"))
+}
+
+/// The final answer among a query's lines.
+fn answer(lines: &[Value]) -> &Value {
+    lines
+        .iter()
+        .find(|l| l.get("rootInfo").is_some() && l["isDuringSearch"] == false)
+        .unwrap_or_else(|| panic!("no answer in {lines:?}"))
+}
+
+#[test]
+fn katrain_starts_hane_with_katagos_command_line_and_settings() {
+    let dir = TempDir::new("katrain-cfg");
+    let config = dir.file("analysis_config.cfg", KATRAIN_CONFIG.as_bytes());
+    let config = config.to_string_lossy().to_string();
+    let data = dir
+        .path()
+        .join("katrain-data")
+        .to_string_lossy()
+        .to_string();
+    // The model is named, as KaTrain names KataGo's, and does not exist.
+    let override_config = format!("homeDataDir={data}");
+    let mut client = Client {
+        engine: Gtp::start_with(&[
+            "analysis",
+            "-model",
+            "/nowhere/kata1-b18c384nbt.bin.gz",
+            "-config",
+            &config,
+            "-override-config",
+            &override_config,
+            "-quit-without-waiting",
+            "--seed",
+            "1",
+        ]),
+    };
+    // The config's maxVisits (500) when the query gives none.
+    client.send(&katrain_query(
+        "QUERY:1",
+        None,
+        r#"{"reportAnalysisWinratesAs":"BLACK","wideRootNoise":0.04}"#,
+    ));
+    let lines = client.answer_to("QUERY:1");
+    let first = answer(&lines);
+    let visits = number(&first["rootInfo"], "visits");
+    assert!((500.0..520.0).contains(&visits), "{visits} visits");
+    // wideRootNoise is named once, with why; reportAnalysisWinratesAs is
+    // used. (The rules' warning says japanese is played as Tromp-Taylor.)
+    let warned: Vec<&Value> = warnings(&lines)
+        .into_iter()
+        .filter(|w| w["field"] == "overrideSettings")
+        .collect();
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    let text = warned[0]["warning"].as_str().unwrap_or_default();
+    assert!(text.contains("wideRootNoise"), "{text}");
+    assert!(!text.contains("reportAnalysisWinratesAs"), "{text}");
+
+    // overrideSettings' maxVisits, and the query's own over it.
+    client.send(&katrain_query("QUERY:2", None, r#"{"maxVisits":40}"#));
+    let visits = number(&answer(&client.answer_to("QUERY:2"))["rootInfo"], "visits");
+    assert!((40.0..60.0).contains(&visits), "{visits} visits");
+    client.send(&katrain_query("QUERY:3", Some(30), r#"{"maxVisits":400}"#));
+    let visits = number(&answer(&client.answer_to("QUERY:3"))["rootInfo"], "visits");
+    assert!((30.0..50.0).contains(&visits), "{visits} visits");
+
+    // KaTrain's time limit: maxTime bounds a search of ten million visits.
+    let start = Instant::now();
+    client.send(&katrain_query(
+        "QUERY:4",
+        Some(10_000_000),
+        r#"{"maxTime":0.3,"wideRootNoise":0.04}"#,
+    ));
+    let lines = client.answer_to("QUERY:4");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "maxTime 0.3 took {:?}",
+        start.elapsed()
+    );
+    assert!(number(&answer(&lines)["rootInfo"], "visits") < 10_000_000.0);
+
+    // The point of view, per query: the same search seen by either side.
+    let white = katrain_query("W", Some(50), r#"{"reportAnalysisWinratesAs":"WHITE"}"#);
+    let black = katrain_query("B", Some(50), r#"{"reportAnalysisWinratesAs":"BLACK"}"#);
+    client.send(&white);
+    let white = number(&answer(&client.answer_to("W"))["rootInfo"], "winrate");
+    client.send(&black);
+    let black = number(&answer(&client.answer_to("B"))["rootInfo"], "winrate");
+    assert!((white + black - 1.0).abs() < 1e-3, "{white} + {black}");
+
+    // A value a setting cannot take is the query's error, as in KataGo.
+    client.send(&katrain_query("BAD", None, r#"{"maxVisits":0}"#));
+    let lines = client.answer_to("BAD");
+    assert_eq!(
+        lines.last().map(|l| &l["field"]),
+        Some(&Value::from("overrideSettings"))
+    );
+
+    let (status, stderr) = client.engine.close();
+    assert!(status.success(), "{status}: {stderr}");
+    // stderr says which config keys are not used, and why.
+    for key in [
+        "nnMaxBatchSize",
+        "logDir",
+        "homeDataDir",
+        "conservativePass",
+    ] {
+        assert!(
+            stderr.contains(&format!("config key {key} not used:")),
+            "{key} in {stderr}"
+        );
+    }
+    assert!(stderr.contains("no neural network"), "{stderr}");
+    assert!(!stderr.contains("maxVisits"), "{stderr}");
+}
+
+#[test]
+fn katagos_gtp_command_line_starts_the_gtp_engine() {
+    let dir = TempDir::new("katago-gtp-cfg");
+    let config = dir.file(
+        "gtp.cfg",
+        b"maxVisits = 30\nnumSearchThreads = 1\nponderingEnabled = false\nrules = tromp-taylor\n\
+nnCacheSizePowerOfTwo = 20\n",
+    );
+    let config = config.to_string_lossy().to_string();
+    let mut gtp = Gtp::start_with(&[
+        "--seed",
+        "1",
+        "-v",
+        "gtp",
+        "-model",
+        "model.bin.gz",
+        "-config",
+        &config,
+        "-override-config",
+        "maxVisits=20",
+    ]);
+    assert_eq!(gtp.ok("name"), "hane");
+    gtp.ok("boardsize 9");
+    gtp.ok("clear_board");
+    gtp.ok("genmove b");
+    let (status, stderr) = gtp.close();
+    assert!(status.success(), "{status}: {stderr}");
+    // The override's 20 playouts, not the file's 30.
+    assert!(stderr.contains("at most 20 playouts"), "{stderr}");
+    assert!(
+        stderr.contains("config key nnCacheSizePowerOfTwo not used"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn katagos_misspelt_or_bad_settings_are_refused_at_start_up() {
+    for (args, expected) in [
+        (
+            vec!["analysis", "-override-config", "maxVisits=0"],
+            "maxVisits = 0",
+        ),
+        (
+            vec!["analysis", "-config", "/nowhere/x.cfg"],
+            "cannot read the config file",
+        ),
+        (
+            vec!["gtp", "-override-config", "rules=nonsense"],
+            "rules = nonsense",
+        ),
+    ] {
+        let output = common::start_up(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+/// Lizzie's check (featurecat/lizzie, Leelaz.java parseLine): a `name`
+/// starting with "KataGo" is KataGo; otherwise the `version` answer's
+/// first word is split at dots, and its second part must be a whole
+/// number of at least 15 (Leela Zero 0.15), else Lizzie says hane is too
+/// old (and a version with no second part throws).
+fn lizzie_accepts(name: &str, version: &str) -> bool {
+    if name.starts_with("KataGo") {
+        return true;
+    }
+    let word = version.split(' ').next().unwrap_or_default();
+    word.split('.')
+        .nth(1)
+        .and_then(|minor| minor.parse::<i32>().ok())
+        .is_some_and(|minor| minor >= 15)
+}
+
+#[test]
+fn lizzie_q5go_and_sabaki_start_hane_without_a_message() {
+    let mut gtp = Gtp::start();
+    // Lizzie's start-up: numbered commands, then its analysis command
+    // (Leela Zero's, which Lizzie sends to an engine that is not KataGo).
+    for (i, command) in ["name", "version", "boardsize 19", "komi 7.5"]
+        .iter()
+        .enumerate()
+    {
+        gtp.write_raw(format!("{} {command}\n", i + 1).as_bytes());
+    }
+    let answers: Vec<String> = (0..4).map(|_| gtp.read_response()).collect();
+    assert_eq!(answers[0], "=1 hane");
+    let version = answers[1].strip_prefix("=2 ").expect("version answered");
+    assert!(
+        lizzie_accepts("hane", version),
+        "Lizzie reads version {version} as a Leela Zero older than 0.15"
+    );
+    assert_eq!(answers[2].trim_end(), "=3");
+    assert_eq!(answers[3].trim_end(), "=4");
+    // The version is the crate's, as `hane --version` says.
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+
+    // q5Go (qgtp.cpp startup_part2 to part8): protocol version "2", then
+    // the analysis commands it looks for.
+    assert_eq!(gtp.ok("protocol_version"), "2");
+    gtp.ok("boardsize 9");
+    gtp.ok("clear_board");
+    gtp.ok("komi 7.5");
+    for command in ["lz-analyze", "kata-analyze", "kata-set-rules"] {
+        assert_eq!(gtp.ok(&format!("known_command {command}")), "true");
+    }
+    // Sabaki (enginesyncer.js): name, version, protocol_version and
+    // list_commands, whose lines it keeps.
+    let commands = gtp.ok("list_commands");
+    for command in ["name", "version", "genmove", "lz-analyze", "kata-analyze"] {
+        assert!(commands.lines().any(|l| l == command), "{command}");
+    }
+    let (status, stderr) = gtp.close();
+    assert!(status.success(), "{status}: {stderr}");
+}
+
+#[test]
+fn lizzies_version_check_reads_versions_as_lizzie_does() {
+    assert!(!lizzie_accepts("hane", "0.1.0"));
+    assert!(!lizzie_accepts("hane", "1.0.0"));
+    assert!(lizzie_accepts("Leela Zero", "0.17"));
+    assert!(lizzie_accepts("KataGo", "1.0"));
+}
