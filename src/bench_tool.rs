@@ -56,6 +56,16 @@ pub fn run(b: &Bench) {
         {
             line(&mut out, &search, "policy playouts, middle game");
         }
+        progress(format_args!("{size}x{size} policy network"));
+        if let Some(net) = bench::network_evaluations(size, 50) {
+            let _ = writeln!(
+                out,
+                "policy network {size}x{size}: {:.2} ms an evaluation ({} in {:.2}s, one thread)",
+                net.milliseconds_each(),
+                net.evaluations,
+                net.seconds
+            );
+        }
     }
     if b.advise {
         advise(&mut out, b);

@@ -93,6 +93,12 @@ struct Cli {
         value_parser = drawing_interval
     )]
     gogui_live_gfx: Option<f64>,
+    /// The policy network's weights, in place of the built-in network
+    /// (scripts/train_policy.py writes them: docs/network.md). A file that
+    /// cannot be read is named on stderr, and hane plays on with its
+    /// pattern prior alone.
+    #[arg(long, global = true, value_name = "FILE")]
+    network: Option<PathBuf>,
     /// A search parameter, NAME=VALUE, for tuning experiments
     /// (docs/strength.md); may be repeated. `hane params` lists them.
     #[arg(long = "param", value_name = "NAME=VALUE", global = true)]
@@ -233,10 +239,15 @@ fn main() {
     for (key, why) in &not_used {
         log::warn!("config key {key} not used: {why}");
     }
+    if let Some(path) = &cli.network {
+        if let Err(message) = hane::use_network_file(path) {
+            log::warn!("policy network {message}: playing with the pattern prior alone");
+        }
+    }
     if let Some(Tool::Analysis(AnalysisArgs { kata, .. }) | Tool::Gtp(kata)) = &cli.tool {
         for model in [&kata.model, &kata.human_model].into_iter().flatten() {
             log::info!(
-                "{}: not read, hane has no neural network (its priors are built in)",
+                "{}: not read: a KataGo model; hane's own policy network is built in (--network FILE replaces it)",
                 model.display()
             );
         }

@@ -152,7 +152,7 @@ fn katrain_starts_hane_with_katagos_command_line_and_settings() {
             "{key} in {stderr}"
         );
     }
-    assert!(stderr.contains("no neural network"), "{stderr}");
+    assert!(stderr.contains("runs on the CPU"), "{stderr}");
     assert!(!stderr.contains("maxVisits"), "{stderr}");
 }
 

@@ -1,6 +1,6 @@
 //! The policy network as a client sees it: the priors that `kata-analyze`
 //! reports at the root are the network's, and the heuristics' where it is
-//! turned off.
+//! turned off or a weights file given with `--network` cannot be read.
 
 mod common;
 
@@ -9,7 +9,10 @@ use common::Gtp;
 /// The (move, prior) pairs of the first info line of `kata-analyze` on the
 /// empty board of `size`, every legal move listed (`minmoves`).
 fn root_priors(args: &[&str], size: usize) -> Vec<(String, f64)> {
-    let mut gtp = Gtp::start_with(args);
+    root_priors_of(&mut Gtp::start_with(args), size)
+}
+
+fn root_priors_of(gtp: &mut Gtp, size: usize) -> Vec<(String, f64)> {
     gtp.ok(&format!("boardsize {size}"));
     gtp.write_raw(b"kata-analyze b 1 minmoves 700\n");
     assert_eq!(gtp.read_line(), "= ");
@@ -74,6 +77,50 @@ fn without_the_network_the_priors_are_the_heuristics() {
         "prior_network=0",
     ];
     let priors = root_priors(&args, 19);
-    let best = priors.iter().map(|(_, p)| *p).fold(0.0, f64::max);
+    let best = best_prior(&priors);
     assert!(best < 0.05, "a flat prior: {best}");
+}
+
+fn best_prior(priors: &[(String, f64)]) -> f64 {
+    priors.iter().map(|(_, p)| *p).fold(0.0, f64::max)
+}
+
+#[test]
+fn a_weights_file_replaces_the_built_in_network() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/policy-net.bin");
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--network", file, "-v"]);
+    assert!(best_prior(&root_priors_of(&mut gtp, 19)) > 0.1);
+    let (status, stderr) = gtp.close();
+    assert!(status.success());
+    assert!(
+        stderr.contains("residual blocks of 64 channels"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unreadable_weights_file_is_named_and_the_pattern_prior_plays_on() {
+    let dir = std::env::temp_dir().join(format!("hane-network-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let not_weights = dir.join("notes.txt");
+    std::fs::write(&not_weights, "not weights").expect("a file");
+    let missing = dir.join("missing.bin");
+    for (path, reason) in [
+        (&missing, "No such file"),
+        (&not_weights, "not a hane policy network file"),
+    ] {
+        let path = path.to_str().expect("a UTF-8 path");
+        let mut gtp = Gtp::start_with(&["--threads", "1", "--network", path]);
+        assert!(best_prior(&root_priors_of(&mut gtp, 19)) < 0.05);
+        assert!(gtp.send("genmove b").starts_with("= "));
+        let (status, stderr) = gtp.close();
+        assert!(status.success());
+        assert!(
+            stderr.contains(path)
+                && stderr.contains(reason)
+                && stderr.contains("pattern prior alone"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

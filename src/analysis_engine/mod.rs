@@ -238,12 +238,12 @@ impl<W: Write + Send> Shared<W> {
                             // hane's own "model", the built-in priors and
                             // playouts, in the fields KataGo gives a
                             // network: tools read models[0] and fail on
-                            // an empty list. Version 0: no network format.
+                            // an empty list. Version 0: not a KataGo network format.
                             request.insert(
                                 "models".into(),
                                 json!([{
                                     "name": concat!("hane-", env!("CARGO_PKG_VERSION")),
-                                    "internalName": "hane: no neural network, built-in priors and playouts",
+                                    "internalName": "hane: a 6x64 policy network on the CPU as the prior of a tree search over playouts",
                                     "maxBatchSize": 1,
                                     "usesHumanSLProfile": false,
                                     "version": 0,

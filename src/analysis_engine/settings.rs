@@ -2,7 +2,7 @@
 //! (`-config`), of `-override-config` and of a query's `overrideSettings`.
 //! Tools written for KataGo start hane with KataGo's command line and send
 //! KataGo's settings; each key that has a meaning here is honoured, the
-//! others are named back with the reason they are not (no neural network,
+//! others are named back with the reason they are not (no GPU backend,
 //! or no such setting).
 
 use std::path::{Path, PathBuf};
@@ -103,21 +103,36 @@ pub enum Setting {
 
 /// Keys of KataGo's that have no meaning for hane, by prefix, and why.
 const IGNORED: [(&str, &str); 16] = [
-    ("nn", "hane has no neural network"),
-    ("cuda", "hane has no neural network"),
-    ("openCL", "hane has no neural network"),
-    ("trt", "hane has no neural network"),
-    ("metal", "hane has no neural network"),
-    ("numNNServerThreads", "hane has no neural network"),
     (
-        "homeDataDir",
-        "hane has no neural network to cache tuning for",
+        "nn",
+        "hane's small network runs on the CPU in the search threads",
     ),
+    (
+        "cuda",
+        "hane's small network runs on the CPU in the search threads",
+    ),
+    (
+        "openCL",
+        "hane's small network runs on the CPU in the search threads",
+    ),
+    (
+        "trt",
+        "hane's small network runs on the CPU in the search threads",
+    ),
+    (
+        "metal",
+        "hane's small network runs on the CPU in the search threads",
+    ),
+    (
+        "numNNServerThreads",
+        "hane's small network runs on the CPU in the search threads",
+    ),
+    ("homeDataDir", "hane's network needs no tuning to cache"),
     ("human", "hane has no human-style model"),
     ("wideRootNoise", "hane's search has no root noise"),
     (
         "rootPolicyTemperature",
-        "hane's priors are not a network's policy",
+        "hane's network prior has no temperature",
     ),
     ("playoutDoublingAdvantage", "hane's search has no such bias"),
     ("logDir", "hane logs to stderr, or to logFile / --log-file"),
