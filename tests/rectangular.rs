@@ -169,8 +169,7 @@ fn analysis_gives_one_ownership_value_a_point_row_by_row_from_the_top() {
     let analysis = gtp.ok("kata-genmove_analyze w 5 ownership true");
     let info = analysis
         .lines()
-        .filter(|l| l.starts_with("info"))
-        .last()
+        .rfind(|l| l.starts_with("info"))
         .expect("an info line");
     let ownership: Vec<f64> = info
         .split(" ownership ")

@@ -14,7 +14,11 @@
 
 mod fit;
 
+#[path = "../common/tom_lines.rs"]
+mod tom_lines;
+
 use std::process::ExitCode;
+use tom_lines::line_game;
 
 use fit::{fit_prior, FitOptions};
 
@@ -85,23 +89,6 @@ fn main() -> ExitCode {
     eprint!("{summary}");
     print!("{file}");
     ExitCode::SUCCESS
-}
-
-/// A line `ID<TAB>;B[pd];W[dc];...` as an SGF game of 19x19, or None for
-/// a line with no moves.
-fn line_game(line: &[u8]) -> Option<Vec<u8>> {
-    let moves = match line.iter().position(|&b| b == b'\t') {
-        Some(tab) => &line[tab + 1..],
-        None => line,
-    };
-    let moves = moves.strip_suffix(b"\r").unwrap_or(moves);
-    if !moves.starts_with(b";") {
-        return None;
-    }
-    let mut sgf = b"(;SZ[19]".to_vec();
-    sgf.extend_from_slice(moves);
-    sgf.push(b')');
-    Some(sgf)
 }
 
 enum Setting {

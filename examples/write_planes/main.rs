@@ -22,10 +22,14 @@
 //!   u16, the point's index or width * height for a pass;
 //! - `meta.json`: the board size, planes, bytes per position and counts.
 
+#[path = "../common/tom_lines.rs"]
+mod tom_lines;
+
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
+use tom_lines::line_game;
 
 use hane::knowledge::{
     write_planes, PlayoutBoard, Reader, RecentMoves, DEEP_BUDGET, PLANES, RECENT_MOVES,
@@ -147,23 +151,6 @@ fn read_records(paths: &[String], options: &Options) -> Vec<Record> {
         }
     }
     records
-}
-
-/// A line `ID<TAB>;B[pd];W[dc];...` as an SGF game of 19x19, or None for
-/// a line with no moves.
-fn line_game(line: &[u8]) -> Option<Vec<u8>> {
-    let moves = match line.iter().position(|&b| b == b'\t') {
-        Some(tab) => &line[tab + 1..],
-        None => line,
-    };
-    let moves = moves.strip_suffix(b"\r").unwrap_or(moves);
-    if !moves.starts_with(b";") {
-        return None;
-    }
-    let mut sgf = b"(;SZ[19]".to_vec();
-    sgf.extend_from_slice(moves);
-    sgf.push(b')');
-    Some(sgf)
 }
 
 /// The moves of an SGF game of the given size with no setup stones.
