@@ -5,13 +5,13 @@
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
-use super::board::{winner, PlayoutBoard};
+use super::board::{board_of, winner, PlayoutBoard};
 use super::knowledge::{Evaluator, PolicyNet, RECENT_MOVES};
 use super::params::SearchParams;
 use super::playout::{light_playout, Records};
 use super::rng::FastRng;
 use super::search::{run_threads, Search, Worker};
-use crate::game::{sgf, Color, Game, Superko, Vertex};
+use crate::game::{sgf, Color, Game, Superko};
 
 /// Light playouts from the empty board.
 #[derive(Clone, Copy, Debug)]
@@ -212,12 +212,7 @@ pub fn network_evaluations(size: usize, evaluations: u64) -> Option<NetworkBench
         .into_iter()
         .next()
         .unwrap_or_else(|| Game::new(size, 7.0));
-    let mut board = PlayoutBoard::new(game.size());
-    for vertex in Vertex::all(game.size()) {
-        if let Some(color) = game.board().get(vertex) {
-            board.set_stone(vertex, color);
-        }
-    }
+    let mut board = board_of(&game);
     let net = PolicyNet::active()?;
     let mut evaluator = Evaluator::new();
     let recent = [None; RECENT_MOVES];

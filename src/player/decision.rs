@@ -16,7 +16,7 @@ use std::time::Instant;
 use log::info;
 
 use crate::game::{Action, Color, Game, Move, Vertex};
-use crate::player::board::PlayoutBoard;
+use crate::player::board::board_of;
 use crate::player::clock::Budget;
 use crate::player::knowledge::{features, Gammas, Recent};
 use crate::player::search::{MoveFilter, SearchReport};
@@ -292,12 +292,7 @@ fn too_small_to_judge(report: &SearchReport) -> bool {
 /// line moves.)
 fn prior_choice(game: &Game, color: Color) -> Option<Vertex> {
     let size = game.size();
-    let mut board = PlayoutBoard::new(size);
-    for vertex in Vertex::all(size) {
-        if let Some(stone) = game.board().get(vertex) {
-            board.set_stone(vertex, stone);
-        }
-    }
+    let board = board_of(game);
     // The last two moves, back to the last setup, as the search sees them.
     let mut moves = game.actions().iter().rev().map_while(|a| match a {
         Action::Move(_, mv) => Some(mv.vertex()),

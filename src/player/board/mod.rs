@@ -12,10 +12,12 @@ mod playout_board;
 mod point;
 mod pseudo;
 mod selfatari;
+mod setup;
 mod tactics;
 mod undo;
 
 pub use count::winner;
 pub use playout_board::{code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, WHITE};
 pub use selfatari::is_bad_self_atari;
+pub use setup::board_of;
 pub use tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};

@@ -33,7 +33,9 @@ use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
 use super::tree::{Expansion, HalfWins, Node, NodeId, Tree, PASS};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
-use crate::player::board::{winner, PlayoutBoard, Point, Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
+use crate::player::board::{
+    board_of, winner, PlayoutBoard, Point, Reader, DEEP_BUDGET, PLAYOUT_BUDGET,
+};
 use crate::player::knowledge::{Evaluator, RecentMoves, RECENT_MOVES};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
@@ -213,12 +215,7 @@ impl Search {
     /// A fresh search at the game's current position, `to_move` to play.
     pub fn new(game: &Game, to_move: Color, params: SearchParams) -> Search {
         let size = game.size();
-        let mut root_board = PlayoutBoard::new(size);
-        for vertex in Vertex::all(size) {
-            if let Some(color) = game.board().get(vertex) {
-                root_board.set_stone(vertex, color);
-            }
-        }
+        let root_board = board_of(game);
         // The last moves (a pass: none), as far back as the last setup: a
         // move before stones were placed is no move to answer.
         let mut root_recent = [None; RECENT_MOVES];
