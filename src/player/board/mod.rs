@@ -20,4 +20,6 @@ pub use count::winner;
 pub use playout_board::{code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, WHITE};
 pub use selfatari::is_bad_self_atari;
 pub use setup::board_of;
+#[cfg(test)]
+pub use setup::board_with;
 pub use tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};

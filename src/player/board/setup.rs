@@ -3,6 +3,8 @@
 //! bench.
 
 use super::playout_board::PlayoutBoard;
+#[cfg(test)]
+use crate::game::Color;
 use crate::game::{Game, Vertex};
 
 /// The stones of `game`'s position on a playout board (no ko point: the
@@ -13,6 +15,18 @@ pub fn board_of(game: &Game) -> PlayoutBoard {
     for vertex in Vertex::all(size) {
         if let Some(color) = game.board().get(vertex) {
             board.set_stone(vertex, color);
+        }
+    }
+    board
+}
+
+/// A 9x9 board with the given stones, as GTP vertices. For tests.
+#[cfg(test)]
+pub fn board_with(black: &[&str], white: &[&str]) -> PlayoutBoard {
+    let mut board = PlayoutBoard::new(9);
+    for (stones, color) in [(black, Color::Black), (white, Color::White)] {
+        for s in stones {
+            board.set_stone(Vertex::parse_gtp(s).expect("test vertex"), color);
         }
     }
     board

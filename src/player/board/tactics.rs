@@ -339,18 +339,7 @@ fn escapes_past(board: &PlayoutBoard, p: Point, l: Point, other: Point) -> bool 
 mod tests {
     use super::*;
     use crate::game::Vertex;
-
-    /// A 9x9 board with the given stones, as GTP vertices.
-    fn board_with(black: &[&str], white: &[&str]) -> PlayoutBoard {
-        let mut board = PlayoutBoard::new(9);
-        for (stones, color) in [(black, Color::Black), (white, Color::White)] {
-            for s in stones {
-                let v = Vertex::parse_gtp(s).expect("test vertex");
-                board.set_stone(v, color);
-            }
-        }
-        board
-    }
+    use crate::player::board::board_with;
 
     fn at(board: &PlayoutBoard, s: &str) -> Point {
         board.point(Vertex::parse_gtp(s).expect("test vertex"))

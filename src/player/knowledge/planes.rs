@@ -127,17 +127,7 @@ pub fn write_planes(
 mod tests {
     use super::*;
     use crate::game::Vertex;
-
-    /// A 9x9 board with the given stones, as GTP vertices.
-    fn board_with(black: &[&str], white: &[&str]) -> PlayoutBoard {
-        let mut board = PlayoutBoard::new(9);
-        for (stones, color) in [(black, Color::Black), (white, Color::White)] {
-            for s in stones {
-                board.set_stone(Vertex::parse_gtp(s).expect("test vertex"), color);
-            }
-        }
-        board
-    }
+    use crate::player::board::board_with;
 
     fn planes(board: &mut PlayoutBoard, to_move: Color, recent: &RecentMoves) -> Vec<f32> {
         let mut out = vec![f32::NAN; PLANES * board.size().points()];

@@ -62,7 +62,6 @@ impl NetworkPrior {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;
             tree.node(child).add_prior(wins, wins);
         }
-        n.network_added();
     }
 
     /// The network's probabilities of `moves` (points of `board`, or

@@ -43,11 +43,6 @@ const UNEXPANDED: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
-/// Whether a node's children have the policy network's prior.
-const NETWORK_NONE: u8 = 0;
-const NETWORK_CLAIMED: u8 = 1;
-const NETWORK_ADDED: u8 = 2;
-
 /// A node's statistics are from the point of view of the player who made
 /// its move: `win_rate` is that player's winning rate.
 ///
@@ -83,10 +78,9 @@ pub struct Node {
     state: AtomicU8,
     /// Refused by superko when tried: never selected again.
     illegal: AtomicBool,
-    /// Whether the policy network's prior was added to the children:
-    /// NETWORK_NONE, NETWORK_CLAIMED (one thread is evaluating) or
-    /// NETWORK_ADDED.
-    network: AtomicU8,
+    /// Whether a thread has taken on adding the policy network's prior to
+    /// the children (done, or under way): set once.
+    network: AtomicBool,
 }
 
 // Thirty-two bytes, as the plain node was: `--max-tree-mb` divides by it.
@@ -129,21 +123,12 @@ impl Node {
     /// Claims the right to add the policy network's prior to this node's
     /// children: true for the one thread that gets it, once per node.
     pub fn claim_network(&self) -> bool {
-        self.network.load(RELAXED) == NETWORK_NONE
-            && self
-                .network
-                .compare_exchange(NETWORK_NONE, NETWORK_CLAIMED, RELAXED, RELAXED)
-                .is_ok()
-    }
-
-    /// The claimed network prior has been added to the children.
-    pub fn network_added(&self) {
-        self.network.store(NETWORK_ADDED, RELAXED);
+        !self.has_network() && !self.network.swap(true, RELAXED)
     }
 
     /// Whether the children have the network's prior (or are getting it).
     pub fn has_network(&self) -> bool {
-        self.network.load(RELAXED) != NETWORK_NONE
+        self.network.load(RELAXED)
     }
 
     /// Adds `visits` virtual playouts, `wins` of them won, to a prior set
