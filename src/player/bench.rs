@@ -166,7 +166,7 @@ fn search_game(
     let mut workers: Vec<Worker> = (0..threads.max(1) as u64)
         .map(|t| {
             Worker::new(
-                &search,
+                search.board(),
                 seed.wrapping_add(t.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             )
         })

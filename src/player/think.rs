@@ -212,7 +212,7 @@ impl Player {
         let mut workers: Vec<Worker> = (0..self.threads)
             .map(|_| {
                 self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                Worker::new(&search, self.seed_counter)
+                Worker::new(search.board(), self.seed_counter)
             })
             .collect();
         // A playout count is per move (as Leela Zero's and KataGo's are):

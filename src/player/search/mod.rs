@@ -13,13 +13,15 @@ mod report;
 mod stopping;
 mod tree;
 mod walk;
+mod worker;
 
 pub use filter::{FilterKind, MoveFilter, MoveRule};
 pub use komi::{handicap_extra, search_komi};
 pub use report::{summarise, RootMove, SearchReport};
 pub use stopping::{manage_time, CHECK_INTERVAL};
 pub use tree::{Node, Tree};
-pub use walk::{run_threads, Search, Worker};
+pub use walk::{run_threads, Search};
+pub use worker::Worker;
 
 #[cfg(test)]
 pub use report::sample_report;

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use log::info;
 
 use super::report::{root_totals, MoveTotals};
-use super::walk::{Search, Worker};
+use super::walk::Search;
+use super::worker::Worker;
 use crate::game::Color;
 
 /// How often a search under a clock looks at its root.

@@ -32,16 +32,14 @@ use super::filter::MoveFilter;
 use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
 use super::tree::{Expansion, HalfWins, Node, NodeId, Tree, PASS};
+use super::worker::{ownership_len, Descent, Room, Step, Worker};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
-use crate::player::board::{
-    board_of, winner, PlayoutBoard, Point, Reader, DEEP_BUDGET, PLAYOUT_BUDGET,
-};
+use crate::player::board::{board_of, winner, PlayoutBoard, Point, Reader, DEEP_BUDGET};
 use crate::player::knowledge::{Evaluator, RecentMoves, RECENT_MOVES};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
-    first_code, light_playout, policy_playout, Policy, PolicyPlayout, Records, Replies, FIRST_NONE,
+    first_code, light_playout, policy_playout, Policy, PolicyPlayout, Records, FIRST_NONE,
 };
-use crate::player::rng::FastRng;
 
 /// Playouts a search thread makes even when told to stop at once.
 const MIN_PLAYOUTS_ON_STOP: u64 = 64;
@@ -79,137 +77,6 @@ pub struct Search {
     /// KataGo's `movesOwnership`); off unless a client asks.
     move_ownership: bool,
 }
-
-/// One search thread's own state: its random stream, tactical readers and
-/// last good replies, and the statistics the player sums over the threads
-/// after a run (ownership, margins, playouts). Made afresh for every
-/// search (`Worker::new`).
-pub struct Worker {
-    rng: FastRng,
-    /// The playouts' tactical reader (short reading).
-    reader: Reader,
-    /// The playouts' last good replies.
-    replies: Replies,
-    /// What an iteration works in, kept from one to the next; None only
-    /// while an iteration has it.
-    room: Option<Room>,
-    /// The priors' tactical reader (ladders read across the board).
-    deep_reader: Reader,
-    /// The policy network's buffers.
-    evaluator: Evaluator,
-    /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
-    /// f64 so that long analyses (more than 2^24 playouts) still add up.
-    ownership: Vec<f64>,
-    /// Per point, the sum over playouts of the square of that value (the
-    /// playouts that left it someone's), for the ownership's spread.
-    ownership_squares: Vec<f64>,
-    ownership_samples: u64,
-    /// Per root child (by its offset, as `root_scores`), when the search
-    /// asks for it: the ownership sums of the playouts through that move
-    /// and their count.
-    root_ownership: Vec<(Vec<f64>, u32)>,
-    /// Sum of Black's final margins over this thread's playouts.
-    score_sum: f64,
-    /// Per root child (by its offset among the root's children): the sum of
-    /// Black's margins and the number of this thread's playouts through it.
-    /// Kept apart from the nodes so the tree stays small; a reused tree's
-    /// root children start again from zero here.
-    root_scores: Vec<(f64, u32)>,
-    playouts: u64,
-}
-
-/// What one iteration works in, reused by the next so that an iteration
-/// allocates nothing once warm.
-struct Room {
-    /// The board, copied over from the root: a copy of the used part is
-    /// cheaper than a clone of a 25x25 board's room.
-    board: Box<PlayoutBoard>,
-    /// The moves for the last good replies, pass as PASS, from the move
-    /// before the root on.
-    moves: Vec<Point>,
-    /// The nodes descended through, with their virtual losses.
-    path: Vec<Step>,
-    /// The superko keys of the positions along the path.
-    path_hashes: Vec<u64>,
-}
-
-impl Room {
-    fn new(root: &PlayoutBoard) -> Room {
-        Room {
-            board: Box::new(root.clone()),
-            moves: Vec::new(),
-            path: Vec::with_capacity(32),
-            path_hashes: Vec::with_capacity(32),
-        }
-    }
-}
-
-impl Worker {
-    /// A thread's state for searching `search`, its random stream seeded
-    /// with `seed`.
-    pub fn new(search: &Search, seed: u64) -> Worker {
-        Worker {
-            rng: FastRng::new(seed),
-            reader: Reader::new(PLAYOUT_BUDGET),
-            replies: Replies::new(search.root_board.points_used()),
-            room: Some(Room::new(&search.root_board)),
-            deep_reader: Reader::new(DEEP_BUDGET),
-            evaluator: Evaluator::new(),
-            ownership: vec![0.0; ownership_len(&search.root_board)],
-            ownership_squares: vec![0.0; ownership_len(&search.root_board)],
-            ownership_samples: 0,
-            root_ownership: Vec::new(),
-            score_sum: 0.0,
-            root_scores: Vec::new(),
-            playouts: 0,
-        }
-    }
-
-    /// Playouts this thread has finished.
-    pub fn playouts(&self) -> u64 {
-        self.playouts
-    }
-
-    /// Per point (indexed by `Point`), the sum over this thread's playouts
-    /// of +1 where Black owned it and -1 where White did; the report adds
-    /// the threads' sums and divides by all their samples.
-    pub fn ownership_sums(&self) -> &[f64] {
-        &self.ownership
-    }
-
-    pub fn ownership_samples(&self) -> u64 {
-        self.ownership_samples
-    }
-
-    /// Per point (indexed by `Point`), the sum of the squares of the values
-    /// `ownership_sums` adds: the playouts that left the point someone's.
-    pub fn ownership_squares(&self) -> &[f64] {
-        &self.ownership_squares
-    }
-
-    /// Sum of Black's margins over this thread's playouts (divide by
-    /// `ownership_samples` for the mean).
-    pub fn score_sum(&self) -> f64 {
-        self.score_sum
-    }
-
-    fn record_ownership(&mut self, board: &PlayoutBoard) {
-        let size = board.size();
-        for vertex in Vertex::all(size) {
-            let point = board.point(vertex);
-            match board.owner(point) {
-                Some(Color::Black) => self.ownership[point as usize] += 1.0,
-                Some(Color::White) => self.ownership[point as usize] -= 1.0,
-                None => continue,
-            }
-            self.ownership_squares[point as usize] += 1.0;
-        }
-        self.ownership_samples += 1;
-    }
-}
-
-/// A node of an iteration's path and the virtual loss it carries for it.
-type Step = (NodeId, u32);
 
 impl Search {
     /// A fresh search at the game's current position, `to_move` to play.
@@ -471,111 +338,166 @@ impl Search {
         played
     }
 
-    /// `iterate`, in `room`.
+    /// `iterate`, in `room`: the descent to a leaf (expanding it when it
+    /// has earned it), the playout from there unless two passes ended the
+    /// game in the tree, and the result recorded.
     fn iterate_in(&self, w: &mut Worker, room: &mut Room) -> bool {
-        let Room {
-            board,
-            moves,
-            path,
-            path_hashes,
-        } = room;
-        let board: &mut PlayoutBoard = board;
-        board.copy_from(&self.root_board);
         let mut amaf = [FIRST_NONE; crate::player::board::MAX_POINTS];
-        moves.clear();
-        moves.push(self.root_recent[0].unwrap_or(PASS));
+        let Some(leaf) = self.descend(w, room, &mut amaf) else {
+            return false;
+        };
+        if leaf.passes < 2 {
+            let Room { board, moves, .. } = room;
+            self.play_out(w, board, leaf.to_move, leaf.last_move, &mut amaf, moves);
+        }
+        self.record_playout(w, room, &amaf);
+        w.playouts += 1;
+        true
+    }
+
+    /// Walks from the root to a leaf on `room`'s board, choosing children
+    /// by `select`, expanding nodes that have earned it and giving nodes
+    /// due the network's prior; `amaf` gets the first mover of each point
+    /// played. None when a tree move repeated a position (superko): the
+    /// child is marked and the iteration ends with no playout.
+    fn descend(&self, w: &mut Worker, room: &mut Room, amaf: &mut [u8]) -> Option<Descent> {
+        room.board.copy_from(&self.root_board);
+        room.moves.clear();
+        room.moves.push(self.root_recent[0].unwrap_or(PASS));
         // The root carries no virtual loss: no thread chooses it.
-        path.clear();
-        path_hashes.clear();
-        let mut to_move = self.root_to_move;
-        let mut passes = self.root_passes;
-        let mut last_move = self.root_recent[0];
-        let mut node = Tree::ROOT;
-        path.push((node, 0));
-        let mut terminal = false;
-        loop {
-            let n = self.tree.node(node);
-            if !n.is_expanded() {
-                // This iteration's own virtual loss is no visit: one thread
-                // expands exactly when it did before virtual losses. Those
-                // of other threads count, as the visits they are about to be.
-                let own = path.last().map_or(0, |&(_, loss)| loss);
-                let playouts = n.playouts().saturating_sub(own);
-                if node != Tree::ROOT && playouts < self.params.expand_visits {
-                    break;
-                }
-                let expansion = self.tree.expand(node, || {
-                    // The move before the last: the path's, or the root's.
-                    let last2 = match moves.len() {
-                        0 | 1 => self.root_recent[1],
-                        n => Some(moves[n - 2]).filter(|&m| m != PASS),
-                    };
-                    let mut candidates = candidates(
-                        &self.params,
-                        self.rules.allow_suicide,
-                        &mut w.deep_reader,
-                        board,
-                        to_move,
-                        [last_move, last2],
-                    );
-                    if !self.filter.is_empty() {
-                        let depth = path.len() - 1;
-                        self.filter.retain(&mut candidates, board, to_move, depth);
-                    }
-                    candidates
-                });
-                if expansion != Expansion::Expanded {
-                    break;
-                }
+        room.path.clear();
+        room.path_hashes.clear();
+        room.path.push((Tree::ROOT, 0));
+        let mut at = Descent {
+            node: Tree::ROOT,
+            to_move: self.root_to_move,
+            passes: self.root_passes,
+            last_move: self.root_recent[0],
+        };
+        while at.passes < 2 {
+            if !self.tree.node(at.node).is_expanded() && !self.expand(w, room, &at) {
+                break;
             }
-            if let Some(network) = self.network.filter(|n| n.is_due(&self.tree, node)) {
-                let recent = recent_moves(moves, &self.root_recent);
-                network.add(&self.tree, node, &mut w.evaluator, board, to_move, &recent);
+            if let Some(network) = self.network.filter(|n| n.is_due(&self.tree, at.node)) {
+                let recent = recent_moves(&room.moves, &self.root_recent);
+                let board: &mut PlayoutBoard = &mut room.board;
+                network.add(
+                    &self.tree,
+                    at.node,
+                    &mut w.evaluator,
+                    board,
+                    at.to_move,
+                    &recent,
+                );
             }
-            let Some(child) = self.select(node) else {
+            let Some(child) = self.select(at.node) else {
                 break;
             };
-            let c = self.tree.node(child);
-            let mv = c.mv();
-            if mv == PASS {
-                board.pass();
-                passes += 1;
-                last_move = None;
-                // A pass leaves a new situation (the colouring, the other
-                // side to move) that situational superko remembers.
-                if self.rules.superko == Superko::Situational {
-                    path_hashes.push(self.rules.superko.key(board.hash(), to_move.opponent()));
-                }
-            } else {
-                board.play(mv, to_move);
-                passes = 0;
-                let hash = self.rules.superko.key(board.hash(), to_move.opponent());
-                if self.history.contains(&hash) || path_hashes.contains(&hash) {
-                    // A repetition: this child can never be played here.
-                    c.mark_illegal();
-                    for &(id, loss) in path.iter() {
-                        self.tree.node(id).remove_virtual_loss(loss);
-                    }
-                    return false;
-                }
-                path_hashes.push(hash);
-                if amaf[mv as usize] == FIRST_NONE {
-                    amaf[mv as usize] = first_code(to_move);
-                }
-                last_move = Some(mv);
-            }
-            path.push((child, c.add_virtual_loss(self.params.virtual_loss)));
-            moves.push(mv);
-            node = child;
-            to_move = to_move.opponent();
-            if passes >= 2 {
-                terminal = true;
-                break;
+            if !self.step(room, &mut at, child, amaf) {
+                return None;
             }
         }
-        if !terminal {
-            self.play_out(w, board, to_move, last_move, &mut amaf, moves);
+        Some(at)
+    }
+
+    /// Expands the leaf `at` stands on once it has `expand_visits`
+    /// playouts (the root at once): its moves with their priors, kept to
+    /// the client's filter. False when it stays a leaf (too few visits, or
+    /// another thread expanding it).
+    fn expand(&self, w: &mut Worker, room: &mut Room, at: &Descent) -> bool {
+        let Room {
+            board, moves, path, ..
+        } = room;
+        let board: &mut PlayoutBoard = board;
+        // This iteration's own virtual loss is no visit: one thread
+        // expands exactly when it did before virtual losses. Those of
+        // other threads count, as the visits they are about to be.
+        let own = path.last().map_or(0, |&(_, loss)| loss);
+        let playouts = self.tree.node(at.node).playouts().saturating_sub(own);
+        if at.node != Tree::ROOT && playouts < self.params.expand_visits {
+            return false;
         }
+        let expansion = self.tree.expand(at.node, || {
+            // The move before the last: the path's, or the root's.
+            let last2 = match moves.len() {
+                0 | 1 => self.root_recent[1],
+                n => Some(moves[n - 2]).filter(|&m| m != PASS),
+            };
+            let mut candidates = candidates(
+                &self.params,
+                self.rules.allow_suicide,
+                &mut w.deep_reader,
+                board,
+                at.to_move,
+                [at.last_move, last2],
+            );
+            if !self.filter.is_empty() {
+                let depth = path.len() - 1;
+                self.filter
+                    .retain(&mut candidates, board, at.to_move, depth);
+            }
+            candidates
+        });
+        expansion == Expansion::Expanded
+    }
+
+    /// Plays `child`'s move on `room`'s board and moves `at` down to it,
+    /// with this thread's virtual loss. False when the move repeats a
+    /// position the rules' superko forbids: the child is marked illegal
+    /// and the path's virtual losses are taken back.
+    fn step(&self, room: &mut Room, at: &mut Descent, child: NodeId, amaf: &mut [u8]) -> bool {
+        let c = self.tree.node(child);
+        let mv = c.mv();
+        let to_move = at.to_move;
+        if mv == PASS {
+            room.board.pass();
+            at.passes += 1;
+            at.last_move = None;
+            // A pass leaves a new situation (the colouring, the other
+            // side to move) that situational superko remembers.
+            if self.rules.superko == Superko::Situational {
+                let key = self
+                    .rules
+                    .superko
+                    .key(room.board.hash(), to_move.opponent());
+                room.path_hashes.push(key);
+            }
+        } else {
+            room.board.play(mv, to_move);
+            at.passes = 0;
+            let hash = self
+                .rules
+                .superko
+                .key(room.board.hash(), to_move.opponent());
+            if self.history.contains(&hash) || room.path_hashes.contains(&hash) {
+                // A repetition: this child can never be played here.
+                c.mark_illegal();
+                for &(id, loss) in room.path.iter() {
+                    self.tree.node(id).remove_virtual_loss(loss);
+                }
+                return false;
+            }
+            room.path_hashes.push(hash);
+            if amaf[mv as usize] == FIRST_NONE {
+                amaf[mv as usize] = first_code(to_move);
+            }
+            at.last_move = Some(mv);
+        }
+        room.path
+            .push((child, c.add_virtual_loss(self.params.virtual_loss)));
+        room.moves.push(mv);
+        at.node = child;
+        at.to_move = to_move.opponent();
+        true
+    }
+
+    /// Counts the finished game on `room`'s board: the thread's ownership
+    /// and margin sums, the result backed up the path (with `amaf`'s
+    /// first movers for RAVE), and the last good replies learnt.
+    fn record_playout(&self, w: &mut Worker, room: &Room, amaf: &[u8]) {
+        let Room {
+            board, moves, path, ..
+        } = room;
         let score = board.score(self.komi);
         w.record_ownership(board);
         self.record_score(w, path, score);
@@ -583,12 +505,10 @@ impl Search {
             self.record_move_ownership(w, path, board);
         }
         let winner = winner(score);
-        self.back_up(path, black_half_wins(winner), &amaf);
+        self.back_up(path, black_half_wins(winner), amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
             w.replies.learn(moves, self.root_to_move.opponent(), winner);
         }
-        w.playouts += 1;
-        true
     }
 
     /// Finishes the game on `board` from a leaf, `to_move` to play: the
@@ -775,14 +695,6 @@ pub fn run_threads(
     });
 }
 
-fn ownership_len(board: &PlayoutBoard) -> usize {
-    let size = board.size();
-    Vertex::all(size)
-        .map(|v| board.point(v) as usize + 1)
-        .max()
-        .unwrap_or(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -814,7 +726,7 @@ mod tests {
 
     fn searched_with(game: &Game, to_move: Color, params: SearchParams, playouts: u64) -> Search {
         let search = Search::new(game, to_move, params);
-        let mut worker = Worker::new(&search, 7);
+        let mut worker = Worker::new(search.board(), 7);
         search.run(
             &mut worker,
             None,
@@ -878,7 +790,9 @@ mod tests {
             ..SearchParams::default()
         };
         let search = Search::new(&game, Color::Black, params);
-        let mut workers: Vec<Worker> = (1..=3).map(|seed| Worker::new(&search, seed)).collect();
+        let mut workers: Vec<Worker> = (1..=3)
+            .map(|seed| Worker::new(search.board(), seed))
+            .collect();
         let left = AtomicU64::new(3000);
         run_threads(&search, &mut workers, None, &left, &AtomicBool::new(false));
         assert_eq!(left.load(Ordering::Relaxed), 0);
