@@ -481,6 +481,7 @@ mod tests {
                     win_rate,
                     prior: 0.1,
                     black_margin: None,
+                    score_stdev: None,
                     pv: vec![mv(text)],
                     pv_visits: vec![100 * (count - i as u32)],
                     ownership: None,
@@ -489,6 +490,7 @@ mod tests {
             ownership_stdev: vec![0.0; ownership.len()],
             ownership,
             black_margin: 0.0,
+            score_stdev: 0.0,
             playouts: 1000,
             elapsed: Duration::from_millis(1),
         }

@@ -7,6 +7,7 @@
 
 mod filter;
 mod komi;
+mod margins;
 mod network_prior;
 mod priors;
 mod report;

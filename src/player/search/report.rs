@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use super::margins::Margins;
 use super::tree::PASS;
 use super::walk::Search;
 use super::worker::Worker;
@@ -28,9 +29,13 @@ pub struct RootMove {
     pub win_rate: f32,
     /// The tree's prior for the move, a share of 1 over the root's moves.
     pub prior: f32,
-    /// Black's mean final margin over this search's playouts through the
-    /// move; None before any.
+    /// Black's lead after the move: the margin at which this search's
+    /// playouts through it split evenly (`Margins::lead`); None before
+    /// any.
     pub black_margin: Option<f32>,
+    /// The spread (standard deviation) of those playouts' margins; None
+    /// before any.
+    pub score_stdev: Option<f32>,
     /// The principal variation, starting with this move.
     pub pv: Vec<Move>,
     /// Per move of `pv`, the playouts of the position it leads to (KataGo's
@@ -79,8 +84,11 @@ pub struct SearchReport {
     /// Per vertex as `ownership`: the standard deviation of the owner (+1,
     /// -1, or 0 for a point no one owned) over the playouts, 0 to 1.
     pub ownership_stdev: Vec<f32>,
-    /// Black's mean final margin over the playouts (komi included).
+    /// Black's lead: the margin (komi included) at which the playouts split
+    /// evenly, so that the side most playouts win leads.
     pub black_margin: f32,
+    /// The spread (standard deviation) of the playouts' margins.
+    pub score_stdev: f32,
     pub playouts: u64,
     pub elapsed: Duration,
 }
@@ -166,16 +174,17 @@ pub fn summarise(
     elapsed: Duration,
 ) -> SearchReport {
     let size = game.size();
+    let komi = search.komi();
     let totals = root_totals(search);
     let mut ownership = vec![0.0f64; size.points()];
     let mut squares = vec![0.0f64; size.points()];
     let mut samples = 0u64;
     // Per root move whose ownership was summed: the sums and the count.
     let mut move_ownership: Vec<(Point, Vec<f64>, u32)> = Vec::new();
-    let mut margin_sum = 0.0f64;
+    let mut all_margins = Margins::default();
     let mut playouts = 0;
-    // Per root move: the sum of Black's margins and the playouts counted.
-    let mut margins: Vec<(Point, f64, u32)> = Vec::new();
+    // Per root move: Black's margins over the playouts through it.
+    let mut margins: Vec<(Point, Margins)> = Vec::new();
     for worker in workers {
         playouts += worker.playouts();
         let sums = worker.ownership_sums();
@@ -200,14 +209,11 @@ pub fn summarise(
             }
             entry.2 += count;
         }
-        margin_sum += worker.score_sum();
-        for (point, sum, count) in search.root_scores(worker) {
+        all_margins.merge(worker.margins());
+        for (point, counts) in search.root_margins(worker) {
             match margins.iter_mut().find(|m| m.0 == point) {
-                Some(m) => {
-                    m.1 += sum;
-                    m.2 += count;
-                }
-                None => margins.push((point, sum, count)),
+                Some(m) => m.1.merge(counts),
+                None => margins.push((point, counts.clone())),
             }
         }
     }
@@ -225,10 +231,9 @@ pub fn summarise(
     let mut moves: Vec<RootMove> = totals
         .iter()
         .map(|t| {
-            let margin = margins
-                .iter()
-                .find(|m| m.0 == t.point)
-                .map(|&(_, sum, count)| (sum / count as f64) as f32);
+            let counts = margins.iter().find(|m| m.0 == t.point).map(|m| &m.1);
+            let margin = counts.and_then(|m| m.lead(komi));
+            let score_stdev = counts.and_then(Margins::stdev);
             let owners = move_ownership
                 .iter()
                 .find(|m| m.0 == t.point)
@@ -238,6 +243,7 @@ pub fn summarise(
                 });
             RootMove {
                 ownership: owners,
+                score_stdev,
                 ..root_move(t, margin, search, &priors)
             }
         })
@@ -247,12 +253,9 @@ pub fn summarise(
             .cmp(&a.visits)
             .then(b.win_rate.total_cmp(&a.win_rate))
     });
-    let black_margin = if samples > 0 {
-        (margin_sum / samples as f64) as f32
-    } else {
-        // No playout yet: the count of the board as it stands.
-        game.score() as f32
-    };
+    // No playout yet: the count of the board as it stands.
+    let black_margin = all_margins.lead(komi).unwrap_or(game.score() as f32);
+    let score_stdev = all_margins.stdev().unwrap_or(0.0);
     SearchReport {
         size,
         to_move,
@@ -260,13 +263,13 @@ pub fn summarise(
         ownership,
         ownership_stdev,
         black_margin,
+        score_stdev,
         playouts,
         elapsed,
     }
 }
 
-/// One move of the report from its statistics and Black's mean margin
-/// after it.
+/// One move of the report from its statistics and Black's lead after it.
 fn root_move(
     t: &MoveTotals,
     black_margin: Option<f32>,
@@ -294,6 +297,7 @@ fn root_move(
             .find(|(p, _)| *p == t.point)
             .map_or(0.0, |&(_, prior)| prior),
         black_margin,
+        score_stdev: None,
         pv: pv.iter().map(|&(point, _)| to_move(point)).collect(),
         pv_visits: pv.iter().map(|&(_, visits)| visits).collect(),
         ownership: None,
@@ -317,6 +321,7 @@ pub fn sample_report() -> SearchReport {
                 win_rate: 0.6,
                 prior: 0.2,
                 black_margin: Some(-2.5),
+                score_stdev: None,
                 pv: vec![vertex("B2"), vertex("C2"), Move::Pass],
                 pv_visits: vec![300, 120, 40],
                 ownership: Some(vec![0.25; 9]),
@@ -327,6 +332,7 @@ pub fn sample_report() -> SearchReport {
                 win_rate: 0.3,
                 prior: 0.1,
                 black_margin: None,
+                score_stdev: None,
                 pv: vec![Move::Pass],
                 pv_visits: vec![50],
                 ownership: None,
@@ -337,6 +343,7 @@ pub fn sample_report() -> SearchReport {
                 win_rate: 0.5,
                 prior: 0.05,
                 black_margin: None,
+                score_stdev: None,
                 pv: vec![vertex("A1")],
                 pv_visits: vec![0],
                 ownership: None,
@@ -345,6 +352,7 @@ pub fn sample_report() -> SearchReport {
         ownership,
         ownership_stdev: vec![0.5; 9],
         black_margin: -1.0,
+        score_stdev: 0.0,
         playouts: 350,
         elapsed: Duration::from_millis(10),
     }

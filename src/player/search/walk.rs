@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::filter::MoveFilter;
+use super::margins::Margins;
 use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
 use super::tree::{Expansion, HalfWins, Node, NodeId, Tree, PASS};
@@ -262,14 +263,14 @@ impl Search {
             .collect()
     }
 
-    /// For each root child that `worker` played out: (move, sum of Black's
-    /// margins, playouts counted).
-    pub fn root_scores(&self, worker: &Worker) -> Vec<(Point, f64, u32)> {
+    /// For each root child that `worker` played out: the move and Black's
+    /// margins over those playouts.
+    pub fn root_margins<'a>(&self, worker: &'a Worker) -> Vec<(Point, &'a Margins)> {
         self.tree
             .children(Tree::ROOT)
-            .zip(&worker.root_scores)
-            .filter(|(_, &(_, count))| count > 0)
-            .map(|(id, &(sum, count))| (self.tree.node(id).mv(), sum, count))
+            .zip(&worker.root_margins)
+            .filter(|(_, margins)| margins.total() > 0)
+            .map(|(id, margins)| (self.tree.node(id).mv(), margins))
             .collect()
     }
 
@@ -577,18 +578,21 @@ impl Search {
     }
 
     fn record_score(&self, w: &mut Worker, path: &[Step], score: f32) {
-        w.score_sum += score as f64;
+        // The board's count difference: a whole number once the komi is
+        // added back.
+        let difference = (score + self.komi).round() as i32;
+        let points = self.root_board.size().points();
+        w.margins.add(difference, points);
         let Some(&(child, _)) = path.get(1) else {
             return;
         };
         let children = self.tree.children(Tree::ROOT);
         let index = (child - children.start) as usize;
-        if w.root_scores.len() < children.len() {
-            w.root_scores.resize(children.len(), (0.0, 0));
+        if w.root_margins.len() < children.len() {
+            w.root_margins.resize(children.len(), Margins::default());
         }
-        if let Some(entry) = w.root_scores.get_mut(index) {
-            entry.0 += score as f64;
-            entry.1 += 1;
+        if let Some(margins) = w.root_margins.get_mut(index) {
+            margins.add(difference, points);
         }
     }
 
@@ -802,8 +806,8 @@ mod tests {
         assert_eq!(tree.node(Tree::ROOT).playouts() as u64, playouts);
         let scored: u64 = workers
             .iter()
-            .flat_map(|w| search.root_scores(w))
-            .map(|(_, _, count)| count as u64)
+            .flat_map(|w| search.root_margins(w))
+            .map(|(_, margins)| margins.total())
             .sum();
         let through_children: u64 = tree
             .children(Tree::ROOT)

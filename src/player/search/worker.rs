@@ -3,6 +3,7 @@
 //! sums the report adds over the threads. The walk (`walk.rs`) uses it;
 //! the tree stays shared.
 
+use super::margins::Margins;
 use super::tree::NodeId;
 use crate::game::{Color, Vertex};
 use crate::player::board::{PlayoutBoard, Point, Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
@@ -38,13 +39,13 @@ pub struct Worker {
     /// asks for it: the ownership sums of the playouts through that move
     /// and their count.
     pub(super) root_ownership: Vec<(Vec<f64>, u32)>,
-    /// Sum of Black's final margins over this thread's playouts.
-    pub(super) score_sum: f64,
-    /// Per root child (by its offset among the root's children): the sum of
-    /// Black's margins and the number of this thread's playouts through it.
-    /// Kept apart from the nodes so the tree stays small; a reused tree's
-    /// root children start again from zero here.
-    pub(super) root_scores: Vec<(f64, u32)>,
+    /// Black's final margins over this thread's playouts.
+    pub(super) margins: Margins,
+    /// Per root child (by its offset among the root's children): Black's
+    /// margins over this thread's playouts through it. Kept apart from the
+    /// nodes so the tree stays small; a reused tree's root children start
+    /// again from nothing here.
+    pub(super) root_margins: Vec<Margins>,
     pub(super) playouts: u64,
 }
 
@@ -99,8 +100,8 @@ impl Worker {
             ownership_squares: vec![0.0; ownership_len(root)],
             ownership_samples: 0,
             root_ownership: Vec::new(),
-            score_sum: 0.0,
-            root_scores: Vec::new(),
+            margins: Margins::default(),
+            root_margins: Vec::new(),
             playouts: 0,
         }
     }
@@ -127,10 +128,9 @@ impl Worker {
         &self.ownership_squares
     }
 
-    /// Sum of Black's margins over this thread's playouts (divide by
-    /// `ownership_samples` for the mean).
-    pub fn score_sum(&self) -> f64 {
-        self.score_sum
+    /// Black's final margins over this thread's playouts.
+    pub fn margins(&self) -> &Margins {
+        &self.margins
     }
 
     pub(super) fn record_ownership(&mut self, board: &PlayoutBoard) {
