@@ -22,6 +22,7 @@
 
 mod analysis_engine;
 mod analyze;
+mod frontend;
 mod game;
 mod gtp;
 mod player;

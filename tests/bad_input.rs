@@ -15,7 +15,7 @@ use common::{
     stderr_of, wait_bounded, Gtp, TempDir,
 };
 
-/// The reader's bound on one line (src/gtp/io.rs).
+/// The readers' bound on one line (src/frontend/lines.rs).
 const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// A 9x9 game with stones of both colours, a capture and komi 6.5.

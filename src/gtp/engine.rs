@@ -2,9 +2,8 @@
 //! command at a time. A command either succeeds and changes the state, or
 //! fails and changes nothing: every command validates first, then applies.
 
-use std::any::Any;
-use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
 
 use log::{error, info, warn};
 
@@ -16,7 +15,8 @@ use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::showboard::showboard;
 use super::signals::Signals;
-use crate::game::sgf::{self, SgfGame};
+use crate::frontend::{open_for_writing, panic_message, read_sgf_file, write_over};
+use crate::game::sgf;
 use crate::game::{
     fixed_handicap_vertices, free_handicap_vertices, result_text, Action, BoardSize, Color, Game,
     Move, Rules, RulesObject, Vertex, DEFAULT_KOMI, MAX_RECORD_ACTIONS,
@@ -28,8 +28,6 @@ use crate::player::{
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
-/// Files larger than this are not SGF games anyone plays: refuse before reading.
-const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 /// The board of a fresh engine.
 const DEFAULT_SIZE: usize = 19;
 
@@ -149,7 +147,7 @@ impl Engine {
         match panic::catch_unwind(AssertUnwindSafe(|| command(self))) {
             Ok(reply) => reply,
             Err(payload) => {
-                let message = panic_message(payload.as_ref());
+                let message = panic_message(payload.as_ref()).to_string();
                 error!("internal error, game restored: {message}");
                 self.game = game;
                 self.handicap = handicap;
@@ -597,7 +595,8 @@ impl Engine {
     }
 
     fn loadsgf(&mut self, path: &str, move_number: Option<u64>) -> Reply {
-        let loaded = read_sgf_file(path).and_then(|record| {
+        let loaded = read_sgf_file(Path::new(path)).and_then(|bytes: Vec<u8>| {
+            let record = sgf::parse(&bytes).map_err(|e| e.to_string())?;
             let game = Game::from_sgf(&record, move_number, self.game.komi(), self.rules.superko)
                 .map_err(|e| e.to_string())?;
             let komi = game.komi();
@@ -647,59 +646,15 @@ fn kgs_time_control(system: KgsTimeSystem) -> TimeControl {
     }
 }
 
-/// Writes a game record to `path`, refusing anything but a regular file:
-/// writing to a FIFO nobody reads would block the engine for good, and a
-/// device is no place for a record. The file is opened without blocking
-/// and checked before anything is truncated or written.
+/// Writes a game record to `path`, refusing anything but a regular file: a
+/// device is no place for a record, and a FIFO no one reads is refused
+/// rather than waited on.
 fn write_sgf_file(path: &str, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(false);
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // Linux's O_NONBLOCK: opening a FIFO with no reader fails at once.
-        options.custom_flags(0o4000);
-    }
-    let mut file = options.open(path).map_err(|e| e.to_string())?;
+    let mut file = open_for_writing(Path::new(path)).map_err(|e| e.to_string())?;
     if !file.metadata().map_err(|e| e.to_string())?.is_file() {
         return Err("not a regular file".into());
     }
-    file.set_len(0).map_err(|e| e.to_string())?;
-    file.write_all(text.as_bytes()).map_err(|e| e.to_string())
-}
-
-/// Reads and parses an SGF file, refusing what is not a plain readable file
-/// of a sane size before reading it.
-fn read_sgf_file(path: &str) -> Result<SgfGame, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !metadata.is_file() {
-        return Err("not a file".into());
-    }
-    if metadata.len() > MAX_SGF_BYTES {
-        return Err(format!("file larger than {MAX_SGF_BYTES} bytes"));
-    }
-    // The file may grow after the check (or be a /proc file that reports
-    // no length): read no more than the cap allows, whatever it says.
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_SGF_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_SGF_BYTES {
-        return Err(format!("file larger than {MAX_SGF_BYTES} bytes"));
-    }
-    sgf::parse(&bytes).map_err(|e| e.to_string())
-}
-
-/// The text a panic was raised with (`panic!` with a literal or a format).
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&str>() {
-        (*text).to_string()
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text.clone()
-    } else {
-        "panic".to_string()
-    }
+    write_over(&mut file, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// The answer to genmove: a vertex, `pass` or `resign`.
