@@ -514,7 +514,7 @@ fn katago_rules_commands_set_the_superko_rule_and_refuse_other_rules() {
     }
 }
 
-/// The debug log writes commands as GTP text; the info log says what the
+/// The debug log writes commands as the client sent them; the info log says what the
 /// clock gave a move and why the search stopped.
 #[test]
 fn logs_write_commands_as_gtp_and_the_clock_s_decisions() {
@@ -524,7 +524,7 @@ fn logs_write_commands_as_gtp_and_the_clock_s_decisions() {
     gtp.ok("time_settings 30 0 0");
     gtp.ok("genmove w");
     let (_, stderr) = gtp.close();
-    assert!(stderr.contains("command play B E5"), "{stderr}");
+    assert!(stderr.contains("command play b e5"), "{stderr}");
     assert!(!stderr.contains("Vertex {"), "{stderr}");
     let budget = stderr
         .lines()

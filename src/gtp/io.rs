@@ -97,9 +97,9 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
         if matches!(&input, Input::Line(line) if is_interrupt(line)) {
             signals.pending_interrupts.fetch_sub(1, Ordering::SeqCst);
         }
-        let request = match input {
-            Input::Line(line) => parse_line(&line),
-            Input::TooLong(start) => too_long(&start),
+        let (request, line) = match input {
+            Input::Line(line) => (parse_line(&line), line),
+            Input::TooLong(start) => (too_long(&start), start),
             Input::Eof => break,
             Input::ReadError(message) => {
                 return Err(io::Error::other(format!(
@@ -116,7 +116,7 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
         let mut writer = ResponseWriter::new(PatientStdout(io::stdout()), request.id);
         let reply = match request.command {
             Ok(command) => {
-                debug!("command {command:?}");
+                debug!("command {}", logged(&line));
                 let mut context = Context {
                     signals: &signals,
                     stream: &mut writer,
@@ -241,6 +241,14 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
         }
     });
     receiver
+}
+
+/// A command line as the debug log shows it: as the client wrote it (the
+/// parsed value's `Debug` would spell out vertices field by field), cut
+/// short where a long line would flood the log.
+fn logged(line: &[u8]) -> std::borrow::Cow<'_, str> {
+    const SHOWN: usize = 200;
+    String::from_utf8_lossy(&line[..line.len().min(SHOWN)])
 }
 
 /// GoGui's interrupt: the comment line `# interrupt`.
