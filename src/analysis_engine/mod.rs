@@ -35,7 +35,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::frontend::{panic_message, BoundedLines, LineEnd, MAX_LINE_BYTES};
-use crate::player::{Budget, Player, PlayerConfig, SearchReport, Watch};
+use crate::player::{Budget, Player, PlayerConfig, SearchReport, SearchRequest, Watch};
 use query::{Defaults, Query, Request};
 use response::{analysis, Context};
 
@@ -394,24 +394,19 @@ impl<W: Write + Send> Shared<W> {
                 }
             }
             let mut player = Player::new(&config);
-            player.set_move_ownership(query.include.moves_ownership);
-            let budget = Budget {
-                deadline: query.max_time.map(|limit| start + limit),
-                playouts: query.max_visits,
-                latest: None,
-                capped: false,
-            };
-            let mut report_during = |report: &SearchReport| {
+            let budget = Budget::fixed(query.max_visits, query.max_time, start);
+            let report_during = |report: &SearchReport| {
                 self.emit(&analysis(report, &context(true)));
                 !lock(&self.out).broken
             };
-            let watch = query.report_every.map(|interval| Watch {
-                interval,
-                on_report: &mut report_during,
-            });
-            player.filtered(&query.filter, |player| {
-                player.search_watched(&game, game.to_move(), budget, stop, watch)
-            })
+            let watch = query
+                .report_every
+                .map(|interval| Watch::every(interval, report_during));
+            let request = SearchRequest::new(&game, game.to_move(), budget, stop)
+                .filtered(&query.filter)
+                .with_moves_ownership(query.include.moves_ownership)
+                .watched(watch);
+            player.search(request)
         }));
         match searched {
             Ok(report) => {

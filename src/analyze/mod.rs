@@ -19,7 +19,7 @@ use std::time::Instant;
 use crate::frontend::{open_for_writing, read_sgf_file, write_over};
 use crate::game::sgf::{MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
 use crate::game::{Color, Game, Move, Rules, DEFAULT_KOMI};
-use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport};
+use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport, SearchRequest};
 use notes::{comment, Verdict};
 use progress::Progress;
 
@@ -295,7 +295,8 @@ impl Review {
     fn search(&mut self, game: &Game, color: Color, moves_played: u64) -> SearchReport {
         self.progress.searching(moves_played + 1);
         let budget = self.clock.untimed_budget(game.size());
-        let report = self.player.search(game, color, budget, interrupt::flag());
+        let request = SearchRequest::new(game, color, budget, interrupt::flag());
+        let report = self.player.search(request);
         self.progress.searched();
         report
     }

@@ -27,7 +27,7 @@ use super::command::{AnalyzeArgs, Dialect, GfxView};
 use super::response::{Reply, ResponseStream};
 use super::signals::Signals;
 use crate::game::{Color, Game, Move, Vertex};
-use crate::player::{Budget, Player, RootMove, SearchReport, Watch};
+use crate::player::{Budget, Player, RootMove, SearchReport, SearchRequest, Watch};
 
 /// Info lines every second when the client gives no interval.
 const DEFAULT_INTERVAL_CS: f64 = 100.0;
@@ -56,17 +56,13 @@ pub(super) fn analyze(
     if !stream.open() {
         return Ok(String::new());
     }
-    let mut send =
-        |report: &SearchReport| send_info_line(&mut *stream, report, game, dialect, args);
-    let watch = Watch {
-        interval: interval(args),
-        on_report: &mut send,
-    };
-    player.set_move_ownership(args.moves_ownership);
-    let report = player.filtered(&args.filter, |player| {
-        player.analyze(game, color, &signals.stop, Some(watch))
-    });
-    player.set_move_ownership(false);
+    let send = |report: &SearchReport| send_info_line(&mut *stream, report, game, dialect, args);
+    let watch = Watch::every(interval(args), send);
+    let request = SearchRequest::new(game, color, Budget::UNLIMITED, &signals.stop)
+        .filtered(&args.filter)
+        .with_moves_ownership(args.moves_ownership)
+        .watched(Some(watch));
+    let report = player.search(request);
     info!("analysis for {color}: {} playouts", report.playouts);
     Ok(String::new())
 }
@@ -113,7 +109,7 @@ pub(super) fn gfx(
     stop: &AtomicBool,
 ) -> String {
     let color = color.unwrap_or(game.to_move());
-    let report = player.search(game, color, budget, stop);
+    let report = player.search(SearchRequest::new(game, color, budget, stop));
     gfx_text(&report, view)
 }
 

@@ -25,9 +25,21 @@ use super::signals::Signals;
 use crate::frontend::panic_message;
 use crate::game::{result_text, BoardSize, Color, Game, Move, Rules, RulesObject, DEFAULT_KOMI};
 use crate::player::{
-    Budget, Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, TimeControl, Watch,
-    UNSEEN_LATENCY,
+    Budget, Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, SearchRequest,
+    TimeControl, Watch, UNSEEN_LATENCY,
 };
+
+/// What a genmove asks of the search beyond the position and the clock's
+/// budget; by default a `reg_genmove`'s, whose move is only answered.
+#[derive(Default)]
+struct GenmoveAsk<'w> {
+    /// The move is played and the clock charged; without, the search
+    /// leaves no trace.
+    commit: bool,
+    watch: Option<Watch<'w>>,
+    filter: MoveFilter,
+    moves_ownership: bool,
+}
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
@@ -216,7 +228,7 @@ impl Engine {
                 .genmove_drawn(color, context.signals)
                 .map(decision_text),
             RegGenmove(color) => self
-                .genmove(color, context.signals, false, None, &MoveFilter::default())
+                .genmove(color, context.signals, GenmoveAsk::default())
                 .map(decision_text),
             GenmoveAnalyze(dialect, args) => {
                 self.check_filter(&args.filter)?;
@@ -282,10 +294,9 @@ impl Engine {
         &mut self,
         color: Color,
         signals: &Signals,
-        commit: bool,
-        watch: Option<Watch>,
-        filter: &MoveFilter,
+        ask: GenmoveAsk,
     ) -> Result<Decision, String> {
+        let commit = ask.commit;
         if commit {
             self.check_record_room()?;
         }
@@ -301,11 +312,14 @@ impl Engine {
         // end of input stops it, as it stops analysis, and the commands
         // queued behind it (`quit`) are answered.
         let _until_input_ends = budget.capped.then(|| signals.stop_at_end_of_input());
-        let game = &self.game;
-        let stop = &signals.stop;
-        let decision = self.player.filtered(filter, |player| {
-            player.genmove(game, color, budget, stop, watch, commit)
-        });
+        let mut request = SearchRequest::new(&self.game, color, budget, &signals.stop)
+            .filtered(&ask.filter)
+            .with_moves_ownership(ask.moves_ownership)
+            .watched(ask.watch);
+        if !commit {
+            request = request.keeping_no_tree();
+        }
+        let decision = self.player.genmove(request);
         if !commit {
             return Ok(decision);
         }
@@ -332,16 +346,23 @@ impl Engine {
     /// live graphics are on, and clearing the drawing before the move is
     /// answered.
     fn genmove_drawn(&mut self, color: Color, signals: &Signals) -> Result<Decision, String> {
-        let no_filter = MoveFilter::default();
         let Some(live) = self.live_gfx else {
-            return self.genmove(color, signals, true, None, &no_filter);
+            return self.genmove(
+                color,
+                signals,
+                GenmoveAsk {
+                    commit: true,
+                    ..Default::default()
+                },
+            );
         };
-        let mut draw = live_gfx::draw;
-        let watch = Watch {
-            interval: live.interval,
-            on_report: &mut draw,
+        let watch = Watch::every(live.interval, live_gfx::draw);
+        let ask = GenmoveAsk {
+            commit: true,
+            watch: Some(watch),
+            ..Default::default()
         };
-        let decision = self.genmove(color, signals, true, Some(watch), &no_filter);
+        let decision = self.genmove(color, signals, ask);
         live_gfx::clear();
         decision
     }
@@ -362,17 +383,17 @@ impl Engine {
         // The response begins with the first info line, so that a failure
         // before it (genmove's full record, say) is still answered as an
         // error.
-        let mut send = |report: &SearchReport| {
+        let send = |report: &SearchReport| {
             analysis::send_info_line(&mut *stream, report, &game, dialect, args)
         };
-        let watch = Watch {
-            interval: analysis::interval(args),
-            on_report: &mut send,
+        let watch = Watch::every(analysis::interval(args), send);
+        let ask = GenmoveAsk {
+            commit: true,
+            watch: Some(watch),
+            filter: args.filter.clone(),
+            moves_ownership: args.moves_ownership,
         };
-        self.player.set_move_ownership(args.moves_ownership);
-        let decision = self.genmove(color, context.signals, true, Some(watch), &args.filter);
-        self.player.set_move_ownership(false);
-        let decision = decision?;
+        let decision = self.genmove(color, context.signals, ask)?;
         // The move on a line of its own, as Leela Zero answers, even when
         // no info line came before it.
         context.stream.open();
@@ -398,7 +419,8 @@ impl Engine {
     fn ponder_now(&mut self, signals: &Signals) {
         let _until_input = signals.stop_on_next_line();
         let color = self.game.to_move();
-        let report = self.player.analyze(&self.game, color, &signals.stop, None);
+        let request = SearchRequest::new(&self.game, color, Budget::UNLIMITED, &signals.stop);
+        let report = self.player.search(request);
         info!(
             "pondered {} playouts for {color} in {:.2}s",
             report.playouts,

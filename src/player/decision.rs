@@ -1,8 +1,8 @@
-//! From a search's statistics to the move genmove answers, in one pipeline
-//! (`decide`): the pass, resign and dead-stone rules (`first_choice`), a
-//! pass checked against the opponent's best reply (`check_pass`, a second
-//! search), and the client's move filter, which a pass from the rules may
-//! not break (`kept_to_filter`).
+//! From a search's statistics to the move genmove answers: the pass,
+//! resign and dead-stone rules (`first_decision`), a pass checked against
+//! the opponent's best reply (`pass_check` names the second search, which
+//! the player runs; `after_pass_check` reads it), and the client's move
+//! filter, which a pass from the rules may not break (`kept_to_filter`).
 //!
 //! The player passes only once the board is scored out: when the
 //! Tromp-Taylor count of the board as it stands is what the playouts expect
@@ -22,7 +22,7 @@ use crate::player::knowledge::{features, Gammas, Recent};
 use crate::player::search::{MoveFilter, SearchReport};
 
 /// Playouts the search of the opponent's reply to a pass gets at least
-/// (`check_pass`).
+/// (`pass_check`).
 const MIN_PASS_CHECK_PLAYOUTS: u64 = 200;
 
 /// What the player answers to `genmove`.
@@ -75,14 +75,13 @@ pub(super) struct Situation<'a> {
     pub budget: &'a Budget,
 }
 
-/// genmove's move: the rules' first choice, a pass checked by searching
-/// the opponent's reply to it (`search_reply` runs that search: the
-/// position after the pass, the opponent, its budget), and the result kept
-/// to the client's filter.
-pub(super) fn decide(
-    situation: &Situation,
-    search_reply: impl FnOnce(&Game, Color, Budget) -> SearchReport,
-) -> Decision {
+/// genmove's move, in three steps that the player runs: the rules' first
+/// choice (`first_decision`); where that is a pass the search did not
+/// prefer, the opponent's reply to it searched (`pass_check` says which
+/// search, `after_pass_check` what its report means); and the result kept
+/// to the client's filter (`kept_to_filter`). The search stays the
+/// player's: this module only reads reports.
+pub(super) fn first_decision(situation: &Situation) -> Decision {
     let Situation {
         game,
         color,
@@ -90,26 +89,26 @@ pub(super) fn decide(
         resign,
         ..
     } = *situation;
-    let decision = first_choice(game, color, report, resign);
-    let decision = check_pass(decision, situation, search_reply);
-    kept_to_filter(decision, situation)
+    first_choice(game, color, report, resign)
+}
+
+/// The search that checks a pass: the position after it, the opponent to
+/// move, and that search's budget.
+pub(super) struct PassCheck {
+    pub after_pass: Game,
+    pub opponent: Color,
+    pub budget: Budget,
 }
 
 /// A pass that the opponent has not made first, while the search's best
 /// move is a play, is checked by searching the opponent's reply to it: the
 /// ownership that called the board scored out came from playouts nearly
 /// all of which began with our best move, and that move may be the one that
-/// closes a boundary or saves a stone in atari. Passing there lost 11 of
-/// the 39 9x9 games GNU Go won in three matches (docs/strength.md). When
-/// the opponent's best reply does better against our pass than against our
-/// best move, the best move is played instead. The check takes a quarter
-/// of the search's playouts and time, within the clock's limit; with no
-/// time left on the clock, or stopped, the pass stands.
-fn check_pass(
-    decision: Decision,
-    situation: &Situation,
-    search_reply: impl FnOnce(&Game, Color, Budget) -> SearchReport,
-) -> Decision {
+/// closes a boundary or saves a stone in atari (passing there lost games
+/// to GNU Go). The check takes a quarter of the search's playouts and time,
+/// within the clock's limit; with no time left on the clock, the pass
+/// stands (None).
+pub(super) fn pass_check(decision: Decision, situation: &Situation) -> Option<PassCheck> {
     let Situation {
         game,
         color,
@@ -117,37 +116,55 @@ fn check_pass(
         budget,
         ..
     } = *situation;
-    let Some(best) = report.moves.first() else {
-        return decision;
-    };
+    let best = report.moves.first()?;
     if decision != Decision::Pass || game.consecutive_passes() > 0 || best.mv == Move::Pass {
-        return decision;
+        return None;
     }
-    let Some(play) = report.best_play(game) else {
-        return decision;
-    };
+    report.best_play(game)?;
     let now = Instant::now();
     let check_end = now + report.elapsed / 4;
     // A time per move with no clock sets no limit: the check runs a
     // little over it.
     let deadline = match (budget.deadline, budget.clock_limit()) {
         (None, _) => None,
-        (Some(_), Some(limit)) if limit <= now => return decision,
+        (Some(_), Some(limit)) if limit <= now => return None,
         (Some(_), Some(limit)) => Some(check_end.min(limit)),
         (Some(_), None) => Some(check_end),
     };
-    let check_budget = Budget {
+    let budget = Budget {
         deadline,
         playouts: (report.playouts / 4).max(MIN_PASS_CHECK_PLAYOUTS),
         latest: None,
         capped: budget.capped,
     };
     let mut after_pass = game.clone();
-    if after_pass.play(color, Move::Pass).is_err() {
+    after_pass.play(color, Move::Pass).ok()?;
+    Some(PassCheck {
+        after_pass,
+        opponent: color.opponent(),
+        budget,
+    })
+}
+
+/// The pass `decision` after the check's search (`reply`, the opponent's
+/// at the position after the pass): when the opponent's best reply does
+/// better against our pass than against our best move, the best move is
+/// played instead. A check stopped too early to judge leaves the pass.
+pub(super) fn after_pass_check(
+    decision: Decision,
+    situation: &Situation,
+    reply: &SearchReport,
+) -> Decision {
+    let Situation {
+        game,
+        color,
+        report,
+        ..
+    } = *situation;
+    let (Some(best), Some(play)) = (report.moves.first(), report.best_play(game)) else {
         return decision;
-    }
+    };
     let opponent = color.opponent();
-    let reply = search_reply(&after_pass, opponent, check_budget);
     let Some(opponent_best) = reply.moves.first() else {
         return decision;
     };
@@ -178,7 +195,7 @@ fn check_pass(
 /// pass is filtered out at the root, the search's most visited legal board
 /// move stands in for it, if there is one. Every other decision is a root
 /// move of the tree, which the filter made.
-fn kept_to_filter(decision: Decision, situation: &Situation) -> Decision {
+pub(super) fn kept_to_filter(decision: Decision, situation: &Situation) -> Decision {
     let Situation {
         game,
         color,

@@ -21,6 +21,7 @@ mod decision;
 mod knowledge;
 mod params;
 mod playout;
+mod request;
 mod rng;
 mod search;
 mod think;
@@ -29,8 +30,9 @@ pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
 pub use knowledge::use_network_file;
 pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, PARAMS};
+pub use request::{SearchRequest, Watch};
 pub use search::{FilterKind, MoveFilter, MoveRule, RootMove, SearchReport};
-pub use think::{Player, PlayerConfig, Watch};
+pub use think::{Player, PlayerConfig};
 
 /// The move model's pieces the offline tools read game records with: the
 /// playout board, the features of a move (examples/fit_prior) and the

@@ -91,7 +91,7 @@ pub struct SearchParams {
     /// Policy playouts try the last good reply (LGRF-2) to the last moves.
     pub last_good_reply: bool,
     /// Handicap stones count for Black's searches, fading over the game
-    /// (linear dynamic komi, `clock::handicap_extra`). Off until 19x19
+    /// (linear dynamic komi, `search::handicap_extra`). Off until 19x19
     /// handicap games decide it.
     pub handicap_komi: bool,
     /// The policy playout's probabilities (on the large boards, its

@@ -2,15 +2,20 @@
 //! from move to move for tree reuse, and the decision that turns it into
 //! genmove's move. Stateless otherwise: the game is the caller's.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use log::{debug, info};
 
-use super::clock::{handicap_extra, manage_time, search_komi, Budget, CHECK_INTERVAL};
-use super::decision::{decide, Decision, Resign, Situation};
+use super::decision::{
+    after_pass_check, first_decision, kept_to_filter, pass_check, Decision, Resign, Situation,
+};
 use super::params::SearchParams;
-use super::search::{run_threads, summarise, MoveFilter, Search, SearchReport, Tree, Worker};
+use super::request::SearchRequest;
+use super::search::{
+    handicap_extra, manage_time, run_threads, search_komi, summarise, MoveFilter, Search,
+    SearchReport, Tree, Worker, CHECK_INTERVAL,
+};
 use crate::game::{Color, Game, Vertex};
 
 /// Settings from the command line.
@@ -47,41 +52,20 @@ impl Default for PlayerConfig {
     }
 }
 
-/// One search to run: the position, for whom, the komi its playouts are
-/// counted with, its budget, and whether its tree is kept for the next.
-struct Task<'a> {
-    game: &'a Game,
-    color: Color,
+/// How the player sets up one search's tree: the komi its playouts are
+/// counted with (the player's choice: it may differ from the game's, with
+/// dynamic komi), and from the request, the client's move rules and
+/// whether root moves sum their own ownership.
+struct Plan {
     komi: f32,
-    budget: Budget,
-    keep: bool,
-}
-
-impl<'a> Task<'a> {
-    /// A search at the game's komi whose tree is kept (analysis, and
-    /// searches that report rather than play).
-    fn kept(game: &'a Game, color: Color, budget: Budget) -> Task<'a> {
-        Task {
-            game,
-            color,
-            komi: game.komi() as f32,
-            budget,
-            keep: true,
-        }
-    }
-}
-
-/// A look at a running search: every `interval`, `on_report` gets the
-/// statistics so far and returns false to end the search there.
-pub struct Watch<'a> {
-    pub interval: Duration,
-    pub on_report: &'a mut dyn FnMut(&SearchReport) -> bool,
+    filter: MoveFilter,
+    moves_ownership: bool,
 }
 
 /// The move generator: owns the search (the tree all threads share, and
 /// its root position), kept from move to move for tree reuse, and the
 /// memory of the resign rule. Stateless otherwise: the game is the
-/// caller's.
+/// caller's, and everything else a search needs comes in its request.
 pub struct Player {
     config: PlayerConfig,
     /// Search threads, at least one.
@@ -91,12 +75,6 @@ pub struct Player {
     seed_counter: u64,
     /// The winning chance of our last genmove, for the resign rule.
     last_win_rate: Option<f32>,
-    /// The client's avoid / allow rules for the search running now (see
-    /// `filtered`); empty otherwise.
-    filter: MoveFilter,
-    /// Whether reports carry each root move's own ownership (see
-    /// `set_move_ownership`).
-    move_ownership: bool,
 }
 
 impl Player {
@@ -107,26 +85,7 @@ impl Player {
             search: None,
             seed_counter: config.seed.unwrap_or_else(rand::random),
             last_win_rate: None,
-            filter: MoveFilter::default(),
-            move_ownership: false,
         }
-    }
-
-    /// Whether the searches from now on sum the ownership per root move
-    /// too, so that each `RootMove` of their reports has its `ownership`
-    /// (KataGo's `movesOwnership`). Off by default: it costs a second sum
-    /// per playout.
-    pub fn set_move_ownership(&mut self, on: bool) {
-        self.move_ownership = on;
-    }
-
-    /// Runs `search` (a genmove or an analysis) with the search kept to
-    /// `filter`; the filter ends with it.
-    pub fn filtered<T>(&mut self, filter: &MoveFilter, search: impl FnOnce(&mut Player) -> T) -> T {
-        self.filter = filter.clone();
-        let result = search(self);
-        self.filter = MoveFilter::default();
-        result
     }
 
     pub fn config(&self) -> &PlayerConfig {
@@ -144,37 +103,24 @@ impl Player {
     pub fn clear(&mut self) {
         self.search = None;
         self.last_win_rate = None;
-        self.filter = MoveFilter::default();
     }
 
-    /// Chooses a move for `color` within `budget`, showing the search's
-    /// statistics to `watch` every interval while it thinks.
-    pub fn genmove(
-        &mut self,
-        game: &Game,
-        color: Color,
-        budget: Budget,
-        stop: &AtomicBool,
-        watch: Option<Watch>,
-        commit: bool,
-    ) -> Decision {
+    /// Chooses a move for the request's side at its position.
+    pub fn genmove(&mut self, request: SearchRequest) -> Decision {
+        let (game, color) = (request.game, request.color);
         let legal: Vec<Vertex> = game.legal_vertices(color);
         if legal.is_empty() {
             return Decision::Pass;
         }
-        // Without a commit (reg_genmove) the search leaves no trace: the
+        // A request that keeps no tree (reg_genmove) leaves no trace: the
         // kept tree stays as it was and the seed stream is put back.
+        let commit = request.keep_tree;
         let seed_counter = self.seed_counter;
         let extra_komi = self.extra_komi(game, color);
         let komi = search_komi(game.komi(), color, extra_komi);
-        let task = Task {
-            game,
-            color,
-            komi,
-            budget,
-            keep: commit,
-        };
-        let report = self.run_search(task, stop, watch);
+        let (budget, stop) = (request.budget, request.stop);
+        let filter = request.filter.clone();
+        let report = self.run_search(request, komi);
         info!(
             "{} playouts in {:.2}s, best {}",
             report.playouts,
@@ -194,7 +140,6 @@ impl Player {
             },
             last_win_rate: self.last_win_rate,
         };
-        let filter = self.filter.clone();
         let situation = Situation {
             game,
             color,
@@ -203,16 +148,16 @@ impl Player {
             filter: &filter,
             budget: &budget,
         };
-        let decision = decide(&situation, |after_pass, opponent, check_budget| {
-            let task = Task {
-                game: after_pass,
-                color: opponent,
-                komi,
-                budget: check_budget,
-                keep: false,
-            };
-            self.run_search(task, stop, None)
-        });
+        let mut decision = first_decision(&situation);
+        if let Some(check) = pass_check(decision, &situation) {
+            let reply_request =
+                SearchRequest::new(&check.after_pass, check.opponent, check.budget, stop)
+                    .filtered(&filter)
+                    .keeping_no_tree();
+            let reply = self.run_search(reply_request, komi);
+            decision = after_pass_check(decision, &situation, &reply);
+        }
+        let decision = kept_to_filter(decision, &situation);
         if commit {
             self.last_win_rate = report.moves.first().map(|m| m.win_rate);
         } else {
@@ -234,41 +179,11 @@ impl Player {
         extra
     }
 
-    /// Runs the search for `color` at the game's position within `budget`
-    /// and reports, without choosing a move.
-    pub fn search(
-        &mut self,
-        game: &Game,
-        color: Color,
-        budget: Budget,
-        stop: &AtomicBool,
-    ) -> SearchReport {
-        self.run_search(Task::kept(game, color, budget), stop, None)
-    }
-
-    /// As `search`, showing the statistics so far to `watch` every
-    /// interval (`hane analysis`'s reports during a search).
-    pub fn search_watched(
-        &mut self,
-        game: &Game,
-        color: Color,
-        budget: Budget,
-        stop: &AtomicBool,
-        watch: Option<Watch>,
-    ) -> SearchReport {
-        self.run_search(Task::kept(game, color, budget), stop, watch)
-    }
-
-    /// Searches for `color` until `stop` is raised, with no other bound: for
-    /// analysis and pondering. `watch` sees the statistics every interval.
-    pub fn analyze(
-        &mut self,
-        game: &Game,
-        color: Color,
-        stop: &AtomicBool,
-        watch: Option<Watch>,
-    ) -> SearchReport {
-        self.run_search(Task::kept(game, color, Budget::UNLIMITED), stop, watch)
+    /// Runs the search the request asks for and reports, without choosing
+    /// a move; the game's own komi counts.
+    pub fn search(&mut self, request: SearchRequest) -> SearchReport {
+        let komi = request.game.komi() as f32;
+        self.run_search(request, komi)
     }
 
     /// Runs the search on every thread in slices of one interval each (a
@@ -276,21 +191,24 @@ impl Player {
     /// the threads' sums carry on from slice to slice, so watching costs
     /// only the thread restarts. With `keep`, the tree is kept for the next
     /// search; without, the one kept before stays as it was.
-    fn run_search(
-        &mut self,
-        task: Task,
-        stop: &AtomicBool,
-        mut watch: Option<Watch>,
-    ) -> SearchReport {
-        let Task {
+    fn run_search(&mut self, request: SearchRequest, komi: f32) -> SearchReport {
+        let SearchRequest {
             game,
             color,
-            komi,
             budget,
-            keep,
-        } = task;
+            stop,
+            filter,
+            moves_ownership,
+            mut watch,
+            keep_tree: keep,
+        } = request;
         let start = Instant::now();
-        let search = self.prepare_search(game, color, komi, keep);
+        let plan = Plan {
+            komi,
+            filter,
+            moves_ownership,
+        };
+        let search = self.prepare_search(game, color, plan, keep);
         let mut workers: Vec<Worker> = (0..self.threads)
             .map(|_| {
                 self.seed_counter = self.seed_counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -344,14 +262,18 @@ impl Player {
     /// the game followed it: the kept tree itself when the game has not
     /// moved (after pondering, or an analysis) and `keep` lets it change,
     /// else a copy of the subtree, made once for all threads.
-    fn prepare_search(&mut self, game: &Game, color: Color, komi: f32, keep: bool) -> Search {
+    fn prepare_search(&mut self, game: &Game, color: Color, plan: Plan, keep: bool) -> Search {
+        let Plan {
+            komi,
+            filter,
+            moves_ownership,
+        } = plan;
         // A tree grown under another filter, or one whose depths the moves
         // since have shifted, holds moves the filter forbids; one counted
         // with another komi holds other win rates.
-        let filter = &self.filter;
         let reusable = self.search.as_ref().and_then(|old| {
             let fits = old.komi() == komi
-                && old.filter() == filter
+                && *old.filter() == filter
                 && (filter.is_empty() || old.is_at(game));
             fits.then(|| old.node_at(game, color)).flatten()
         });
@@ -365,9 +287,9 @@ impl Player {
             self.search = None;
         }
         let search = Search::new(game, color, self.config.search.clone())
-            .with_filter(filter.clone())
+            .with_filter(filter)
             .with_komi(komi)
-            .with_move_ownership(self.move_ownership);
+            .with_move_ownership(moves_ownership);
         match tree {
             Some(tree) => search.with_tree(tree),
             None => search,
@@ -386,8 +308,11 @@ fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
     use crate::game::Move;
+    use crate::player::clock::Budget;
 
     #[test]
     fn a_playout_count_is_per_move_whatever_the_threads() {
@@ -407,7 +332,12 @@ mod tests {
                 latest: None,
                 capped: false,
             };
-            let report = player.search(&game, Color::Black, budget, &AtomicBool::new(false));
+            let report = player.search(SearchRequest::new(
+                &game,
+                Color::Black,
+                budget,
+                &AtomicBool::new(false),
+            ));
             assert_eq!(report.playouts, 300, "{threads} threads");
         }
     }
@@ -437,7 +367,12 @@ mod tests {
         });
         let stop = AtomicBool::new(false);
         let mut game = Game::new(9, 7.5);
-        let decision = player.genmove(&game, Color::Black, playouts(2000), &stop, None, true);
+        let decision = player.genmove(SearchRequest::new(
+            &game,
+            Color::Black,
+            playouts(2000),
+            &stop,
+        ));
         let Decision::Play(vertex) = decision else {
             panic!("{decision:?}");
         };
@@ -459,7 +394,12 @@ mod tests {
         assert!(reply_playouts > 0);
         let reply = search.board().vertex(reply);
         game.play(Color::White, Move::Play(reply)).expect("legal");
-        player.genmove(&game, Color::Black, playouts(500), &stop, None, true);
+        player.genmove(SearchRequest::new(
+            &game,
+            Color::Black,
+            playouts(500),
+            &stop,
+        ));
         // The subtree was copied once and searched on by both threads.
         assert_eq!(kept(&player).1, reply_playouts + 500);
     }
@@ -473,12 +413,24 @@ mod tests {
         });
         let stop = AtomicBool::new(false);
         let game = Game::new(9, 7.5);
-        player.search(&game, Color::Black, playouts(600), &stop);
+        player.search(SearchRequest::new(
+            &game,
+            Color::Black,
+            playouts(600),
+            &stop,
+        ));
         let before = kept(&player);
-        player.genmove(&game, Color::Black, playouts(600), &stop, None, false);
+        player.genmove(
+            SearchRequest::new(&game, Color::Black, playouts(600), &stop).keeping_no_tree(),
+        );
         assert_eq!(kept(&player), before);
         // With keep, the same position grows the kept tree itself.
-        player.search(&game, Color::Black, playouts(600), &stop);
+        player.search(SearchRequest::new(
+            &game,
+            Color::Black,
+            playouts(600),
+            &stop,
+        ));
         assert_eq!(kept(&player).1, before.1 + 600);
         assert!(kept(&player).0 > before.0);
     }
@@ -506,9 +458,9 @@ mod tests {
             config.search.handicap_komi = handicap_komi;
             let mut player = Player::new(&config);
             if genmove {
-                player.genmove(&game, color, budget, &stop, None, true);
+                player.genmove(SearchRequest::new(&game, color, budget, &stop));
             } else {
-                player.search(&game, color, budget, &stop);
+                player.search(SearchRequest::new(&game, color, budget, &stop));
             }
             player.search.as_ref().expect("kept").komi()
         };
@@ -517,5 +469,44 @@ mod tests {
         assert_eq!(search_komi(true, Color::White, true), 0.5);
         // Analysis shows the game's own komi.
         assert_eq!(search_komi(true, Color::Black, false), 0.5);
+    }
+
+    #[test]
+    fn a_requests_settings_end_with_its_search() {
+        // The move filter and the per-move ownership were player state that
+        // callers switched on and off; one left on (a panic between the
+        // switches) reached every later search. Now each request says them.
+        let mut player = Player::new(&PlayerConfig {
+            seed: Some(6),
+            ..PlayerConfig::default()
+        });
+        let stop = AtomicBool::new(false);
+        let game = Game::new(9, 7.5);
+        let e5 = Vertex::parse_gtp("E5").expect("vertex");
+        let mut filter = MoveFilter::default();
+        filter
+            .add(crate::player::search::MoveRule {
+                kind: crate::player::search::FilterKind::Avoid,
+                color: Color::Black,
+                moves: vec![Move::Play(e5)],
+                until_depth: 1,
+            })
+            .expect("one rule");
+        let asked = SearchRequest::new(&game, Color::Black, playouts(400), &stop)
+            .filtered(&filter)
+            .with_moves_ownership(true);
+        let report = player.search(asked);
+        let best = report.moves.first().expect("a move searched");
+        assert!(best.ownership.is_some(), "{best:?}");
+        assert!(report.moves.iter().all(|m| m.mv != Move::Play(e5)));
+        let plain = player.search(SearchRequest::new(
+            &game,
+            Color::Black,
+            playouts(400),
+            &stop,
+        ));
+        assert!(report.moves.len() > 1);
+        assert!(plain.moves.iter().all(|m| m.ownership.is_none()));
+        assert!(plain.moves.iter().any(|m| m.mv == Move::Play(e5)));
     }
 }

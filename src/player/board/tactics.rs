@@ -86,6 +86,30 @@ impl Reader {
         }
     }
 
+    /// Answers to two-liberty strings around the last move, for `color`
+    /// to play: an atari that catches an opponent string, or a move that
+    /// makes safe one of ours the opponent could catch. `touching` holds
+    /// the strings at and next to the last move
+    /// (`PlayoutBoard::strings_touching`).
+    pub fn two_liberty_answers(
+        &mut self,
+        board: &mut PlayoutBoard,
+        color: Color,
+        touching: &[Point],
+        out: &mut Vec<Point>,
+    ) {
+        for &q in touching {
+            let Some(liberties) = board.two_liberties(q) else {
+                continue;
+            };
+            if board.color_at(q) == Some(color) {
+                self.securing_moves(board, q, liberties, out);
+            } else {
+                self.catching_ataris(board, q, liberties, out);
+            }
+        }
+    }
+
     /// The liberties of the string at `p` (its two `liberties` as
     /// `two_liberties` gives them, the opponent of its owner to move)
     /// where an atari catches it: the string cannot escape, whether by

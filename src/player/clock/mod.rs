@@ -1,12 +1,8 @@
-//! How long to think and for what: the time controls and the budget of a
-//! move (`time`), when a search under a clock stops early or runs on
-//! (`stopping`), and the komi the search plays for in handicap games
-//! (`komi`).
+//! How long to think: the time controls, the clients' clocks and the
+//! budget of a move (`time`). When a search under a clock stops early or
+//! runs on is the search's own rule (`search::stopping`), given the
+//! budget made here.
 
-mod komi;
-mod stopping;
 mod time;
 
-pub use komi::{handicap_extra, search_komi};
-pub use stopping::{manage_time, CHECK_INTERVAL};
 pub use time::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};

@@ -254,7 +254,7 @@ pub struct Budget {
     pub playouts: u64,
     /// Under a clock, the search manages its time: it may stop before
     /// `deadline` once its choice is settled, and run on to `latest` while
-    /// the choice is unclear ([`super::stopping`]).
+    /// the choice is unclear (the search's stopping rule).
     pub latest: Option<Instant>,
     /// The time the clock or the settings asked for was over
     /// [`MAX_THINK_SECONDS`] and cut to it: nothing but the client's word
@@ -271,6 +271,17 @@ impl Budget {
         latest: None,
         capped: false,
     };
+
+    /// At most `playouts` playouts and, when given, `time` from `start`,
+    /// with no clock to manage (a query's maxVisits and maxTime).
+    pub fn fixed(playouts: u64, time: Option<Duration>, start: Instant) -> Budget {
+        Budget {
+            deadline: time.map(|limit| start + limit),
+            playouts,
+            latest: None,
+            capped: false,
+        }
+    }
 
     /// The latest a move may be sent by the time control (`budget_within`
     /// makes both cases): the latest an unclear move may run, or, with a

@@ -9,7 +9,6 @@ mod race;
 mod reply;
 
 pub use policy::{
-    first_code, light_playout, policy_playout, two_liberty_answers, Policy, PolicyPlayout, Records,
-    FIRST_NONE,
+    first_code, light_playout, policy_playout, Policy, PolicyPlayout, Records, FIRST_NONE,
 };
 pub use reply::Replies;

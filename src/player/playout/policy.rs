@@ -288,7 +288,8 @@ fn local_answer(
     }
     if a.rng.chance(policy.two_liberties) {
         a.candidates.clear();
-        two_liberty_answers(board, color, touching, a.reader, a.candidates);
+        a.reader
+            .two_liberty_answers(board, color, touching, a.candidates);
         if let Some(p) = pick(board, color, a.candidates, a.rng, None) {
             return Some(p);
         }
@@ -341,29 +342,6 @@ pub fn atari_answers(
             }
         } else if !out.contains(&liberty) {
             out.push(liberty);
-        }
-    }
-}
-
-/// Answers to two-liberty strings around the last move, for `color` to
-/// play: an atari that catches an opponent string, or a move that makes
-/// safe one of ours the opponent could catch. `touching` holds the strings
-/// at and next to the last move (`PlayoutBoard::strings_touching`).
-pub fn two_liberty_answers(
-    board: &mut PlayoutBoard,
-    color: Color,
-    touching: &[Point],
-    reader: &mut Reader,
-    out: &mut Vec<Point>,
-) {
-    for &q in touching {
-        let Some(liberties) = board.two_liberties(q) else {
-            continue;
-        };
-        if board.color_at(q) == Some(color) {
-            reader.securing_moves(board, q, liberties, out);
-        } else {
-            reader.catching_ataris(board, q, liberties, out);
         }
     }
 }

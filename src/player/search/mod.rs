@@ -1,18 +1,23 @@
 //! The Monte Carlo tree search: the tree all threads share (`tree`), the
 //! walk down it, the playout and the backup (`walk`), the priors of new
 //! moves (`priors`), the client's move filter applied where children are
-//! made (`filter`) and the report of numbers the search hands upward
-//! (`report`).
+//! made (`filter`), the report of numbers the search hands upward
+//! (`report`), when a search under a clock stops (`stopping`) and the komi
+//! its playouts count in handicap games (`komi`).
 
 mod filter;
+mod komi;
 mod network_prior;
 mod priors;
 mod report;
+mod stopping;
 mod tree;
 mod walk;
 
 pub use filter::{FilterKind, MoveFilter, MoveRule};
-pub use report::{root_totals, summarise, MoveTotals, RootMove, SearchReport};
+pub use komi::{handicap_extra, search_komi};
+pub use report::{summarise, RootMove, SearchReport};
+pub use stopping::{manage_time, CHECK_INTERVAL};
 pub use tree::{Node, Tree};
 pub use walk::{run_threads, Search, Worker};
 

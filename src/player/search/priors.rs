@@ -8,7 +8,6 @@ use crate::game::Color;
 use crate::player::board::{is_bad_self_atari, PlayoutBoard, Point, Reader};
 use crate::player::knowledge::{features, is_empty_area, patterns, Gammas, Recent};
 use crate::player::params::SearchParams;
-use crate::player::playout::two_liberty_answers;
 
 use super::tree::{Candidate, PASS};
 
@@ -191,7 +190,7 @@ impl Tactics {
         // The ataris around the last move are among those read above.
         if let Some(m) = last_move {
             let (strings, count) = board.strings_touching(m);
-            two_liberty_answers(board, to_move, &strings[..count], reader, &mut urgent);
+            reader.two_liberty_answers(board, to_move, &strings[..count], &mut urgent);
         }
         futile.retain(|f| !urgent.contains(f));
         Tactics { urgent, futile }

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use log::info;
 
+use super::report::{root_totals, MoveTotals};
+use super::walk::{Search, Worker};
 use crate::game::Color;
-use crate::player::search::{root_totals, MoveTotals, Search, Worker};
 
 /// How often a search under a clock looks at its root.
 pub const CHECK_INTERVAL: Duration = Duration::from_millis(50);
