@@ -14,7 +14,7 @@ use params::{param_names, params_of_json};
 use position::vertex_list;
 use setup::kgs_time_control;
 
-use super::analysis;
+use super::analyze_commands;
 use super::command::{AnalyzeArgs, Command, Dialect};
 use super::cputime::process_cpu_seconds;
 use super::live_gfx::{self, LiveGfx};
@@ -57,7 +57,7 @@ gfx/Score estimate/hane-score %m";
 
 /// What a command may use besides the engine: the reader's signals (stop
 /// flags) and the stream its response is written to while it runs.
-pub struct Context<'a> {
+pub struct CommandIo<'a> {
     pub signals: &'a Signals,
     pub stream: &'a mut dyn ResponseStream,
 }
@@ -134,7 +134,7 @@ impl Engine {
     pub fn execute_detached(&mut self, command: Command) -> Reply {
         let signals = Signals::at_end_of_input();
         let mut sink = ResponseWriter::new(std::io::sink(), None);
-        let mut context = Context {
+        let mut context = CommandIo {
             signals: &signals,
             stream: &mut sink,
         };
@@ -148,7 +148,7 @@ impl Engine {
     /// A panic inside the command (a bug: none is known) is answered as a
     /// GTP error, `internal error (...)`, with the game as it was before the
     /// command, so that a GUI's game survives it.
-    pub(crate) fn execute(&mut self, command: Command, context: &mut Context) -> Reply {
+    pub(crate) fn execute(&mut self, command: Command, context: &mut CommandIo) -> Reply {
         self.guarded(|engine| engine.dispatch(command, context))
     }
 
@@ -175,7 +175,7 @@ impl Engine {
     }
 
     /// Answers one command, unguarded: each command's handler, by job.
-    fn dispatch(&mut self, command: Command, context: &mut Context) -> Reply {
+    fn dispatch(&mut self, command: Command, context: &mut CommandIo) -> Reply {
         use Command::*;
         self.ponder_due = false;
         let stop = &context.signals.stop;
@@ -236,7 +236,7 @@ impl Engine {
             }
             Analyze(dialect, args) => {
                 self.check_filter(&args.filter)?;
-                analysis::analyze(
+                analyze_commands::analyze(
                     &mut self.player,
                     &self.game,
                     dialect,
@@ -247,7 +247,7 @@ impl Engine {
             }
             Gfx(view, color) => {
                 let budget = self.clock.untimed_budget(self.game.size());
-                Ok(analysis::gfx(
+                Ok(analyze_commands::gfx(
                     &mut self.player,
                     &self.game,
                     view,
@@ -374,7 +374,7 @@ impl Engine {
         &mut self,
         dialect: Dialect,
         args: &AnalyzeArgs,
-        context: &mut Context,
+        context: &mut CommandIo,
     ) -> Reply {
         let color = args.color.unwrap_or(self.game.to_move());
         let stream = &mut *context.stream;
@@ -384,9 +384,9 @@ impl Engine {
         // before it (genmove's full record, say) is still answered as an
         // error.
         let send = |report: &SearchReport| {
-            analysis::send_info_line(&mut *stream, report, &game, dialect, args)
+            analyze_commands::send_info_line(&mut *stream, report, &game, dialect, args)
         };
-        let watch = Watch::every(analysis::interval(args), send);
+        let watch = Watch::every(analyze_commands::interval(args), send);
         let ask = GenmoveAsk {
             commit: true,
             watch: Some(watch),

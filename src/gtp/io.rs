@@ -15,7 +15,7 @@ use std::thread;
 use log::{debug, warn};
 
 use super::command::{ParseError, Request};
-use super::engine::{Context, Engine};
+use super::engine::{CommandIo, Engine};
 use super::parse::parse_line;
 use super::response::ResponseWriter;
 use super::signals::Signals;
@@ -117,7 +117,7 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
         let reply = match request.command {
             Ok(command) => {
                 debug!("command {}", logged(&line));
-                let mut context = Context {
+                let mut context = CommandIo {
                     signals: &signals,
                     stream: &mut writer,
                 };

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-pub mod analysis;
+pub mod json_analysis;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};

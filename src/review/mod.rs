@@ -25,7 +25,7 @@ use progress::Progress;
 
 /// What `hane analyze` is asked to do.
 #[derive(Clone, Debug)]
-pub struct AnalyzeOptions {
+pub struct ReviewOptions {
     pub input: PathBuf,
     pub output: PathBuf,
     /// The rules the game is replayed and searched under (the komi is the
@@ -38,7 +38,7 @@ pub struct AnalyzeOptions {
 
 /// How an analysis went, for the closing line.
 #[derive(Clone, Copy, Debug)]
-pub struct Summary {
+pub struct ReviewSummary {
     /// Positions searched and written.
     pub positions: usize,
     /// Positions the whole review has.
@@ -50,7 +50,7 @@ pub struct Summary {
     pub stopped_by: Option<i32>,
 }
 
-impl AnalyzeOptions {
+impl ReviewOptions {
     /// The output of a review when none is named: beside the game,
     /// `game.sgf` -> `game-reviewed.sgf`.
     pub fn default_output(input: &Path) -> PathBuf {
@@ -63,7 +63,7 @@ impl AnalyzeOptions {
 
 /// Why no analysis was written. `Display` is the message the user sees.
 #[derive(Debug)]
-pub enum AnalyzeError {
+pub enum ReviewError {
     SameFile,
     Read(PathBuf, String),
     Sgf(PathBuf, SgfError),
@@ -71,29 +71,29 @@ pub enum AnalyzeError {
     Write(PathBuf, std::io::Error),
 }
 
-impl fmt::Display for AnalyzeError {
+impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AnalyzeError::SameFile => f.write_str(
+            ReviewError::SameFile => f.write_str(
                 "the output is the input file, which analyze never changes: choose another -o",
             ),
-            AnalyzeError::Read(path, why) => write!(f, "cannot read {}: {why}", path.display()),
-            AnalyzeError::Sgf(path, error) => write!(f, "{}: {error}", path.display()),
-            AnalyzeError::Replay(path, why) => {
+            ReviewError::Read(path, why) => write!(f, "cannot read {}: {why}", path.display()),
+            ReviewError::Sgf(path, error) => write!(f, "{}: {error}", path.display()),
+            ReviewError::Replay(path, why) => {
                 write!(
                     f,
                     "{}: the main line does not replay: {why}",
                     path.display()
                 )
             }
-            AnalyzeError::Write(path, error) => {
+            ReviewError::Write(path, error) => {
                 write!(f, "cannot write {}: {error}", path.display())
             }
         }
     }
 }
 
-impl std::error::Error for AnalyzeError {}
+impl std::error::Error for ReviewError {}
 
 /// Reads the game, searches every position of its main line and writes the
 /// annotated game to the output. Everything the input can get wrong is
@@ -102,18 +102,18 @@ impl std::error::Error for AnalyzeError {}
 /// from then on stops the review: the positions reviewed so far are
 /// written, or, with none, nothing (an output file made for the review is
 /// removed again).
-pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
+pub fn review_file(options: &ReviewOptions) -> Result<ReviewSummary, ReviewError> {
     let start = Instant::now();
     if same_file(&options.input, &options.output) {
-        return Err(AnalyzeError::SameFile);
+        return Err(ReviewError::SameFile);
     }
     let text = read_sgf_file(&options.input)
-        .map_err(|why| AnalyzeError::Read(options.input.clone(), why))?;
-    let sgf_error = |e| AnalyzeError::Sgf(options.input.clone(), e);
+        .map_err(|why| ReviewError::Read(options.input.clone(), why))?;
+    let sgf_error = |e| ReviewError::Sgf(options.input.clone(), e);
     let mut tree = SgfTree::parse(&text).map_err(sgf_error)?;
     let main_line = tree.main_line().map_err(sgf_error)?;
     let plan = plan(&main_line, options.rules)
-        .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+        .map_err(|why| ReviewError::Replay(options.input.clone(), why))?;
     // Caught before the output is made, so that no signal leaves an empty
     // file behind.
     interrupt::catch();
@@ -128,7 +128,7 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     };
     let reviewed = review
         .annotate(&mut tree, &main_line, &plan)
-        .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+        .map_err(|why| ReviewError::Replay(options.input.clone(), why))?;
     review.progress.finish();
     let stopped_by = interrupt::signal();
     if stopped_by.is_some() && reviewed == 0 {
@@ -138,9 +138,9 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
         }
     } else {
         write_over(&mut output, &tree.write())
-            .map_err(|e| AnalyzeError::Write(options.output.clone(), e))?;
+            .map_err(|e| ReviewError::Write(options.output.clone(), e))?;
     }
-    Ok(Summary {
+    Ok(ReviewSummary {
         positions: reviewed,
         planned: searches,
         seconds: start.elapsed().as_secs_f64(),
@@ -175,8 +175,8 @@ fn same_inode(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
 
 /// Opens the output for writing without emptying it yet: a file that
 /// cannot be written is reported before the analysis, not after it.
-fn open_output(path: &Path) -> Result<File, AnalyzeError> {
-    open_for_writing(path).map_err(|e| AnalyzeError::Write(path.to_path_buf(), e))
+fn open_output(path: &Path) -> Result<File, ReviewError> {
+    open_for_writing(path).map_err(|e| ReviewError::Write(path.to_path_buf(), e))
 }
 
 /// What to do at one node of the main line, found by replaying it once

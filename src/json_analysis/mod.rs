@@ -37,7 +37,7 @@ use serde_json::{json, Value};
 use crate::frontend::{panic_message, BoundedLines, LineEnd, MAX_LINE_BYTES};
 use crate::player::{Budget, Player, PlayerConfig, SearchReport, SearchRequest, Watch};
 use query::{Defaults, Query, Request};
-use response::{analysis, Context};
+use response::{analysis, ResponseSpec};
 
 pub use settings::{parse_overrides, read_config_file, KataSettings, NotUsed, ReportAs, Setting};
 
@@ -102,7 +102,7 @@ pub fn run_analysis(
 }
 
 /// One turn of one query, waiting or running.
-struct Task {
+struct QueuedTurn {
     query: Arc<Query>,
     turn: usize,
     priority: i64,
@@ -110,23 +110,23 @@ struct Task {
     seq: u64,
 }
 
-impl PartialEq for Task {
-    fn eq(&self, other: &Task) -> bool {
+impl PartialEq for QueuedTurn {
+    fn eq(&self, other: &QueuedTurn) -> bool {
         self.seq == other.seq
     }
 }
 
-impl Eq for Task {}
+impl Eq for QueuedTurn {}
 
-impl PartialOrd for Task {
-    fn partial_cmp(&self, other: &Task) -> Option<CmpOrdering> {
+impl PartialOrd for QueuedTurn {
+    fn partial_cmp(&self, other: &QueuedTurn) -> Option<CmpOrdering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Task {
+impl Ord for QueuedTurn {
     /// The greatest is taken first: the highest priority, then the oldest.
-    fn cmp(&self, other: &Task) -> CmpOrdering {
+    fn cmp(&self, other: &QueuedTurn) -> CmpOrdering {
         self.priority
             .cmp(&other.priority)
             .then(other.seq.cmp(&self.seq))
@@ -143,7 +143,7 @@ struct Running {
 
 #[derive(Default)]
 struct State {
-    queue: BinaryHeap<Task>,
+    queue: BinaryHeap<QueuedTurn>,
     running: Vec<Running>,
     next_seq: u64,
     /// No more input: the workers end once the queue is empty.
@@ -273,7 +273,7 @@ impl<W: Write + Send> Shared<W> {
         for &(turn, priority) in &query.turns {
             let seq = state.next_seq;
             state.next_seq += 1;
-            state.queue.push(Task {
+            state.queue.push(QueuedTurn {
                 query: Arc::clone(&query),
                 turn,
                 priority,
@@ -291,7 +291,7 @@ impl<W: Write + Send> Shared<W> {
             id.is_none_or(|id| id == task_id) && turns.is_none_or(|turns| turns.contains(&turn))
         };
         let mut state = lock(&self.state);
-        let (dropped, kept): (Vec<Task>, Vec<Task>) = std::mem::take(&mut state.queue)
+        let (dropped, kept): (Vec<QueuedTurn>, Vec<QueuedTurn>) = std::mem::take(&mut state.queue)
             .into_iter()
             .partition(|task| matches(&task.query.id, task.turn));
         state.queue = kept.into_iter().collect();
@@ -340,7 +340,7 @@ impl<W: Write + Send> Shared<W> {
         }
     }
 
-    fn next_task(&self) -> Option<(Task, Arc<AtomicBool>)> {
+    fn next_task(&self) -> Option<(QueuedTurn, Arc<AtomicBool>)> {
         let mut state = lock(&self.state);
         loop {
             if let Some(task) = state.queue.pop() {
@@ -365,7 +365,7 @@ impl<W: Write + Send> Shared<W> {
 
     /// Searches one turn and writes its response (and the reports during
     /// the search the query asked for).
-    fn search(&self, task: &Task, stop: &AtomicBool) {
+    fn search(&self, task: &QueuedTurn, stop: &AtomicBool) {
         let query = &task.query;
         let game = match query.setup.game_at(task.turn) {
             Ok(game) => game,
@@ -376,7 +376,7 @@ impl<W: Write + Send> Shared<W> {
             }
         };
         let start = Instant::now();
-        let context = |during_search| Context {
+        let context = |during_search| ResponseSpec {
             id: &query.id,
             turn: task.turn,
             game: &game,
