@@ -215,8 +215,8 @@ fn help_texts_name_their_own_tool() {
 }
 
 /// `hane params` is a table: every row's columns start where the header's
-/// do (prior_learned_wins_max_side, one letter over the name column,
-/// pushed its row right).
+/// do (a name one letter over the name column once pushed its row
+/// right).
 #[test]
 fn params_columns_line_up() {
     let output = start_up(&["params"]);

@@ -319,7 +319,7 @@ fn prior_choice(game: &Game, color: Color) -> Option<Vertex> {
         last: moves.next().flatten(),
         last2: moves.next().flatten(),
     };
-    let gammas = Gammas::shipped(size);
+    let gammas = Gammas::shipped();
     let mut best: Option<(f32, Vertex)> = None;
     for vertex in Vertex::all(size) {
         if game.board().get(vertex).is_some() {

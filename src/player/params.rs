@@ -25,13 +25,12 @@ pub struct SearchParams {
     pub expand_visits: u32,
     /// Virtual even playouts every new child starts with.
     pub prior_even: u32,
-    /// Extra virtual wins for moves near the last move.
-    pub prior_near_last: u32,
-    /// `prior_near_last` applies on boards whose shorter side is at least
-    /// this. Where the learned prior's wins form is on (9x9) the model's
-    /// distance features already say it: without the hand-made bonus 9x9
-    /// won 30 of 41 head to head (docs/strength.md).
-    pub prior_near_last_min_side: usize,
+    /// Extra virtual wins for moves near the last move, on the small
+    /// boards (shorter side under `LARGE_FROM`). None by default: there
+    /// the learned prior's wins form says it (docs/strength.md).
+    pub prior_near_last_small: u32,
+    /// The same on the large boards.
+    pub prior_near_last_large: u32,
     /// Virtual losses for moves on the first two lines far from any stone.
     pub prior_empty_edge: u32,
     /// Virtual playouts of the learned prior (`knowledge::Gammas`; 0: off),
@@ -44,25 +43,11 @@ pub struct SearchParams {
     /// Virtual wins of the learned prior in the manner of progressive
     /// bias with large patterns (Pachi's pattern prior): a move the model
     /// gives probability q gets sqrt(q) times this many playouts, all won
-    /// (0: off), on boards up to `prior_learned_wins_max_side`. On 9x9,
-    /// with the strong players' fit, 200 won 23 of 28 head to head
-    /// (docs/strength.md).
-    pub prior_learned_wins: u32,
-    /// The longest shorter side `prior_learned_wins` applies on: on 19x19
-    /// 300 won 10 of 20 head to head, not shown to help, so the large
-    /// boards keep the rate form alone.
-    pub prior_learned_wins_max_side: usize,
-    /// The learned prior takes the large boards' class (the strong
-    /// players' fit) on boards whose shorter side is at least this, the
-    /// small boards' (GNU Go self-play) below. Every board by default:
-    /// the strong players' fit is the one that helps on 9x9.
-    pub prior_learned_large_from: usize,
-    /// The learned prior applies on boards whose shorter side is at least
-    /// this: every board by default. On 19x19 it won 19 of 22 games head
-    /// to head at 2,000 playouts; on 9x9 the small boards' fit in the rate
-    /// form did not help (docs/strength.md, "Learned prior"), the strong
-    /// players' fit in the wins form does.
-    pub prior_learned_min_side: usize,
+    /// (0: off), on the small boards.
+    pub prior_learned_wins_small: u32,
+    /// The same on the large boards: off, where the rate form alone was
+    /// measured (the wins form was not shown to help there).
+    pub prior_learned_wins_large: u32,
     /// Virtual wins of the policy network (`knowledge::PolicyNet`): a
     /// move it gives probability p gets sqrt(p) times this many playouts,
     /// all won (Pachi's form for its network; 0: off).
@@ -70,10 +55,6 @@ pub struct SearchParams {
     /// A node's children get the network's prior once the node has this
     /// many playouts; the root's at once.
     pub network_visits: u32,
-    /// The network applies on boards whose shorter side is at least this.
-    /// Trained on 19x19 games, it helps on 9x9 too (docs/strength.md);
-    /// smaller boards are untried.
-    pub network_min_side: usize,
     /// Virtual wins for moves that make a good 3x3 shape.
     pub prior_pattern: u32,
     /// Virtual wins for capturing or saving a string in atari.
@@ -94,14 +75,11 @@ pub struct SearchParams {
     /// (linear dynamic komi, `search::handicap_extra`). Off until 19x19
     /// handicap games decide it.
     pub handicap_komi: bool,
-    /// The policy playout's probabilities (on the large boards, its
-    /// two-liberty rule's is `policy_two_liberties_large`).
+    /// The policy playout's probabilities; its two-liberty rule's is the
+    /// small boards' (`policy_for` gives a board's own).
     pub policy: Policy,
-    /// The two-liberty rule's probability on boards whose shorter side is
-    /// `LARGE_FROM` or more. There the small boards' 0.25 won 41 of 104
-    /// games head to head on 19x19 at equal playouts (docs/strength.md,
-    /// sessions 12-13), a loss per playout for 22% less time a move: the
-    /// large boards keep the rule they were measured with.
+    /// The two-liberty rule's probability on the large boards, which keep
+    /// the rule they were measured with: a lower one lost there.
     pub policy_two_liberties_large: f32,
     /// Bound on the number of tree nodes (the one tree of all threads).
     pub max_nodes: usize,
@@ -116,18 +94,15 @@ impl Default for SearchParams {
             rave_equiv: 3500.0,
             expand_visits: 8,
             prior_even: 10,
-            prior_near_last: 10,
-            prior_near_last_min_side: LARGE_FROM,
+            prior_near_last_small: 0,
+            prior_near_last_large: 10,
             prior_empty_edge: 10,
             prior_learned: 20,
             prior_learned_slope: 0.5,
-            prior_learned_wins: 200,
-            prior_learned_wins_max_side: LARGE_FROM - 1,
-            prior_learned_large_from: 2,
-            prior_learned_min_side: 2,
+            prior_learned_wins_small: 200,
+            prior_learned_wins_large: 0,
             prior_network: 500,
             network_visits: 50,
-            network_min_side: 9,
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
@@ -349,20 +324,20 @@ pub const PARAMS: &[Param] = &[
         put: |p, v| p.prior_even = small(v),
     },
     Param {
-        name: "prior_near_last",
+        name: "prior_near_last_small",
         kind: ParamKind::Integer,
         range: (0.0, MAX_PRIOR),
-        doc: "virtual wins for moves within two points of the last move",
-        get: |p| ParamValue::Integer(p.prior_near_last as u64),
-        put: |p, v| p.prior_near_last = small(v),
+        doc: "virtual wins for moves within two points of the last move (boards under 13x13)",
+        get: |p| ParamValue::Integer(p.prior_near_last_small as u64),
+        put: |p, v| p.prior_near_last_small = small(v),
     },
     Param {
-        name: "prior_near_last_min_side",
+        name: "prior_near_last_large",
         kind: ParamKind::Integer,
-        range: (2.0, 26.0),
-        doc: "prior_near_last applies from this shorter board side (2: every board)",
-        get: |p| ParamValue::Integer(p.prior_near_last_min_side as u64),
-        put: |p, v| p.prior_near_last_min_side = integer(v) as usize,
+        range: (0.0, MAX_PRIOR),
+        doc: "prior_near_last_small on boards of 13x13 and more",
+        get: |p| ParamValue::Integer(p.prior_near_last_large as u64),
+        put: |p, v| p.prior_near_last_large = small(v),
     },
     Param {
         name: "prior_empty_edge",
@@ -389,36 +364,20 @@ pub const PARAMS: &[Param] = &[
         put: |p, v| p.prior_learned_slope = real(v),
     },
     Param {
-        name: "prior_learned_wins",
+        name: "prior_learned_wins_small",
         kind: ParamKind::Integer,
         range: (0.0, MAX_PRIOR),
-        doc: "virtual wins sqrt(q) x N of a move the learned model gives probability q (0: off)",
-        get: |p| ParamValue::Integer(p.prior_learned_wins as u64),
-        put: |p, v| p.prior_learned_wins = small(v),
+        doc: "virtual wins sqrt(q) x N of a move the learned model gives probability q (boards under 13x13; 0: off)",
+        get: |p| ParamValue::Integer(p.prior_learned_wins_small as u64),
+        put: |p, v| p.prior_learned_wins_small = small(v),
     },
     Param {
-        name: "prior_learned_wins_max_side",
+        name: "prior_learned_wins_large",
         kind: ParamKind::Integer,
-        range: (2.0, 25.0),
-        doc: "prior_learned_wins applies up to this shorter board side",
-        get: |p| ParamValue::Integer(p.prior_learned_wins_max_side as u64),
-        put: |p, v| p.prior_learned_wins_max_side = integer(v) as usize,
-    },
-    Param {
-        name: "prior_learned_large_from",
-        kind: ParamKind::Integer,
-        range: (2.0, 26.0),
-        doc: "the learned prior uses the strong players' fit from this shorter side (26: never)",
-        get: |p| ParamValue::Integer(p.prior_learned_large_from as u64),
-        put: |p, v| p.prior_learned_large_from = integer(v) as usize,
-    },
-    Param {
-        name: "prior_learned_min_side",
-        kind: ParamKind::Integer,
-        range: (2.0, 25.0),
-        doc: "the learned prior applies from this shorter board side",
-        get: |p| ParamValue::Integer(p.prior_learned_min_side as u64),
-        put: |p, v| p.prior_learned_min_side = integer(v) as usize,
+        range: (0.0, MAX_PRIOR),
+        doc: "prior_learned_wins_small on boards of 13x13 and more",
+        get: |p| ParamValue::Integer(p.prior_learned_wins_large as u64),
+        put: |p, v| p.prior_learned_wins_large = small(v),
     },
     Param {
         name: "prior_pattern",
@@ -469,14 +428,6 @@ pub const PARAMS: &[Param] = &[
         put: |p, v| p.network_visits = small(v),
     },
     Param {
-        name: "network_min_side",
-        kind: ParamKind::Integer,
-        range: (2.0, 25.0),
-        doc: "the policy network applies on boards whose shorter side is at least this",
-        get: |p| ParamValue::Integer(p.network_min_side as u64),
-        put: |p, v| p.network_min_side = integer(v) as usize,
-    },
-    Param {
         name: "virtual_loss",
         kind: ParamKind::Integer,
         range: (0.0, 1_000.0),
@@ -525,15 +476,7 @@ pub const PARAMS: &[Param] = &[
         put: |p, v| p.policy.capture = real(v),
     },
     Param {
-        name: "policy_save",
-        kind: ParamKind::Real,
-        range: PROBABILITY,
-        doc: "the atari answers read the defences of our strings in atari",
-        get: |p| ParamValue::Real(p.policy.save),
-        put: |p, v| p.policy.save = real(v),
-    },
-    Param {
-        name: "policy_two_liberties",
+        name: "policy_two_liberties_small",
         kind: ParamKind::Real,
         range: PROBABILITY,
         doc: "playouts try the two-liberty answers around the last move (boards under 13x13)",
@@ -544,7 +487,7 @@ pub const PARAMS: &[Param] = &[
         name: "policy_two_liberties_large",
         kind: ParamKind::Real,
         range: PROBABILITY,
-        doc: "policy_two_liberties on boards of 13x13 and more",
+        doc: "policy_two_liberties_small on boards of 13x13 and more",
         get: |p| ParamValue::Real(p.policy_two_liberties_large),
         put: |p, v| p.policy_two_liberties_large = real(v),
     },
@@ -590,6 +533,12 @@ pub const PARAMS: &[Param] = &[
     },
 ];
 
+/// Whether a board takes the large boards' values (`*_large`): a shorter
+/// side of `LARGE_FROM` or more, where the learned prior's classes part.
+fn is_large(size: BoardSize) -> bool {
+    size.shorter_side() >= LARGE_FROM
+}
+
 /// The table's row for `name`.
 pub fn param(name: &str) -> Option<&'static Param> {
     PARAMS.iter().find(|p| p.name == name)
@@ -614,10 +563,28 @@ impl SearchParams {
     /// two-liberty probability from `LARGE_FROM` on.
     pub fn policy_for(&self, size: BoardSize) -> Policy {
         let mut policy = self.policy;
-        if size.shorter_side() >= LARGE_FROM {
+        if is_large(size) {
             policy.two_liberties = self.policy_two_liberties_large;
         }
         policy
+    }
+
+    /// The bonus near the last move on a board of `size`.
+    pub fn near_last_for(&self, size: BoardSize) -> u32 {
+        if is_large(size) {
+            self.prior_near_last_large
+        } else {
+            self.prior_near_last_small
+        }
+    }
+
+    /// The learned prior's virtual wins on a board of `size`.
+    pub fn learned_wins_for(&self, size: BoardSize) -> u32 {
+        if is_large(size) {
+            self.prior_learned_wins_large
+        } else {
+            self.prior_learned_wins_small
+        }
     }
 
     /// Every parameter as `name=value`, in the table's order: the log line
@@ -743,7 +710,9 @@ mod tests {
     #[test]
     fn the_large_boards_keep_their_own_two_liberty_rule() {
         let mut params = SearchParams::default();
-        params.set("policy_two_liberties", "0.3").expect("settable");
+        params
+            .set("policy_two_liberties_small", "0.3")
+            .expect("settable");
         params
             .set("policy_two_liberties_large", "0.7")
             .expect("settable");

@@ -17,7 +17,7 @@ mod tactics;
 mod undo;
 
 pub use count::winner;
-pub use playout_board::{code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, WHITE};
+pub use playout_board::{code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, PASS, WHITE};
 pub use selfatari::is_bad_self_atari;
 pub use setup::board_of;
 #[cfg(test)]

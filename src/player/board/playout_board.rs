@@ -26,7 +26,7 @@ use super::log::{set, set_color, set_liberties, Field, Log, NoLog};
 use super::pseudo::PseudoLiberties;
 use crate::game::{BoardSize, Color, Vertex};
 
-pub use super::point::{Point, MAX_POINTS};
+pub use super::point::{Point, MAX_POINTS, PASS};
 
 /// The point-colour codes the board stores, one byte a point; the 3x3
 /// patterns and the all-moves-as-first map use the same codes.

@@ -24,7 +24,6 @@ use std::sync::OnceLock;
 #[cfg(test)]
 use super::features::Group;
 use super::features::{shape_symmetries, MoveFeatures, GROUPS, SHAPE_BITS};
-use crate::game::BoardSize;
 
 /// The shipped strengths.
 const SHIPPED: &str = include_str!("../../../data/prior-gammas.txt");
@@ -94,37 +93,32 @@ impl Gammas {
         self.spatial.len()
     }
 
-    /// The shipped strengths for boards of `size`.
-    pub fn shipped(size: BoardSize) -> &'static Gammas {
-        Gammas::shipped_class(size.shorter_side() >= LARGE_FROM)
-    }
-
-    /// The shipped strengths of the large boards' class (fitted to strong
-    /// players' 19x19 games) or the small boards' (GNU Go self-play).
-    pub fn shipped_class(large_class: bool) -> &'static Gammas {
-        static SHIPPED_GAMMAS: OnceLock<(Gammas, Gammas)> = OnceLock::new();
-        let (small, large) = SHIPPED_GAMMAS.get_or_init(|| {
+    /// The shipped strengths the engine uses, on every board: the large
+    /// boards' class (fitted to strong players' 19x19 games), which also
+    /// did better on 9x9 than the small boards' own (fitted to GNU Go
+    /// self-play; docs/strength.md, "Learned prior"). The one place that
+    /// picks the class: the tree's priors and the cheapest move read it.
+    pub fn shipped() -> &'static Gammas {
+        static SHIPPED_GAMMAS: OnceLock<Gammas> = OnceLock::new();
+        SHIPPED_GAMMAS.get_or_init(|| {
             let start = std::time::Instant::now();
             // The file is the crate's own, checked by a test: a fault in
             // it is a build defect, and no prior (all gammas 1) the
             // harmless answer.
-            let gammas = parse(SHIPPED).unwrap_or_else(|e| {
-                log::error!("data/prior-gammas.txt: {e}");
-                (Gammas::new(), Gammas::new())
-            });
+            let gammas = parse(SHIPPED).map_or_else(
+                |e| {
+                    log::error!("data/prior-gammas.txt: {e}");
+                    Gammas::new()
+                },
+                |(_small, large)| large,
+            );
             log::info!(
-                "learned prior read in {:.0} ms: {} and {} spatial patterns (small, large boards)",
+                "learned prior read in {:.0} ms: {} spatial patterns",
                 start.elapsed().as_secs_f64() * 1000.0,
-                gammas.0.spatial_patterns(),
-                gammas.1.spatial_patterns()
+                gammas.spatial_patterns()
             );
             gammas
-        });
-        if large_class {
-            large
-        } else {
-            small
-        }
+        })
     }
 }
 

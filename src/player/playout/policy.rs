@@ -9,7 +9,7 @@ use super::nakade::vital_points_near;
 use super::race::race_answers;
 use super::reply::Replies;
 use crate::game::Color;
-use crate::player::board::{self, is_bad_self_atari, PlayoutBoard, Point, Reader};
+use crate::player::board::{self, is_bad_self_atari, PlayoutBoard, Point, Reader, PASS};
 use crate::player::knowledge::patterns;
 use crate::player::rng::FastRng;
 
@@ -31,7 +31,7 @@ pub fn first_code(color: Color) -> u8 {
 
 /// What a playout records as it goes, for the tree: who played each point
 /// first (`first_mover`, indexed by point, where nobody had yet) and the
-/// moves themselves (`record`, a pass as 0, for the last good replies).
+/// moves themselves (`record`, a pass as `PASS`, for the last good replies).
 #[derive(Default)]
 pub struct Records<'a> {
     pub first_mover: Option<&'a mut [u8]>,
@@ -72,7 +72,7 @@ fn play_out(
             records.record.as_deref().map_or(&[], |r| r),
         );
         if let Some(record) = records.record.as_deref_mut() {
-            record.push(chosen.unwrap_or(0));
+            record.push(chosen.unwrap_or(PASS));
         }
         match chosen {
             Some(p) => {
@@ -124,9 +124,6 @@ const MIN_NAKADE_CAPTURE: u16 = 3;
 pub struct Policy {
     /// Trying the atari answers around the last move.
     pub capture: f32,
-    /// Reading the defences of our strings in atari when the atari
-    /// answers are tried (the captures are always looked at).
-    pub save: f32,
     /// Trying the two-liberty answers around the last move.
     pub two_liberties: f32,
     /// Playing the vital point of an eye space next to the last move.
@@ -147,30 +144,17 @@ impl Default for Policy {
     fn default() -> Policy {
         Policy {
             capture: 0.9,
-            save: 1.0,
-            // Pachi's moggy runs its own two-liberty rule 90% of the time
-            // on small boards and 80% on large ones (its 25% is the rule
-            // for strings of three or four liberties); hane's figure
-            // stands on its own matches. On 9x9, with the learned prior's wins, 0.25
-            // against 0.9 won at equal playouts and, for a quarter fewer
-            // instructions a playout, at equal cost (session 12); 0.1
-            // against 0.25 was level at equal playouts, 116 of 220, for 6%
-            // fewer instructions (session 13, docs/strength.md). The
-            // large boards keep 0.9
-            // (`SearchParams::policy_two_liberties_large`).
+            // The small boards' value: as strong per playout as higher
+            // ones there, for fewer instructions (the large boards keep
+            // their own, `SearchParams::policy_two_liberties_large`).
+            // Pachi runs its rule at 90% / 80%: hane's stands on its own
+            // matches (docs/strength.md has each match of this file's
+            // values).
             two_liberties: 0.1,
-            // After captures of three or more: 122 of 160 against 69 of 100
-            // without (docs/strength.md). Fired after any move next to a
-            // small region it scored 31 of 56.
             nakade: 0.9,
-            // 169 of 199 (85%) against 83 of 100 without, on 9x9 at 5,000
-            // playouts: no proof, no sign of harm, for 2% of the time; the
-            // races it answers are a diagnosed blind spot (docs/strength.md).
             race: 0.9,
             pattern: 0.95,
             reject_self_atari: 0.9,
-            // With the exact self-atari test: 81 of 100 against 45 of 60
-            // without the exception (docs/strength.md).
             throw_ins: true,
         }
     }
@@ -262,11 +246,7 @@ fn local_answer(
     let touching = &strings[..count];
     if a.rng.chance(policy.capture) {
         a.candidates.clear();
-        // At 1 no number is drawn, so the moves are those of the rule
-        // before it had this probability.
-        let save = policy.save >= 1.0 || a.rng.chance(policy.save);
-        let reader = save.then_some(&mut *a.reader);
-        atari_answers(board, color, touching, reader, a.candidates);
+        atari_answers(board, color, touching, Some(&mut *a.reader), a.candidates);
         if let Some(p) = pick(board, color, a.candidates, a.rng, None) {
             return Some(p);
         }
@@ -513,44 +493,5 @@ mod tests {
         }
         // Tried with the policy's capture probability, 0.9.
         assert!((75..=100).contains(&captured), "{captured}");
-    }
-
-    #[test]
-    fn the_saving_probability_decides_whether_the_atari_rule_extends() {
-        // Black B2 in atari after White's C2, its liberty B3: extending
-        // there saves it (three liberties), and no capture is on offer.
-        let mut board = PlayoutBoard::from_rows(&[".....", ".....", ".....", "OXO..", ".O..."]);
-        let (b3, c2) = (board.point_of("B3"), board.point_of("C2"));
-        let mut rng = FastRng::new(11);
-        let mut reader = Reader::new(crate::player::board::PLAYOUT_BUDGET);
-        let mut candidates = Vec::new();
-        let mut extensions = |save: f32, board: &mut PlayoutBoard| {
-            // Only the atari rule can answer.
-            let policy = Policy {
-                save,
-                two_liberties: 0.0,
-                nakade: 0.0,
-                race: 0.0,
-                pattern: 0.0,
-                ..Policy::default()
-            };
-            let mut extended = 0;
-            for _ in 0..100 {
-                let mut answering = Answering {
-                    policy: &policy,
-                    rng: &mut rng,
-                    reader: &mut reader,
-                    candidates: &mut candidates,
-                };
-                let answer = local_answer(&mut answering, board, Color::Black, c2, |_| None);
-                extended += (answer == Some(b3)) as u32;
-            }
-            extended
-        };
-        let always = extensions(1.0, &mut board);
-        assert!((75..=100).contains(&always), "{always}");
-        let half = extensions(0.5, &mut board);
-        assert!((25..=65).contains(&half), "{half}");
-        assert_eq!(extensions(0.0, &mut board), 0);
     }
 }

@@ -7,10 +7,8 @@
 //! taking liberties; a policy that answers only ataris and two-liberty
 //! threats plays elsewhere as often as not, so its playouts call such a
 //! race a coin toss whoever is ahead in it, and a longer search converges
-//! on that wrong value (in three of the 9x9 positions GNU Go won, 5,000
-//! playouts found the race move and 50,000 left it; docs/strength.md,
-//! "Passing too early"). On by default (`Policy::race`): 169 of 199 on
-//! 9x9 at 5,000 playouts against 83 of 100 without; 19x19 not measured.
+//! on that wrong value (docs/strength.md, "Passing too early", has the
+//! positions and the matches of `Policy::race`).
 
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, Point};

@@ -50,7 +50,7 @@ impl Replies {
     }
 
     /// The stored reply of `color` to `before` then `previous` (pass as
-    /// 0), the pair's first, else the single move's.
+    /// `PASS`), the pair's first, else the single move's.
     pub fn reply(&self, color: Color, before: Point, previous: Point) -> Option<Point> {
         if previous == NONE {
             return None;
@@ -63,7 +63,7 @@ impl Replies {
         (one != NONE).then_some(one)
     }
 
-    /// Learns from one finished playout: `moves` in order (pass as 0),
+    /// Learns from one finished playout: `moves` in order (pass as `PASS`),
     /// the first played by `first`; `winner` won it. The winner's replies
     /// are stored, the loser's forgotten.
     pub fn learn(&mut self, moves: &[Point], first: Color, winner: Color) {

@@ -11,6 +11,11 @@ use crate::player::board::{PlayoutBoard, Point};
 use crate::player::knowledge::{Evaluator, PolicyNet, RecentMoves, RECENT_MOVES};
 use crate::player::params::SearchParams;
 
+/// The smallest board side the network is used on: trained on 19x19
+/// games, it helps on 9x9 too (docs/strength.md); smaller boards are
+/// untried.
+const NETWORK_MIN_SIDE: usize = 9;
+
 /// The network and how much its prior weighs, for one search.
 #[derive(Clone, Copy)]
 pub struct NetworkPrior {
@@ -23,7 +28,7 @@ impl NetworkPrior {
     /// The process's network (`PolicyNet::active`) where the parameters
     /// turn it on for this board, None elsewhere.
     pub fn for_board(params: &SearchParams, board: &PlayoutBoard) -> Option<NetworkPrior> {
-        if params.prior_network == 0 || board.size().shorter_side() < params.network_min_side {
+        if params.prior_network == 0 || board.size().shorter_side() < NETWORK_MIN_SIDE {
             return None;
         }
         Some(NetworkPrior {

@@ -30,19 +30,9 @@ pub fn candidates(
     let size = board.size();
     let (width, height) = (size.width as i32, size.height as i32);
     let last = last_move.map(|m| board.vertex(m));
-    let near_last = if size.shorter_side() >= p.prior_near_last_min_side {
-        p.prior_near_last
-    } else {
-        0
-    };
-    let learned_wins = if size.shorter_side() <= p.prior_learned_wins_max_side {
-        p.prior_learned_wins
-    } else {
-        0
-    };
-    let learned = ((p.prior_learned > 0 || learned_wins > 0)
-        && size.shorter_side() >= p.prior_learned_min_side)
-        .then(|| Gammas::shipped_class(size.shorter_side() >= p.prior_learned_large_from));
+    let near_last = p.near_last_for(size);
+    let learned_wins = p.learned_wins_for(size);
+    let learned = (p.prior_learned > 0 || learned_wins > 0).then(Gammas::shipped);
     let recent = Recent {
         last,
         last2: last2.map(|m| board.vertex(m)),
@@ -296,7 +286,7 @@ mod tests {
         };
         let off = SearchParams {
             prior_learned: 0,
-            prior_learned_wins: 0,
+            prior_learned_wins_small: 0,
             ..SearchParams::default()
         };
         let default = SearchParams::default();
@@ -305,27 +295,19 @@ mod tests {
         }
         // The wins form up to 12x12: on 9x9, not on 13x13 or 19x19.
         let rate_form_only = SearchParams {
-            prior_learned_wins: 0,
+            prior_learned_wins_small: 0,
             ..SearchParams::default()
         };
         assert_ne!(priors(9, &default), priors(9, &rate_form_only));
         assert_eq!(priors(13, &default), priors(13, &rate_form_only));
         assert_eq!(priors(19, &default), priors(19, &rate_form_only));
-        // The strong players' fit on 9x9 rates moves otherwise than the
-        // small boards' own.
-        let small_class = SearchParams {
-            prior_learned_large_from: 13,
+        // The large boards' value is their own.
+        let large_wins = SearchParams {
+            prior_learned_wins_large: 200,
             ..SearchParams::default()
         };
-        assert_ne!(priors(9, &small_class), priors(9, &default));
-        assert_eq!(priors(13, &small_class), priors(13, &default));
-        // Kept to the large boards when asked.
-        let large_only = SearchParams {
-            prior_learned_min_side: 13,
-            ..SearchParams::default()
-        };
-        assert_eq!(priors(9, &large_only), priors(9, &off));
-        assert_eq!(priors(13, &large_only), priors(13, &default));
+        assert_eq!(priors(9, &large_wins), priors(9, &default));
+        assert_ne!(priors(19, &large_wins), priors(19, &default));
     }
 
     #[test]
@@ -339,15 +321,15 @@ mod tests {
         };
         let default = SearchParams::default();
         let without = SearchParams {
-            prior_near_last: 0,
+            prior_near_last_large: 0,
             ..SearchParams::default()
         };
-        let everywhere = SearchParams {
-            prior_near_last_min_side: 2,
+        let on_small_too = SearchParams {
+            prior_near_last_small: 10,
             ..SearchParams::default()
         };
         assert_eq!(priors(9, &default), priors(9, &without));
-        assert_ne!(priors(9, &everywhere), priors(9, &without));
+        assert_ne!(priors(9, &on_small_too), priors(9, &without));
         assert_ne!(priors(13, &default), priors(13, &without));
         assert_ne!(priors(19, &default), priors(19, &without));
     }

@@ -26,9 +26,7 @@ use std::sync::OnceLock;
 
 use crate::player::board::Point;
 
-/// The move of a node that stands for a pass. Point 0 is a border point of
-/// the padded board, never a move.
-pub const PASS: Point = 0;
+pub use crate::player::board::PASS;
 
 /// A counter at this value is full: the node stops counting (see `Node`).
 /// Threads that pass the check together overshoot it by a few, far from

@@ -835,7 +835,6 @@ mod tests {
         );
         let params = SearchParams {
             prior_learned: 20,
-            prior_learned_min_side: 2,
             ..SearchParams::default()
         };
         let search = searched_with(&game, Color::Black, params, 3000);
