@@ -1,7 +1,9 @@
 # Move generation and time commands. Time commands answer nothing. genmove
 # plays a legal vertex, pass or resign; reg_genmove does not play;
-# kgs-genmove_cleanup plays like genmove. A one-second byo-yomi keeps the
-# searches short.
+# kgs-genmove_cleanup plays like genmove; and where one move is forced (a
+# capture that saves a string, the one escape of a string in atari), genmove
+# plays it. A one-second byo-yomi keeps the searches short; the forced
+# moves are found in far less, with no seed.
 
 1 time_settings 0 1 1
 #? []
@@ -78,3 +80,56 @@ play b F5
 #? [!E5]
 22 genmove w
 #? [!E5]
+
+# A capturing race of one liberty each: White's four stones on the first
+# line and Black's five above them share their last liberty, E1. Black must
+# take it: the capture saves the five, any other move loses them.
+boardsize 9
+clear_board
+komi 7.5
+play w A1
+play w B1
+play w C1
+play w D1
+play b A2
+play b B2
+play b C2
+play b D2
+play b E2
+play w A3
+play w B3
+play w C3
+play w D3
+play w E3
+play w F2
+23 countlib A2
+#? [1]
+24 genmove b
+#? [E1]
+25 captures black
+#? [4]
+
+# Black's three stones C3-E3 in atari, their one liberty F3 between them
+# and Black's F4 and G3: F3 joins them to those stones; any other move lets
+# White take the three. No White string is in atari, so no capture saves
+# them instead.
+boardsize 9
+clear_board
+play b C3
+play b D3
+play b E3
+play b F4
+play b G3
+play w B3
+play w C2
+play w D2
+play w E2
+play w C4
+play w D4
+play w E4
+26 countlib C3
+#? [1]
+27 genmove b
+#? [F3]
+28 countlib C3
+#? [[4-9]]

@@ -10,9 +10,11 @@
 //!   report of numbers (candidates, visits, win rates, PV, ownership).
 //! - `game` (rules): board, game record, superko, scoring, SGF.
 //!
-//! `analyze` (`hane analyze`, a whole game reviewed into an SGF file) and
-//! `analysis_engine` (`hane analysis`, KataGo's JSON analysis protocol) are
-//! tools on top of `player` and `game`, beside the protocol, not part of it.
+//! `review` (`hane analyze`, a whole game reviewed into an SGF file) and
+//! `json_analysis` (`hane analysis`, KataGo's JSON analysis protocol) are
+//! tools on top of `player` and `game`, beside the protocol, not part of it;
+//! `frontend` is what the three front-ends share (bounded line reading, SGF
+//! files, a panic's text).
 //!
 //! Data flows one way: stdin -> reader thread -> parser -> `Command` ->
 //! `Engine` -> (the clock's budget -> `Player` -> search threads -> report ->
@@ -20,23 +22,24 @@
 //! declarations is the whole public API, for `main.rs`, `tests/` and `fuzz/`.
 //! docs/architecture.md maps every module.
 
-mod analysis_engine;
-mod analyze;
+mod frontend;
 mod game;
 mod gtp;
+mod json_analysis;
 mod player;
+mod review;
 
-pub use analysis_engine::{
-    parse_overrides, read_config_file, run_analysis, serve_analysis, AnalysisOptions, KataSettings,
-    NotUsed, ReportAs, Setting,
-};
-pub use analyze::{analyze_file, AnalyzeError, AnalyzeOptions, Summary};
 pub use game::sgf;
 pub use game::zobrist::stone_key;
 pub use game::{BoardSize, Color, Game, Move, Rules, Superko, Vertex};
 pub use gtp::{format_response, parse_line, serve, Command, Engine, LiveGfx, ParseError, Request};
+pub use json_analysis::{
+    parse_overrides, read_config_file, run_analysis, serve_analysis, AnalysisOptions, KataSettings,
+    NotUsed, ReportAs, Setting,
+};
 pub use player::model as knowledge;
 pub use player::{
     bench, param, use_network_file, Param, ParamError, ParamKind, ParamValue, PlayerConfig,
     SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
 };
+pub use review::{review_file, ReviewError, ReviewOptions, ReviewSummary};

@@ -11,7 +11,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use hane::{
-    AnalysisOptions, AnalyzeOptions, Engine, KataSettings, LiveGfx, PlayerConfig, ReportAs, Rules,
+    AnalysisOptions, Engine, KataSettings, LiveGfx, PlayerConfig, ReportAs, ReviewOptions, Rules,
     SearchParams, Superko,
 };
 
@@ -137,7 +137,7 @@ enum Tool {
     /// Review a game: search every position of its main line and write the
     /// game with Black's win rate on each node (Sabaki's SBKV), a comment on
     /// each move and hane's variation where it prefers another move.
-    Analyze(AnalyzeArgs),
+    Analyze(ReviewArgs),
     /// KataGo's JSON analysis protocol: one JSON query a line on stdin, one
     /// JSON response a line on stdout per turn analysed (not GTP).
     Analysis(AnalysisArgs),
@@ -198,7 +198,7 @@ struct AnalysisArgs {
 }
 
 #[derive(clap::Args, Debug)]
-struct AnalyzeArgs {
+struct ReviewArgs {
     /// The game (SGF); it is read, never changed.
     game: PathBuf,
     /// Where to write the reviewed game; not the game's own file (default:
@@ -278,7 +278,7 @@ fn main() {
                 "analyze",
                 &["threads", "playouts", "time", "superko", "no_suicide"],
             );
-            analyze(&cli, args)
+            review(&cli, args)
         }
         Some(Tool::Params) => {
             refuse_engine_options(&matches, "params", &[]);
@@ -423,7 +423,7 @@ komi 7.5 until the client sets one",
 
 /// `hane analyze`: a tool, so its errors end the process with a message
 /// and status 1; its closing line goes to stderr beside the progress bar.
-fn analyze(cli: &Cli, args: AnalyzeArgs) {
+fn review(cli: &Cli, args: ReviewArgs) {
     let threads = before_or_after(cli.threads, args.threads, "--threads", "analyze");
     let threads = threads_or_every_core(threads);
     let playouts = before_or_after(cli.playouts, args.playouts, "--playouts", "analyze");
@@ -433,8 +433,8 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
     }
     let output = args
         .output
-        .unwrap_or_else(|| AnalyzeOptions::default_output(&args.game));
-    let options = AnalyzeOptions {
+        .unwrap_or_else(|| ReviewOptions::default_output(&args.game));
+    let options = ReviewOptions {
         input: args.game,
         output,
         rules: rules(cli),
@@ -453,7 +453,7 @@ fn analyze(cli: &Cli, args: AnalyzeArgs) {
         use std::io::Write;
         let _ = writeln!(std::io::stderr(), "hane analyze: {text}");
     };
-    match hane::analyze_file(&options) {
+    match hane::review_file(&options) {
         Ok(summary) => match summary.stopped_by {
             Some(signal) => {
                 if summary.positions == 0 {

@@ -15,7 +15,7 @@ use common::{
     stderr_of, wait_bounded, Gtp, TempDir,
 };
 
-/// The reader's bound on one line (src/gtp/io.rs).
+/// The readers' bound on one line (src/frontend/lines.rs).
 const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// A 9x9 game with stones of both colours, a capture and komi 6.5.
@@ -841,4 +841,86 @@ fn a_large_sgf_file_is_read_in_bounded_memory() {
     let mut gtp = Gtp::start();
     let answer = gtp.send(&format!("loadsgf {}", path.display()));
     assert!(answer.starts_with("? cannot load file"), "{answer}");
+}
+
+/// A parent may hand over a non-blocking stdout. When the reader fell
+/// behind, a write got EAGAIN, which was taken for a closed stdout: hane
+/// stopped after some 50 KB and every pending response was lost. The
+/// client here writes 202 commands whose answers fill the pipe several
+/// times over, waits two seconds, then reads.
+#[test]
+fn a_non_blocking_stdout_is_waited_on() {
+    let python = r#"
+import os, subprocess, sys, time
+r, w = os.pipe()
+os.set_blocking(w, False)
+p = subprocess.Popen([sys.argv[1], '--threads', '1'], stdin=subprocess.PIPE, stdout=w)
+os.close(w)
+p.stdin.write(b'boardsize 19\n' + b'showboard\n' * 200 + b'99 name\n')
+p.stdin.close()
+time.sleep(2)
+out = b''
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    out += chunk
+code = p.wait(timeout=20)
+sys.stdout.write(out.decode())
+sys.exit(code)
+"#;
+    let output = match Command::new("python3")
+        .args(["-c", python, env!("CARGO_BIN_EXE_hane")])
+        .output()
+    {
+        Ok(output) => output,
+        Err(e) => {
+            eprintln!("python3 is needed to make a non-blocking pipe: {e}");
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+    let responses: Vec<&str> = stdout.split_terminator("\n\n").collect();
+    assert_eq!(
+        responses.len(),
+        202,
+        "{} bytes arrived; stderr: {stderr}",
+        stdout.len()
+    );
+    assert_eq!(responses[201], "=99 hane");
+    assert!(stdout.len() > 200_000, "{} bytes", stdout.len());
+}
+
+/// With stdout on /dev/full every response failed to write, yet hane exited
+/// 0 as if the session had succeeded. A write error other than a closed pipe
+/// now ends it with status 1; a closed pipe (the client went away) stays 0,
+/// `closed_stdout_ends_the_engine_cleanly` in tests/bad_input.rs.
+#[test]
+fn a_stdout_that_cannot_be_written_exits_non_zero() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here");
+        return;
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hane");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // hane may be gone before the last line is written.
+    let _ = stdin.write_all(b"name\nname\n");
+    drop(stdin);
+    let status = wait_bounded(&mut child, Duration::from_secs(10), "/dev/full");
+    let mut stderr = String::new();
+    let _ = child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write standard output"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

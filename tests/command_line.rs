@@ -9,7 +9,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use common::{spawn_hane, start_up, stderr_of, wait_bounded, TempDir};
+use common::{run_to_end, spawn_hane, start_up, stderr_of, wait_bounded, TempDir};
 use serde_json::Value;
 
 /// Runs hane with `args` and `input` on stdin, at most a minute.
@@ -332,4 +332,53 @@ fn bench_shows_progress_and_recommends_threads() {
     let output = start_up(&chosen);
     assert!(output.status.success());
     assert!(!String::from_utf8_lossy(&output.stdout).contains("recommended"));
+}
+
+/// `--threads 4294967296` aborted at the first genmove (an allocation of
+/// that many workers), `100000` took 5.9 GB and panicked spawning a thread,
+/// after the engine had answered its first commands. A number of threads
+/// past MAX_THREADS is refused at start-up.
+#[test]
+fn absurd_thread_counts_are_refused_at_start_up() {
+    for threads in ["4294967296", "99999999999", "100000", "1025"] {
+        assert_refused(&["--threads", threads], "--threads");
+        assert_refused(&["bench", "--threads", threads], "--threads");
+        assert_refused(
+            &["analyze", "in.sgf", "-o", "out.sgf", "--threads", threads],
+            "--threads",
+        );
+    }
+    // The bound itself is accepted and plays.
+    let (status, stdout, stderr) = run_to_end(
+        &["--threads", "1024", "--playouts", "2048"],
+        "boardsize 5\n1 genmove b\n",
+        Duration::from_secs(60),
+    );
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(stdout.contains("=1 "), "{stdout:?}");
+}
+
+/// `--time -1` was refused, but 0, NaN and infinity were taken silently as
+/// "not set"; the same rule for all now, and a time past the cap on
+/// thinking time is refused too.
+#[test]
+fn senseless_times_per_move_are_refused_at_start_up() {
+    for time in [
+        "0", "0.0", "-0", "nan", "NaN", "inf", "-inf", "infinity", "-1", "1e30", "1e300", "3601",
+        "", "x",
+    ] {
+        let arg = format!("--time={time}");
+        assert_refused(&[&arg], "--time");
+        assert_refused(&["analyze", "in.sgf", "-o", "out.sgf", &arg], "--time");
+    }
+    // The ends of the range are accepted.
+    for time in ["0.001", "3600", "1e-300"] {
+        let (status, stdout, stderr) = run_to_end(
+            &["--time", time, "--threads", "1"],
+            "name\n",
+            Duration::from_secs(10),
+        );
+        assert!(status.success(), "--time {time}: {stderr}");
+        assert_eq!(stdout, "= hane\n\n");
+    }
 }

@@ -8,7 +8,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::analysis::{warnings, Client};
+use common::json_analysis::{warnings, Client};
 use common::{Gtp, TempDir};
 use serde_json::Value;
 

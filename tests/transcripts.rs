@@ -514,7 +514,7 @@ fn katago_rules_commands_set_the_superko_rule_and_refuse_other_rules() {
     }
 }
 
-/// The debug log writes commands as GTP text; the info log says what the
+/// The debug log writes commands as the client sent them; the info log says what the
 /// clock gave a move and why the search stopped.
 #[test]
 fn logs_write_commands_as_gtp_and_the_clock_s_decisions() {
@@ -524,7 +524,7 @@ fn logs_write_commands_as_gtp_and_the_clock_s_decisions() {
     gtp.ok("time_settings 30 0 0");
     gtp.ok("genmove w");
     let (_, stderr) = gtp.close();
-    assert!(stderr.contains("command play B E5"), "{stderr}");
+    assert!(stderr.contains("command play b e5"), "{stderr}");
     assert!(!stderr.contains("Vertex {"), "{stderr}");
     let budget = stderr
         .lines()
@@ -603,4 +603,25 @@ fn katago_parameter_commands_read_and_set_the_one_parameter_table() {
     gtp.ok("boardsize 9");
     let reply = gtp.ok("genmove b");
     assert!(reply != "pass" && reply != "resign", "{reply}");
+}
+
+/// `komi -0` was written back as `KM[-0]`.
+#[test]
+fn negative_zero_komi_is_written_as_zero() {
+    let dir = TempDir::new("komi-minus-zero");
+    let mut gtp = Gtp::start_with(&["--threads", "1"]);
+    gtp.ok("boardsize 9");
+    gtp.ok("komi -0");
+    let record = gtp.ok("printsgf");
+    assert!(record.contains("KM[0]"), "{record}");
+    assert!(!record.contains("KM[-0]"), "{record}");
+    // A file's KM[-0] as well, and the count it gives.
+    let path = dir.file("minus-zero.sgf", b"(;SZ[9]KM[-0];B[ee])");
+    gtp.ok(&format!("loadsgf {}", path.display()));
+    let record = gtp.ok("printsgf");
+    assert!(
+        record.contains("KM[0]") && !record.contains("KM[-0]"),
+        "{record}"
+    );
+    assert_eq!(gtp.ok("final_score"), "B+81");
 }

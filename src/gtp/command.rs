@@ -1,10 +1,8 @@
 //! Typed GTP commands: what the parser produces and the engine consumes.
 //! The engine never sees command strings, only these values.
 
-use std::fmt;
-
 use crate::game::{Color, Move, Vertex};
-use crate::player::{FilterKind, MoveFilter};
+use crate::player::MoveFilter;
 
 /// One input line after preprocessing: the optional numeric id (echoed in
 /// the response) and either a command or the error to answer with.
@@ -123,10 +121,13 @@ pub enum GfxView {
 /// saturating at u64::MAX for huge integers; f64 always finite) so that the
 /// engine, which knows the game, decides what is acceptable.
 ///
-/// `Display` (and `Debug`, the same) writes the command as GTP text, the
-/// way a client would type it (`play B E5`), for the debug log and for
-/// test failures.
-#[derive(Clone, PartialEq)]
+/// A command is three lines of code, each where its kind lives: its
+/// variant here (its typed arguments, what the parser's tests and the
+/// fuzzers compare), its row in parse.rs's `COMMANDS` (its name, which
+/// `list_commands` and `known_command` read, and the reader of its
+/// arguments), and its arm in `Engine::dispatch`, which the compiler asks
+/// for once the variant exists.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     ProtocolVersion,
     Name,
@@ -198,178 +199,4 @@ pub enum Command {
     ColorAt(Vertex),
     Countlib(Vertex),
     Captures(Color),
-}
-
-impl fmt::Debug for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-impl fmt::Display for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Command::*;
-        let c = |color: &Color| color.letter();
-        match self {
-            ProtocolVersion => f.write_str("protocol_version"),
-            Name => f.write_str("name"),
-            Version => f.write_str("version"),
-            KnownCommand(name) => write!(f, "known_command {name}"),
-            ListCommands => f.write_str("list_commands"),
-            Quit => f.write_str("quit"),
-            Boardsize(w, h) if w == h => write!(f, "boardsize {w}"),
-            Boardsize(w, h) => write!(f, "boardsize {w} {h}"),
-            ClearBoard => f.write_str("clear_board"),
-            Komi(komi) => write!(f, "komi {komi}"),
-            Play(color, mv) => write!(f, "play {} {mv}", c(color)),
-            Genmove(color) => write!(f, "genmove {}", c(color)),
-            RegGenmove(color) => write!(f, "reg_genmove {}", c(color)),
-            KgsGenmoveCleanup(color) => write!(f, "kgs-genmove_cleanup {}", c(color)),
-            Undo => f.write_str("undo"),
-            Showboard => f.write_str("showboard"),
-            FinalScore => f.write_str("final_score"),
-            FinalStatusList(status) => write!(
-                f,
-                "final_status_list {}",
-                match status {
-                    StoneStatus::Alive => "alive",
-                    StoneStatus::Dead => "dead",
-                    StoneStatus::Seki => "seki",
-                }
-            ),
-            FixedHandicap(n) => write!(f, "fixed_handicap {n}"),
-            PlaceFreeHandicap(n) => write!(f, "place_free_handicap {n}"),
-            SetFreeHandicap(vertices) => {
-                f.write_str("set_free_handicap")?;
-                vertices.iter().try_for_each(|v| write!(f, " {v}"))
-            }
-            LoadSgf { path, move_number } => {
-                write!(f, "loadsgf {path}")?;
-                move_number.map_or(Ok(()), |n| write!(f, " {n}"))
-            }
-            PrintSgf(path) => {
-                f.write_str("printsgf")?;
-                path.as_ref().map_or(Ok(()), |path| write!(f, " {path}"))
-            }
-            TimeSettings {
-                main_time,
-                byo_yomi_time,
-                byo_yomi_stones,
-            } => write!(
-                f,
-                "time_settings {main_time} {byo_yomi_time} {byo_yomi_stones}"
-            ),
-            TimeLeft {
-                color,
-                time,
-                stones,
-            } => write!(f, "time_left {} {time} {stones}", c(color)),
-            KgsTimeSettings(system) => match system {
-                KgsTimeSystem::None => f.write_str("kgs-time_settings none"),
-                KgsTimeSystem::Absolute { main_time } => {
-                    write!(f, "kgs-time_settings absolute {main_time}")
-                }
-                KgsTimeSystem::Byoyomi {
-                    main_time,
-                    period_time,
-                    periods,
-                } => write!(
-                    f,
-                    "kgs-time_settings byoyomi {main_time} {period_time} {periods}"
-                ),
-                KgsTimeSystem::Canadian {
-                    main_time,
-                    period_time,
-                    stones,
-                } => write!(
-                    f,
-                    "kgs-time_settings canadian {main_time} {period_time} {stones}"
-                ),
-            },
-            CpuTime => f.write_str("cputime"),
-            GoguiAnalyzeCommands => f.write_str("gogui-analyze_commands"),
-            GoguiInterrupt => f.write_str("gogui-interrupt"),
-            Gfx(view, color) => {
-                f.write_str(match view {
-                    GfxView::Ownership => "hane-ownership",
-                    GfxView::Candidates => "hane-candidates",
-                    GfxView::Variation => "hane-pv",
-                    GfxView::Score => "hane-score",
-                })?;
-                color.map_or(Ok(()), |color| write!(f, " {}", c(&color)))
-            }
-            Analyze(dialect, args) | GenmoveAnalyze(dialect, args) => {
-                let prefix = match dialect {
-                    Dialect::LeelaZero => "lz",
-                    Dialect::KataGo => "kata",
-                };
-                let name = if matches!(self, Analyze(..)) {
-                    "analyze"
-                } else {
-                    "genmove_analyze"
-                };
-                write!(f, "{prefix}-{name}{args}")
-            }
-            KataGetRules => f.write_str("kata-get-rules"),
-            KataSetRules(rules) => write!(f, "kata-set-rules {rules}"),
-            KataListParams => f.write_str("kata-list-params"),
-            KataGetParam(name) => write!(f, "kata-get-param {name}"),
-            KataSetParam(name, value) => write!(f, "kata-set-param {name} {value}"),
-            KataGetParams => f.write_str("kata-get-params"),
-            KataSetParams(params) => write!(f, "kata-set-params {params}"),
-            IsLegal(color, mv) => write!(f, "is_legal {} {mv}", c(color)),
-            AllLegal(color) => write!(f, "all_legal {}", c(color)),
-            ListStones(color) => write!(f, "list_stones {}", c(color)),
-            ColorAt(vertex) => write!(f, "color {vertex}"),
-            Countlib(vertex) => write!(f, "countlib {vertex}"),
-            Captures(color) => write!(f, "captures {}", c(color)),
-        }
-    }
-}
-
-/// The arguments as they would be written after the command name, each
-/// with its leading space: ` B 50 maxmoves 3 avoid W D4,Q16 1`.
-impl fmt::Display for AnalyzeArgs {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(color) = self.color {
-            write!(f, " {}", color.letter())?;
-        }
-        if let Some(interval) = self.interval {
-            write!(f, " {interval}")?;
-        }
-        if let Some(n) = self.max_moves {
-            write!(f, " maxmoves {n}")?;
-        }
-        if let Some(n) = self.min_moves {
-            write!(f, " minmoves {n}")?;
-        }
-        for rule in self.filter.rules() {
-            let kind = match rule.kind {
-                FilterKind::Avoid => "avoid",
-                FilterKind::Allow => "allow",
-            };
-            let moves: Vec<String> = rule.moves.iter().map(Move::to_string).collect();
-            write!(
-                f,
-                " {kind} {} {} {}",
-                rule.color.letter(),
-                moves.join(","),
-                rule.until_depth
-            )?;
-        }
-        for (on, key) in [
-            (self.ownership, "ownership"),
-            (self.ownership_stdev, "ownershipStdev"),
-            (self.moves_ownership, "movesOwnership"),
-            (self.root_info, "rootInfo"),
-            (self.pv_visits, "pvVisits"),
-            (self.pv_edge_visits, "pvEdgeVisits"),
-            (self.no_result_value, "noResultValue"),
-        ] {
-            if on {
-                write!(f, " {key} true")?;
-            }
-        }
-        Ok(())
-    }
 }

@@ -2,28 +2,31 @@
 //! command at a time. A command either succeeds and changes the state, or
 //! fails and changes nothing: every command validates first, then applies.
 
-use std::any::Any;
-use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
 
 use log::{error, info, warn};
 
-use super::analysis;
-use super::command::{AnalyzeArgs, Command, Dialect, KgsTimeSystem, StoneStatus};
+mod params;
+mod position;
+mod setup;
+
+use params::{param_names, params_of_json};
+use position::vertex_list;
+use setup::kgs_time_control;
+
+use super::analyze_commands;
+use super::command::{AnalyzeArgs, Command, Dialect};
 use super::cputime::process_cpu_seconds;
 use super::live_gfx::{self, LiveGfx};
 use super::parse::command_names;
 use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::showboard::showboard;
 use super::signals::Signals;
-use crate::game::sgf::{self, SgfGame};
-use crate::game::{
-    fixed_handicap_vertices, free_handicap_vertices, result_text, Action, BoardSize, Color, Game,
-    Move, Rules, RulesObject, Vertex, DEFAULT_KOMI, MAX_RECORD_ACTIONS,
-};
+use crate::frontend::panic_message;
+use crate::game::{result_text, BoardSize, Color, Game, Move, Rules, RulesObject, DEFAULT_KOMI};
 use crate::player::{
-    Budget, Clock, Decision, MoveFilter, ParamError, ParamValue, Player, PlayerConfig,
-    SearchParams, SearchReport, SearchRequest, TimeControl, Watch, PARAMS, UNSEEN_LATENCY,
+    Budget, Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, SearchRequest,
+    TimeControl, Watch, UNSEEN_LATENCY,
 };
 
 /// What a genmove asks of the search beyond the position and the clock's
@@ -40,8 +43,6 @@ struct GenmoveAsk<'w> {
 
 /// The protocol version this engine speaks.
 const PROTOCOL_VERSION: &str = "2";
-/// Files larger than this are not SGF games anyone plays: refuse before reading.
-const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 /// The board of a fresh engine.
 const DEFAULT_SIZE: usize = 19;
 
@@ -56,7 +57,7 @@ gfx/Score estimate/hane-score %m";
 
 /// What a command may use besides the engine: the reader's signals (stop
 /// flags) and the stream its response is written to while it runs.
-pub struct Context<'a> {
+pub struct CommandIo<'a> {
     pub signals: &'a Signals,
     pub stream: &'a mut dyn ResponseStream,
 }
@@ -133,7 +134,7 @@ impl Engine {
     pub fn execute_detached(&mut self, command: Command) -> Reply {
         let signals = Signals::at_end_of_input();
         let mut sink = ResponseWriter::new(std::io::sink(), None);
-        let mut context = Context {
+        let mut context = CommandIo {
             signals: &signals,
             stream: &mut sink,
         };
@@ -147,7 +148,7 @@ impl Engine {
     /// A panic inside the command (a bug: none is known) is answered as a
     /// GTP error, `internal error (...)`, with the game as it was before the
     /// command, so that a GUI's game survives it.
-    pub(crate) fn execute(&mut self, command: Command, context: &mut Context) -> Reply {
+    pub(crate) fn execute(&mut self, command: Command, context: &mut CommandIo) -> Reply {
         self.guarded(|engine| engine.dispatch(command, context))
     }
 
@@ -161,7 +162,7 @@ impl Engine {
         match panic::catch_unwind(AssertUnwindSafe(|| command(self))) {
             Ok(reply) => reply,
             Err(payload) => {
-                let message = panic_message(payload.as_ref());
+                let message = panic_message(payload.as_ref()).to_string();
                 error!("internal error, game restored: {message}");
                 self.game = game;
                 self.handicap = handicap;
@@ -173,12 +174,13 @@ impl Engine {
         }
     }
 
-    /// Answers one command, unguarded.
-    fn dispatch(&mut self, command: Command, context: &mut Context) -> Reply {
+    /// Answers one command, unguarded: each command's handler, by job.
+    fn dispatch(&mut self, command: Command, context: &mut CommandIo) -> Reply {
         use Command::*;
         self.ponder_due = false;
         let stop = &context.signals.stop;
         match command {
+            // The protocol and the session.
             ProtocolVersion => Ok(PROTOCOL_VERSION.into()),
             Name => Ok("hane".into()),
             Version => Ok(env!("CARGO_PKG_VERSION").into()),
@@ -188,6 +190,10 @@ impl Engine {
                 self.quit = true;
                 Ok(String::new())
             }
+            CpuTime => cpu_time(),
+            GoguiAnalyzeCommands => Ok(GOGUI_ANALYZE_COMMANDS.into()),
+            GoguiInterrupt => Ok(String::new()),
+            // The game and its clock (setup.rs).
             Boardsize(width, height) => self.boardsize(width, height),
             ClearBoard => {
                 self.new_game(self.game.size());
@@ -198,6 +204,26 @@ impl Engine {
                 Ok(String::new())
             }
             Play(color, mv) => self.play(color, mv),
+            Undo => self.undo(),
+            FixedHandicap(n) => self.fixed_handicap(n),
+            PlaceFreeHandicap(n) => self.place_free_handicap(n),
+            SetFreeHandicap(vertices) => self.set_free_handicap(&vertices),
+            LoadSgf { path, move_number } => self.loadsgf(&path, move_number),
+            PrintSgf(path) => self.printsgf(path.as_deref()),
+            KataGetRules => Ok(RulesObject::of(self.game.rules()).to_json()),
+            KataSetRules(text) => self.set_rules(&text),
+            TimeSettings {
+                main_time,
+                byo_yomi_time,
+                byo_yomi_stones,
+            } => self.set_time_control(TimeControl::gtp(main_time, byo_yomi_time, byo_yomi_stones)),
+            KgsTimeSettings(system) => self.set_time_control(kgs_time_control(system)),
+            TimeLeft {
+                color,
+                time,
+                stones,
+            } => self.time_left(color, time, stones),
+            // The search: a move, or what the search sees.
             Genmove(color) | KgsGenmoveCleanup(color) => self
                 .genmove_drawn(color, context.signals)
                 .map(decision_text),
@@ -210,7 +236,7 @@ impl Engine {
             }
             Analyze(dialect, args) => {
                 self.check_filter(&args.filter)?;
-                analysis::analyze(
+                analyze_commands::analyze(
                     &mut self.player,
                     &self.game,
                     dialect,
@@ -221,7 +247,7 @@ impl Engine {
             }
             Gfx(view, color) => {
                 let budget = self.clock.untimed_budget(self.game.size());
-                Ok(analysis::gfx(
+                Ok(analyze_commands::gfx(
                     &mut self.player,
                     &self.game,
                     view,
@@ -230,125 +256,23 @@ impl Engine {
                     stop,
                 ))
             }
-            Undo => self
-                .game
-                .undo()
-                .map(|()| String::new())
-                .map_err(|e| e.to_string()),
+            // The position, read (position.rs).
             Showboard => Ok(showboard(&self.game)),
             FinalScore => Ok(result_text(self.game.score())),
-            FinalStatusList(status) => Ok(match status {
-                // Tromp-Taylor removes no dead stones: every stone on the
-                // board counts as alive, as final_score counts it.
-                StoneStatus::Alive => {
-                    let mut stones = self.game.board().stones(Color::Black);
-                    stones.extend(self.game.board().stones(Color::White));
-                    stones.sort_by_key(|v| (v.row, v.col));
-                    vertex_list(&stones)
-                }
-                StoneStatus::Dead | StoneStatus::Seki => String::new(),
-            }),
-            FixedHandicap(n) => self.fixed_handicap(n),
-            PlaceFreeHandicap(n) => self.place_free_handicap(n),
-            SetFreeHandicap(vertices) => self.set_free_handicap(&vertices),
-            LoadSgf { path, move_number } => self.loadsgf(&path, move_number),
-            PrintSgf(path) => self.printsgf(path.as_deref()),
-            TimeSettings {
-                main_time,
-                byo_yomi_time,
-                byo_yomi_stones,
-            } => {
-                self.clock
-                    .set_control(TimeControl::gtp(main_time, byo_yomi_time, byo_yomi_stones));
-                Ok(String::new())
-            }
-            KgsTimeSettings(system) => {
-                self.clock.set_control(kgs_time_control(system));
-                Ok(String::new())
-            }
-            TimeLeft {
-                color,
-                time,
-                stones,
-            } => {
-                self.clock.time_left(color, time, stones);
-                Ok(String::new())
-            }
-            // Seconds with millisecond digits, as GNU Go prints them.
-            CpuTime => process_cpu_seconds()
-                .map(|seconds| format!("{seconds:.3}"))
-                .ok_or_else(|| "cannot measure CPU time".to_string()),
-            GoguiAnalyzeCommands => Ok(GOGUI_ANALYZE_COMMANDS.into()),
-            GoguiInterrupt => Ok(String::new()),
-            IsLegal(color, mv) => Ok(if self.game.is_legal(color, mv) {
-                "1"
-            } else {
-                "0"
-            }
-            .into()),
+            FinalStatusList(status) => Ok(self.final_status_list(status)),
+            IsLegal(color, mv) => Ok(self.is_legal(color, mv)),
             AllLegal(color) => Ok(vertex_list(&self.game.legal_vertices(color))),
             ListStones(color) => Ok(vertex_list(&self.game.board().stones(color))),
-            ColorAt(vertex) => {
-                self.check_on_board(vertex)?;
-                Ok(match self.game.board().get(vertex) {
-                    Some(color) => color.to_string(),
-                    None => "empty".into(),
-                })
-            }
-            Countlib(vertex) => {
-                self.check_on_board(vertex)?;
-                if self.game.board().get(vertex).is_none() {
-                    return Err("vertex must not be empty".into());
-                }
-                Ok(self.game.board().liberties(vertex).to_string())
-            }
+            ColorAt(vertex) => self.color_at(vertex),
+            Countlib(vertex) => self.countlib(vertex),
             Captures(color) => Ok(self.game.captures(color).to_string()),
-            KataGetRules => Ok(RulesObject::of(self.game.rules()).to_json()),
-            KataSetRules(text) => self.set_rules(&text),
-            KataListParams => Ok(PARAMS.iter().map(|p| p.name).collect::<Vec<_>>().join(" ")),
-            KataGetParam(name) => self
-                .player
-                .config()
-                .search
-                .get(&name)
-                .map(|value| value.to_string())
-                .ok_or_else(|| ParamError::Unknown(name).to_string()),
+            // The search parameters (params.rs).
+            KataListParams => Ok(param_names()),
+            KataGetParam(name) => self.param(name),
             KataSetParam(name, value) => self.set_params(&[(name, value)]),
-            KataGetParams => Ok(params_json(&self.player.config().search)),
+            KataGetParams => Ok(self.params()),
             KataSetParams(text) => self.set_params(&params_of_json(&text)?),
         }
-    }
-
-    /// `kata-set-rules`: Tromp-Taylor under either superko rule, with or
-    /// without suicide, which then decides the moves from now on (the
-    /// position and the komi stay); any other rules are refused with what
-    /// differs, and change nothing.
-    fn set_rules(&mut self, text: &str) -> Reply {
-        let asked =
-            RulesObject::parse(text).map_err(|why| format!("unknown rules '{text}', {why}"))?;
-        let rules = asked
-            .played(self.game.komi())
-            .map_err(|why| format!("rules hane does not play: {why}"))?;
-        if rules != self.game.rules() {
-            self.rules = rules;
-            self.game = self.game.clone().with_rules(rules);
-            // The kept tree marked moves illegal under the old rules.
-            self.player.clear();
-            info!("rules now {rules}");
-        }
-        Ok(String::new())
-    }
-
-    /// `kata-set-param(s)`: every parameter set, or none when one of them
-    /// is unknown or out of its range.
-    fn set_params(&mut self, settings: &[(String, String)]) -> Reply {
-        let mut params = self.player.config().search.clone();
-        for (name, value) in settings {
-            params.set(name, value).map_err(|e| e.to_string())?;
-        }
-        info!("search parameters: {}", params.summary());
-        self.player.set_search_params(params);
-        Ok(String::new())
     }
 
     /// An avoid or allow list may name only points of the board (and pass),
@@ -361,42 +285,6 @@ impl Engine {
             Some(v) => Err(format!("syntax error ({v} is off the board)")),
             None => Ok(()),
         }
-    }
-
-    fn check_on_board(&self, vertex: Vertex) -> Result<(), String> {
-        if self.game.board().is_on_board(vertex) {
-            Ok(())
-        } else {
-            Err("invalid coordinate".into())
-        }
-    }
-
-    fn new_game(&mut self, size: BoardSize) {
-        self.game = self.empty_board(size);
-        self.handicap = None;
-        // Same time settings, both clocks full again.
-        self.clock.new_game();
-    }
-
-    /// `boardsize N`, or a `width` x `height` rectangle (`boardsize W H`,
-    /// `rectangular_boardsize W H`): each side 2..=25, else the spec's
-    /// error and the game is left as it was.
-    fn boardsize(&mut self, width: u64, height: u64) -> Reply {
-        let side = |n: u64| usize::try_from(n).ok();
-        let size = side(width)
-            .zip(side(height))
-            .and_then(|(width, height)| BoardSize::new(width, height))
-            .ok_or("unacceptable size")?;
-        self.new_game(size);
-        Ok(String::new())
-    }
-
-    fn play(&mut self, color: Color, mv: Move) -> Reply {
-        self.check_record_room()?;
-        self.game
-            .play(color, mv)
-            .map(|_| String::new())
-            .map_err(|e| e.to_string())
     }
 
     /// Chooses a move for `color` and, when `commit`, plays it. `watch`
@@ -486,7 +374,7 @@ impl Engine {
         &mut self,
         dialect: Dialect,
         args: &AnalyzeArgs,
-        context: &mut Context,
+        context: &mut CommandIo,
     ) -> Reply {
         let color = args.color.unwrap_or(self.game.to_move());
         let stream = &mut *context.stream;
@@ -496,9 +384,9 @@ impl Engine {
         // before it (genmove's full record, say) is still answered as an
         // error.
         let send = |report: &SearchReport| {
-            analysis::send_info_line(&mut *stream, report, &game, dialect, args)
+            analyze_commands::send_info_line(&mut *stream, report, &game, dialect, args)
         };
-        let watch = Watch::every(analysis::interval(args), send);
+        let watch = Watch::every(analyze_commands::interval(args), send);
         let ask = GenmoveAsk {
             commit: true,
             watch: Some(watch),
@@ -539,192 +427,15 @@ impl Engine {
             report.elapsed.as_secs_f64()
         );
     }
-
-    /// Every move is kept for superko and undo; a client that plays on
-    /// without end is refused once the record is full.
-    fn check_record_room(&self) -> Result<(), String> {
-        if self.game.actions().len() >= MAX_RECORD_ACTIONS {
-            return Err(format!("game record full ({MAX_RECORD_ACTIONS} moves)"));
-        }
-        Ok(())
-    }
-
-    fn check_handicap_allowed(&self) -> Result<(), String> {
-        if !self.game.board().is_empty()
-            || self
-                .game
-                .actions()
-                .iter()
-                .any(|a| matches!(a, Action::Setup(_)))
-        {
-            return Err("board not empty".into());
-        }
-        // A setup is an action of the record like a move: the bound that
-        // lets hane reload its own printsgf applies to it too.
-        self.check_record_room()
-    }
-
-    fn fixed_handicap(&mut self, stones: u64) -> Reply {
-        self.check_handicap_allowed()?;
-        if !self.game.size().is_square() {
-            // The spec places fixed handicap stones on square boards only;
-            // place_free_handicap serves a rectangle.
-            return Err("fixed handicap is defined only for square boards".into());
-        }
-        let vertices = usize::try_from(stones)
-            .ok()
-            .and_then(|n| fixed_handicap_vertices(self.game.size(), n))
-            .ok_or("invalid number of stones")?;
-        self.place_handicap(&vertices)
-    }
-
-    fn place_free_handicap(&mut self, stones: u64) -> Reply {
-        self.check_handicap_allowed()?;
-        let size = self.game.size();
-        if stones < 2 || stones >= size.points() as u64 {
-            return Err("invalid number of stones".into());
-        }
-        let vertices = free_handicap_vertices(size, stones as usize);
-        self.place_handicap(&vertices)
-    }
-
-    fn set_free_handicap(&mut self, vertices: &[Vertex]) -> Reply {
-        self.check_handicap_allowed()?;
-        let size = self.game.size();
-        let mut sorted = vertices.to_vec();
-        sorted.sort();
-        sorted.dedup();
-        let valid = vertices.len() >= 2
-            && vertices.len() < size.points()
-            && sorted.len() == vertices.len()
-            && vertices.iter().all(|v| v.is_on_board(size));
-        if !valid {
-            return Err("bad vertex list".into());
-        }
-        // The spec gives set_free_handicap no output.
-        self.place_handicap(vertices).map(|_| String::new())
-    }
-
-    /// Puts Black's handicap stones on the empty board; White moves next.
-    fn place_handicap(&mut self, vertices: &[Vertex]) -> Reply {
-        let stones: Vec<(Vertex, Option<Color>)> =
-            vertices.iter().map(|&v| (v, Some(Color::Black))).collect();
-        let mut game = self.game.clone();
-        game.setup(&stones)
-            .map_err(|_| "bad vertex list".to_string())?;
-        game.set_to_move(Color::White);
-        self.game = game;
-        self.handicap = Some(vertices.len() as u32);
-        Ok(vertex_list(vertices))
-    }
-
-    fn loadsgf(&mut self, path: &str, move_number: Option<u64>) -> Reply {
-        let loaded = read_sgf_file(path).and_then(|record| {
-            let game = Game::from_sgf(&record, move_number, self.game.komi(), self.rules.superko)
-                .map_err(|e| e.to_string())?;
-            let komi = game.komi();
-            let game = game.with_rules(self.rules.with_komi(komi));
-            Ok((record, game))
-        });
-        match loaded {
-            Ok((record, game)) => {
-                self.handicap = record.handicap;
-                let to_move = game.to_move();
-                self.game = game;
-                Ok(to_move.to_string())
-            }
-            Err(reason) => {
-                warn!("loadsgf {path}: {reason}");
-                Err(format!("cannot load file ({reason})"))
-            }
-        }
-    }
-
-    fn printsgf(&self, path: Option<&str>) -> Reply {
-        let text = sgf::write(&self.game.to_sgf(self.handicap));
-        match path {
-            None => Ok(text),
-            Some(path) => write_sgf_file(path, &text)
-                .map(|()| String::new())
-                .map_err(|e| format!("cannot write file ({e})")),
-        }
-    }
 }
 
-/// KGS's time systems as the clock's controls.
-fn kgs_time_control(system: KgsTimeSystem) -> TimeControl {
-    match system {
-        KgsTimeSystem::None => TimeControl::kgs_none(),
-        KgsTimeSystem::Absolute { main_time } => TimeControl::kgs_absolute(main_time),
-        KgsTimeSystem::Byoyomi {
-            main_time,
-            period_time,
-            periods,
-        } => TimeControl::kgs_byoyomi(main_time, period_time, periods),
-        KgsTimeSystem::Canadian {
-            main_time,
-            period_time,
-            stones,
-        } => TimeControl::kgs_canadian(main_time, period_time, stones),
-    }
+/// `cputime`: seconds with millisecond digits, as GNU Go prints them.
+fn cpu_time() -> Reply {
+    process_cpu_seconds()
+        .map(|seconds| format!("{seconds:.3}"))
+        .ok_or_else(|| "cannot measure CPU time".to_string())
 }
 
-/// Writes a game record to `path`, refusing anything but a regular file:
-/// writing to a FIFO nobody reads would block the engine for good, and a
-/// device is no place for a record. The file is opened without blocking
-/// and checked before anything is truncated or written.
-fn write_sgf_file(path: &str, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(false);
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // Linux's O_NONBLOCK: opening a FIFO with no reader fails at once.
-        options.custom_flags(0o4000);
-    }
-    let mut file = options.open(path).map_err(|e| e.to_string())?;
-    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
-        return Err("not a regular file".into());
-    }
-    file.set_len(0).map_err(|e| e.to_string())?;
-    file.write_all(text.as_bytes()).map_err(|e| e.to_string())
-}
-
-/// Reads and parses an SGF file, refusing what is not a plain readable file
-/// of a sane size before reading it.
-fn read_sgf_file(path: &str) -> Result<SgfGame, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !metadata.is_file() {
-        return Err("not a file".into());
-    }
-    if metadata.len() > MAX_SGF_BYTES {
-        return Err(format!("file larger than {MAX_SGF_BYTES} bytes"));
-    }
-    // The file may grow after the check (or be a /proc file that reports
-    // no length): read no more than the cap allows, whatever it says.
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_SGF_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_SGF_BYTES {
-        return Err(format!("file larger than {MAX_SGF_BYTES} bytes"));
-    }
-    sgf::parse(&bytes).map_err(|e| e.to_string())
-}
-
-/// The text a panic was raised with (`panic!` with a literal or a format).
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&str>() {
-        (*text).to_string()
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text.clone()
-    } else {
-        "panic".to_string()
-    }
-}
-
-/// The answer to genmove: a vertex, `pass` or `resign`.
 /// The clock's budget for a move, for the log: `think 1.52 s (up to
 /// 3.04 s while the choice is unclear), at most 2000 playouts`.
 fn budget_text(budget: &Budget) -> String {
@@ -745,42 +456,7 @@ fn budget_text(budget: &Budget) -> String {
     text
 }
 
-/// Every parameter's value as a JSON object (`kata-get-params`).
-fn params_json(params: &SearchParams) -> String {
-    let object: serde_json::Map<String, serde_json::Value> = PARAMS
-        .iter()
-        .map(|row| {
-            let value = match row.get(params) {
-                ParamValue::Integer(n) => serde_json::Value::from(n),
-                // The f32's shortest text, as kata-get-param prints it
-                // (0.9), not its exact f64 value (0.8999999761581421).
-                ParamValue::Real(x) => {
-                    serde_json::Value::from(x.to_string().parse::<f64>().unwrap_or(f64::from(x)))
-                }
-                ParamValue::Flag(b) => serde_json::Value::from(b),
-            };
-            (row.name.to_string(), value)
-        })
-        .collect();
-    serde_json::Value::Object(object).to_string()
-}
-
-/// `kata-set-params`' object as (name, value) texts.
-fn params_of_json(text: &str) -> Result<Vec<(String, String)>, String> {
-    let object: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(text).map_err(|e| format!("not a JSON object of parameters: {e}"))?;
-    Ok(object
-        .into_iter()
-        .map(|(name, value)| {
-            let text = match value {
-                serde_json::Value::String(s) => s,
-                other => other.to_string(),
-            };
-            (name, text)
-        })
-        .collect())
-}
-
+/// The answer to genmove: a vertex, `pass` or `resign`.
 fn decision_text(decision: Decision) -> String {
     match decision {
         Decision::Play(vertex) => vertex.to_string(),
@@ -789,18 +465,10 @@ fn decision_text(decision: Decision) -> String {
     }
 }
 
-/// Vertices separated by spaces, in the order given.
-fn vertex_list(vertices: &[Vertex]) -> String {
-    vertices
-        .iter()
-        .map(Vertex::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Vertex;
 
     fn engine() -> Engine {
         Engine::new(&PlayerConfig {

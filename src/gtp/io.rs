@@ -6,7 +6,7 @@
 //! and any line ends a streaming analysis. It passes every line on in order
 //! and raises the stop flag when a running command should wind up.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -15,25 +15,17 @@ use std::thread;
 use log::{debug, warn};
 
 use super::command::{ParseError, Request};
-use super::engine::{Context, Engine};
+use super::engine::{CommandIo, Engine};
 use super::parse::parse_line;
 use super::response::ResponseWriter;
 use super::signals::Signals;
-
-/// Longest input line kept whole. Real commands are a few kilobytes at most
-/// (`set_free_handicap` with every point of 25x25); the bound keeps a client
-/// that never sends a newline from filling the memory.
-pub const MAX_LINE_BYTES: usize = 4 << 20;
+use crate::frontend::{BoundedLines, LineEnd, MAX_LINE_BYTES};
 
 /// Most input bytes read ahead of the engine loop. While a command runs the
 /// reader keeps reading (it must see GoGui's `# interrupt`), so a client that
 /// floods the engine would otherwise grow the queue without end; past this
 /// bound the reader waits, and the pipe pushes back on the client.
 pub const MAX_QUEUED_BYTES: usize = 16 << 20;
-
-/// UTF-8's byte-order mark, which Windows PowerShell writes before what it
-/// pipes to a program: before the first command it is no part of it.
-const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// What a queued line is charged: its bytes and its bookkeeping, so that a
 /// flood of empty lines is bounded too.
@@ -105,9 +97,9 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
         if matches!(&input, Input::Line(line) if is_interrupt(line)) {
             signals.pending_interrupts.fetch_sub(1, Ordering::SeqCst);
         }
-        let request = match input {
-            Input::Line(line) => parse_line(&line),
-            Input::TooLong(start) => too_long(&start),
+        let (request, line) = match input {
+            Input::Line(line) => (parse_line(&line), line),
+            Input::TooLong(start) => (too_long(&start), start),
             Input::Eof => break,
             Input::ReadError(message) => {
                 return Err(io::Error::other(format!(
@@ -124,8 +116,8 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
         let mut writer = ResponseWriter::new(PatientStdout(io::stdout()), request.id);
         let reply = match request.command {
             Ok(command) => {
-                debug!("command {command:?}");
-                let mut context = Context {
+                debug!("command {}", logged(&line));
+                let mut context = CommandIo {
                     signals: &signals,
                     stream: &mut writer,
                 };
@@ -196,16 +188,10 @@ impl Write for PatientStdout {
 fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Input> {
     let (sender, receiver) = mpsc::channel();
     thread::spawn(move || {
-        let stdin = io::stdin();
-        let mut stdin = stdin.lock();
-        let mut first = true;
+        let mut stdin = BoundedLines::new(io::stdin().lock());
         loop {
             let mut line = Vec::new();
-            let read = read_bounded_line(&mut stdin, &mut line);
-            if std::mem::take(&mut first) && line.starts_with(BYTE_ORDER_MARK) {
-                line.drain(..BYTE_ORDER_MARK.len());
-            }
-            match read {
+            match stdin.read_into(&mut line) {
                 Err(e) => {
                     signals.pending_lines.fetch_add(1, Ordering::SeqCst);
                     signals.stop.store(true, Ordering::SeqCst);
@@ -257,65 +243,20 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
     receiver
 }
 
+/// A command line as the debug log shows it: as the client wrote it (the
+/// parsed value's `Debug` would spell out vertices field by field), cut
+/// short where a long line would flood the log.
+fn logged(line: &[u8]) -> std::borrow::Cow<'_, str> {
+    const SHOWN: usize = 200;
+    String::from_utf8_lossy(&line[..line.len().min(SHOWN)])
+}
+
 /// GoGui's interrupt: the comment line `# interrupt`.
 fn is_interrupt(line: &[u8]) -> bool {
     let text = String::from_utf8_lossy(line);
     let text = text.trim();
     text.strip_prefix('#')
         .is_some_and(|rest| rest.trim() == "interrupt")
-}
-
-/// How `read_bounded_line` stopped.
-#[derive(Debug, PartialEq, Eq)]
-enum LineEnd {
-    /// A line, whole, without its LF (the last line may lack one).
-    Whole,
-    /// A line longer than MAX_LINE_BYTES: the rest was read and dropped.
-    TooLong,
-    /// Nothing left to read.
-    Eof,
-}
-
-/// How long to wait before looking again at a non-blocking stdin that had
-/// nothing to read: short next to any human or GUI, long next to a read.
-const NO_INPUT_YET_WAIT: std::time::Duration = std::time::Duration::from_millis(5);
-
-/// Reads one line into `line`, keeping at most MAX_LINE_BYTES of it.
-fn read_bounded_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<LineEnd> {
-    let mut read_any = false;
-    let mut too_long = false;
-    loop {
-        let buffer = match input.fill_buf() {
-            Ok(buffer) => buffer,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            // A non-blocking stdin (a parent may hand one over) has nothing
-            // yet: wait for input rather than take it for the end.
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                thread::sleep(NO_INPUT_YET_WAIT);
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        if buffer.is_empty() {
-            break;
-        }
-        read_any = true;
-        let newline = buffer.iter().position(|&byte| byte == b'\n');
-        let piece = &buffer[..newline.unwrap_or(buffer.len())];
-        let room = MAX_LINE_BYTES - line.len();
-        line.extend_from_slice(&piece[..piece.len().min(room)]);
-        too_long |= piece.len() > room;
-        let consumed = newline.map_or(buffer.len(), |at| at + 1);
-        input.consume(consumed);
-        if newline.is_some() {
-            break;
-        }
-    }
-    Ok(match (read_any, too_long) {
-        (false, _) => LineEnd::Eof,
-        (true, false) => LineEnd::Whole,
-        (true, true) => LineEnd::TooLong,
-    })
 }
 
 /// The answer to a line cut at MAX_LINE_BYTES. When a `#` falls inside the
@@ -337,43 +278,11 @@ fn too_long(start: &[u8]) -> Option<Request> {
 mod tests {
     use super::*;
 
-    fn lines(input: &[u8]) -> Vec<(Vec<u8>, LineEnd)> {
-        let mut reader = io::BufReader::with_capacity(7, input);
-        let mut out = Vec::new();
-        loop {
-            let mut line = Vec::new();
-            match read_bounded_line(&mut reader, &mut line) {
-                Ok(LineEnd::Eof) => return out,
-                Ok(end) => out.push((line, end)),
-                Err(e) => panic!("{e}"),
-            }
-        }
-    }
-
     #[test]
-    fn lines_are_split_on_lf_across_buffer_refills() {
-        assert_eq!(
-            lines(b"name\n\nprotocol_version\r\nlast"),
-            vec![
-                (b"name".to_vec(), LineEnd::Whole),
-                (Vec::new(), LineEnd::Whole),
-                (b"protocol_version\r".to_vec(), LineEnd::Whole),
-                (b"last".to_vec(), LineEnd::Whole),
-            ]
-        );
-    }
-
-    #[test]
-    fn overlong_lines_keep_their_start_and_the_next_line_is_whole() {
-        let mut input = b"7 ".to_vec();
-        input.resize(MAX_LINE_BYTES + 10, b'x');
-        input.extend_from_slice(b"\nname\n");
-        let read = lines(&input);
-        assert_eq!(read.len(), 2);
-        assert_eq!(read[0].0.len(), MAX_LINE_BYTES);
-        assert_eq!(read[0].1, LineEnd::TooLong);
-        assert_eq!(read[1], (b"name".to_vec(), LineEnd::Whole));
-        let request = too_long(&read[0].0).expect("a response");
+    fn an_overlong_line_is_a_syntax_error_with_its_id() {
+        let mut line = b"7 ".to_vec();
+        line.resize(MAX_LINE_BYTES, b'x');
+        let request = too_long(&line).expect("a response");
         assert_eq!(request.id, Some(7));
         assert!(matches!(request.command, Err(ParseError::Syntax(_))));
     }

@@ -17,7 +17,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use super::analysis;
+use super::analyze_commands;
 use crate::player::SearchReport;
 
 /// What GoGui reads as the end of the drawing: the board's markup cleared.
@@ -32,7 +32,7 @@ pub struct LiveGfx {
 /// One drawing of the search as GoGui reads it: `gogui-gfx:`, a directive
 /// a line, and the empty line that closes the block.
 fn block(report: &SearchReport) -> String {
-    format!("gogui-gfx:\n{}\n\n", analysis::gfx_live(report))
+    format!("gogui-gfx:\n{}\n\n", analyze_commands::gfx_live(report))
 }
 
 /// Draws `report` on GoGui's board; always true, so the search goes on

@@ -1,7 +1,7 @@
 //! The Go Text Protocol, version 2: parsing, the engine that answers
 //! commands, and the reader/writer threads around stdin and stdout.
 
-mod analysis;
+mod analyze_commands;
 mod command;
 mod cputime;
 mod engine;

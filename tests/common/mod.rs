@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-pub mod analysis;
+pub mod json_analysis;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -312,4 +312,32 @@ pub fn passes_sgf(size: usize, moves: usize) -> Vec<u8> {
     }
     text.push(b')');
     text
+}
+
+/// Runs hane with `args` on `input` (then end of input), at most `limit`;
+/// returns the exit status, stdout and stderr.
+pub fn run_to_end(args: &[&str], input: &str, limit: Duration) -> (ExitStatus, String, String) {
+    let mut child = spawn_hane(args);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write");
+    drop(stdin);
+    // Read both pipes on threads so that a full pipe cannot stall hane.
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = out.read_to_string(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = err.read_to_string(&mut text);
+        text
+    });
+    let status = wait_bounded(&mut child, limit, &format!("{args:?} {input:?}"));
+    (
+        status,
+        out.join().expect("stdout reader"),
+        err.join().expect("stderr reader"),
+    )
 }

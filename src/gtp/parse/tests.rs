@@ -924,36 +924,3 @@ fn megabyte_lines_are_handled_in_linear_time() {
         Some(Ok(Command::KnownCommand(_)))
     ));
 }
-
-/// Commands are written back (the debug log, test failures) as GTP text
-/// that parses to the same command.
-#[test]
-fn commands_are_written_as_the_gtp_text_they_parse_from() {
-    for line in [
-        "play B E5",
-        "play W pass",
-        "genmove W",
-        "boardsize 9",
-        "boardsize 9 7",
-        "komi 6.5",
-        "set_free_handicap D4 Q16",
-        "loadsgf games/a.sgf 12",
-        "printsgf",
-        "time_settings 300 30 5",
-        "time_left B 12.5 0",
-        "kgs-time_settings byoyomi 60 10 3",
-        "final_status_list dead",
-        "hane-pv W",
-        "lz-analyze B 50",
-        "kata-analyze W 10 maxmoves 3 avoid B D4,pass 2 ownership true rootInfo true",
-        "kata-genmove_analyze B 25 allow W C3 1",
-        "kata-set-rules {\"ko\":\"SITUATIONAL\"}",
-        "is_legal B C3",
-    ] {
-        let parsed = ok(line);
-        assert_eq!(parsed.to_string(), line);
-        assert_eq!(format!("{parsed:?}"), line);
-    }
-    // Lower case and extra spaces come back canonical.
-    assert_eq!(ok("play b  e5").to_string(), "play B E5");
-}

@@ -9,7 +9,7 @@ mod common;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use common::analysis::Client;
+use common::json_analysis::Client;
 use serde_json::{json, Value};
 
 /// KataGo's example query, word for word.

@@ -12,24 +12,20 @@ mod notes;
 mod progress;
 
 use std::fmt;
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::frontend::{open_for_writing, read_sgf_file, write_over};
 use crate::game::sgf::{MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
 use crate::game::{Color, Game, Move, Rules, DEFAULT_KOMI};
 use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport, SearchRequest};
 use notes::{comment, Verdict};
 use progress::Progress;
 
-/// Files larger than this are refused, as `loadsgf` refuses them: no game
-/// record comes near it.
-const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
-
 /// What `hane analyze` is asked to do.
 #[derive(Clone, Debug)]
-pub struct AnalyzeOptions {
+pub struct ReviewOptions {
     pub input: PathBuf,
     pub output: PathBuf,
     /// The rules the game is replayed and searched under (the komi is the
@@ -42,7 +38,7 @@ pub struct AnalyzeOptions {
 
 /// How an analysis went, for the closing line.
 #[derive(Clone, Copy, Debug)]
-pub struct Summary {
+pub struct ReviewSummary {
     /// Positions searched and written.
     pub positions: usize,
     /// Positions the whole review has.
@@ -54,7 +50,7 @@ pub struct Summary {
     pub stopped_by: Option<i32>,
 }
 
-impl AnalyzeOptions {
+impl ReviewOptions {
     /// The output of a review when none is named: beside the game,
     /// `game.sgf` -> `game-reviewed.sgf`.
     pub fn default_output(input: &Path) -> PathBuf {
@@ -67,7 +63,7 @@ impl AnalyzeOptions {
 
 /// Why no analysis was written. `Display` is the message the user sees.
 #[derive(Debug)]
-pub enum AnalyzeError {
+pub enum ReviewError {
     SameFile,
     Read(PathBuf, String),
     Sgf(PathBuf, SgfError),
@@ -75,29 +71,29 @@ pub enum AnalyzeError {
     Write(PathBuf, std::io::Error),
 }
 
-impl fmt::Display for AnalyzeError {
+impl fmt::Display for ReviewError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AnalyzeError::SameFile => f.write_str(
+            ReviewError::SameFile => f.write_str(
                 "the output is the input file, which analyze never changes: choose another -o",
             ),
-            AnalyzeError::Read(path, why) => write!(f, "cannot read {}: {why}", path.display()),
-            AnalyzeError::Sgf(path, error) => write!(f, "{}: {error}", path.display()),
-            AnalyzeError::Replay(path, why) => {
+            ReviewError::Read(path, why) => write!(f, "cannot read {}: {why}", path.display()),
+            ReviewError::Sgf(path, error) => write!(f, "{}: {error}", path.display()),
+            ReviewError::Replay(path, why) => {
                 write!(
                     f,
                     "{}: the main line does not replay: {why}",
                     path.display()
                 )
             }
-            AnalyzeError::Write(path, error) => {
+            ReviewError::Write(path, error) => {
                 write!(f, "cannot write {}: {error}", path.display())
             }
         }
     }
 }
 
-impl std::error::Error for AnalyzeError {}
+impl std::error::Error for ReviewError {}
 
 /// Reads the game, searches every position of its main line and writes the
 /// annotated game to the output. Everything the input can get wrong is
@@ -106,17 +102,18 @@ impl std::error::Error for AnalyzeError {}
 /// from then on stops the review: the positions reviewed so far are
 /// written, or, with none, nothing (an output file made for the review is
 /// removed again).
-pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
+pub fn review_file(options: &ReviewOptions) -> Result<ReviewSummary, ReviewError> {
     let start = Instant::now();
     if same_file(&options.input, &options.output) {
-        return Err(AnalyzeError::SameFile);
+        return Err(ReviewError::SameFile);
     }
-    let text = read_bounded(&options.input)?;
-    let sgf_error = |e| AnalyzeError::Sgf(options.input.clone(), e);
+    let text = read_sgf_file(&options.input)
+        .map_err(|why| ReviewError::Read(options.input.clone(), why))?;
+    let sgf_error = |e| ReviewError::Sgf(options.input.clone(), e);
     let mut tree = SgfTree::parse(&text).map_err(sgf_error)?;
     let main_line = tree.main_line().map_err(sgf_error)?;
     let plan = plan(&main_line, options.rules)
-        .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+        .map_err(|why| ReviewError::Replay(options.input.clone(), why))?;
     // Caught before the output is made, so that no signal leaves an empty
     // file behind.
     interrupt::catch();
@@ -131,7 +128,7 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
     };
     let reviewed = review
         .annotate(&mut tree, &main_line, &plan)
-        .map_err(|why| AnalyzeError::Replay(options.input.clone(), why))?;
+        .map_err(|why| ReviewError::Replay(options.input.clone(), why))?;
     review.progress.finish();
     let stopped_by = interrupt::signal();
     if stopped_by.is_some() && reviewed == 0 {
@@ -140,10 +137,10 @@ pub fn analyze_file(options: &AnalyzeOptions) -> Result<Summary, AnalyzeError> {
             let _ = std::fs::remove_file(&options.output);
         }
     } else {
-        write_output(&mut output, &tree.write())
-            .map_err(|e| AnalyzeError::Write(options.output.clone(), e))?;
+        write_over(&mut output, &tree.write())
+            .map_err(|e| ReviewError::Write(options.output.clone(), e))?;
     }
-    Ok(Summary {
+    Ok(ReviewSummary {
         positions: reviewed,
         planned: searches,
         seconds: start.elapsed().as_secs_f64(),
@@ -176,105 +173,10 @@ fn same_inode(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
     false
 }
 
-/// The file's bytes, refused when it is not a regular file or too large
-/// for a game record.
-fn read_bounded(path: &Path) -> Result<Vec<u8>, AnalyzeError> {
-    let fail = |why: String| AnalyzeError::Read(path.to_path_buf(), why);
-    let file = File::open(path).map_err(|e| fail(e.to_string()))?;
-    let metadata = file.metadata().map_err(|e| fail(e.to_string()))?;
-    if !metadata.is_file() {
-        return Err(fail("not a regular file".into()));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_SGF_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > MAX_SGF_BYTES {
-        return Err(fail(format!("larger than {MAX_SGF_BYTES} bytes")));
-    }
-    Ok(bytes)
-}
-
 /// Opens the output for writing without emptying it yet: a file that
 /// cannot be written is reported before the analysis, not after it.
-fn open_output(path: &Path) -> Result<File, AnalyzeError> {
-    let mut options = OpenOptions::new();
-    options.write(true).create(true).truncate(false);
-    open_without_waiting(&mut options);
-    let file = options.open(path).map_err(|e| {
-        let e = if is_fifo_without_reader(path, &e) {
-            io::Error::new(e.kind(), "a FIFO that no one reads")
-        } else {
-            e
-        };
-        AnalyzeError::Write(path.to_path_buf(), e)
-    })?;
-    blocking(&file).map_err(|e| AnalyzeError::Write(path.to_path_buf(), e))?;
-    Ok(file)
-}
-
-/// Opening a FIFO for writing waits until someone opens it to read, for
-/// ever if no one does; opened without waiting, a FIFO no one reads is
-/// refused at once (ENXIO). Other files open as before.
-#[cfg(unix)]
-fn open_without_waiting(options: &mut OpenOptions) {
-    use std::os::unix::fs::OpenOptionsExt;
-    options.custom_flags(libc::O_NONBLOCK);
-}
-
-#[cfg(not(unix))]
-fn open_without_waiting(_: &mut OpenOptions) {}
-
-#[cfg(unix)]
-fn is_fifo_without_reader(path: &Path, error: &io::Error) -> bool {
-    use std::os::unix::fs::FileTypeExt;
-    error.raw_os_error() == Some(libc::ENXIO)
-        && std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
-}
-
-#[cfg(not(unix))]
-fn is_fifo_without_reader(_: &Path, _: &io::Error) -> bool {
-    false
-}
-
-/// The file's writes wait again, as an ordinary file's do: a pipe that is
-/// full must make the write wait, not fail.
-#[cfg(unix)]
-fn blocking(file: &File) -> io::Result<()> {
-    use std::os::unix::io::AsRawFd;
-    let fd = file.as_raw_fd();
-    // SAFETY: fcntl on a descriptor this function's caller owns, reading
-    // then setting its status flags; no memory is involved.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: as above.
-    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn blocking(_: &File) -> io::Result<()> {
-    Ok(())
-}
-
-/// Writes the review over what the output held. Only a regular file is
-/// emptied first and synced after: a device (/dev/null) or a pipe (a FIFO,
-/// /dev/stdout into a pipe) refuses both, and holds nothing to empty.
-fn write_output(file: &mut File, text: &[u8]) -> io::Result<()> {
-    let regular = file.metadata()?.is_file();
-    if regular {
-        file.set_len(0)?;
-    }
-    file.write_all(text)?;
-    if regular {
-        file.sync_all()
-    } else {
-        file.flush()
-    }
+fn open_output(path: &Path) -> Result<File, ReviewError> {
+    open_for_writing(path).map_err(|e| ReviewError::Write(path.to_path_buf(), e))
 }
 
 /// What to do at one node of the main line, found by replaying it once

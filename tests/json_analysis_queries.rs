@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::analysis::{final_answer, warnings, Client};
+use common::json_analysis::{final_answer, warnings, Client};
 use serde_json::Value;
 
 /// White's wall around Black's A1 in the corner of a 3x3 board, Black to

@@ -34,18 +34,12 @@ use log::{debug, info, warn};
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::frontend::{panic_message, BoundedLines, LineEnd, MAX_LINE_BYTES};
 use crate::player::{Budget, Player, PlayerConfig, SearchReport, SearchRequest, Watch};
 use query::{Defaults, Query, Request};
-use response::{analysis, Context};
+use response::{analysis, ResponseSpec};
 
 pub use settings::{parse_overrides, read_config_file, KataSettings, NotUsed, ReportAs, Setting};
-
-/// Longest query line read; a longer one is refused whole.
-const MAX_LINE_BYTES: usize = 4 << 20;
-
-/// UTF-8's byte-order mark, which Windows PowerShell writes before what it
-/// pipes to a program: before the first query it is no part of it.
-const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// What `hane analysis` is asked to do.
 #[derive(Clone, Debug)]
@@ -73,7 +67,7 @@ pub fn serve_analysis(options: &AnalysisOptions) -> io::Result<()> {
 /// Serves the protocol on `input` and `output`.
 pub fn run_analysis(
     options: &AnalysisOptions,
-    mut input: impl BufRead,
+    input: impl BufRead,
     output: impl Write + Send,
 ) -> io::Result<()> {
     let shared = Shared {
@@ -101,14 +95,14 @@ pub fn run_analysis(
         for _ in 0..options.analysis_threads.max(1) {
             scope.spawn(|| shared.work());
         }
-        let result = shared.read_all(&mut input, defaults);
+        let result = shared.read_all(BoundedLines::new(input), defaults);
         shared.close();
         result
     })
 }
 
 /// One turn of one query, waiting or running.
-struct Task {
+struct QueuedTurn {
     query: Arc<Query>,
     turn: usize,
     priority: i64,
@@ -116,23 +110,23 @@ struct Task {
     seq: u64,
 }
 
-impl PartialEq for Task {
-    fn eq(&self, other: &Task) -> bool {
+impl PartialEq for QueuedTurn {
+    fn eq(&self, other: &QueuedTurn) -> bool {
         self.seq == other.seq
     }
 }
 
-impl Eq for Task {}
+impl Eq for QueuedTurn {}
 
-impl PartialOrd for Task {
-    fn partial_cmp(&self, other: &Task) -> Option<CmpOrdering> {
+impl PartialOrd for QueuedTurn {
+    fn partial_cmp(&self, other: &QueuedTurn) -> Option<CmpOrdering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Task {
+impl Ord for QueuedTurn {
     /// The greatest is taken first: the highest priority, then the oldest.
-    fn cmp(&self, other: &Task) -> CmpOrdering {
+    fn cmp(&self, other: &QueuedTurn) -> CmpOrdering {
         self.priority
             .cmp(&other.priority)
             .then(other.seq.cmp(&self.seq))
@@ -149,7 +143,7 @@ struct Running {
 
 #[derive(Default)]
 struct State {
-    queue: BinaryHeap<Task>,
+    queue: BinaryHeap<QueuedTurn>,
     running: Vec<Running>,
     next_seq: u64,
     /// No more input: the workers end once the queue is empty.
@@ -201,17 +195,19 @@ impl<W: Write + Send> Shared<W> {
     }
 
     /// Reads queries until the end of the input.
-    fn read_all(&self, input: &mut impl BufRead, defaults: Defaults) -> io::Result<()> {
+    fn read_all(
+        &self,
+        mut input: BoundedLines<impl BufRead>,
+        defaults: Defaults,
+    ) -> io::Result<()> {
         let mut line = Vec::new();
-        let mut first = true;
-        while let Some(too_long) = next_line(input, &mut line)? {
-            if lock(&self.out).broken {
+        loop {
+            let end = input.read_into(&mut line)?;
+            if end == LineEnd::Eof || lock(&self.out).broken {
                 break;
             }
-            if std::mem::take(&mut first) && line.starts_with(BYTE_ORDER_MARK) {
-                line.drain(..BYTE_ORDER_MARK.len());
-            }
-            if too_long {
+            // A longer query is refused whole.
+            if end == LineEnd::TooLong {
                 self.emit(&json!({
                     "error": format!("Request line longer than {MAX_LINE_BYTES} bytes, ignored")
                 }));
@@ -277,7 +273,7 @@ impl<W: Write + Send> Shared<W> {
         for &(turn, priority) in &query.turns {
             let seq = state.next_seq;
             state.next_seq += 1;
-            state.queue.push(Task {
+            state.queue.push(QueuedTurn {
                 query: Arc::clone(&query),
                 turn,
                 priority,
@@ -295,7 +291,7 @@ impl<W: Write + Send> Shared<W> {
             id.is_none_or(|id| id == task_id) && turns.is_none_or(|turns| turns.contains(&turn))
         };
         let mut state = lock(&self.state);
-        let (dropped, kept): (Vec<Task>, Vec<Task>) = std::mem::take(&mut state.queue)
+        let (dropped, kept): (Vec<QueuedTurn>, Vec<QueuedTurn>) = std::mem::take(&mut state.queue)
             .into_iter()
             .partition(|task| matches(&task.query.id, task.turn));
         state.queue = kept.into_iter().collect();
@@ -344,7 +340,7 @@ impl<W: Write + Send> Shared<W> {
         }
     }
 
-    fn next_task(&self) -> Option<(Task, Arc<AtomicBool>)> {
+    fn next_task(&self) -> Option<(QueuedTurn, Arc<AtomicBool>)> {
         let mut state = lock(&self.state);
         loop {
             if let Some(task) = state.queue.pop() {
@@ -369,7 +365,7 @@ impl<W: Write + Send> Shared<W> {
 
     /// Searches one turn and writes its response (and the reports during
     /// the search the query asked for).
-    fn search(&self, task: &Task, stop: &AtomicBool) {
+    fn search(&self, task: &QueuedTurn, stop: &AtomicBool) {
         let query = &task.query;
         let game = match query.setup.game_at(task.turn) {
             Ok(game) => game,
@@ -380,7 +376,7 @@ impl<W: Write + Send> Shared<W> {
             }
         };
         let start = Instant::now();
-        let context = |during_search| Context {
+        let context = |during_search| ResponseSpec {
             id: &query.id,
             turn: task.turn,
             game: &game,
@@ -424,52 +420,12 @@ impl<W: Write + Send> Shared<W> {
                 self.emit(&analysis(&report, &context(false)));
             }
             Err(payload) => {
-                let message = payload
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| payload.downcast_ref::<&str>().copied())
-                    .unwrap_or("unknown panic");
+                let message = panic_message(payload.as_ref());
                 self.emit(&json!({
                     "error": format!("internal error in the search of turn {}: {message}", task.turn),
                     "id": query.id,
                 }));
             }
-        }
-    }
-}
-
-/// Reads the next line into `line` (without its newline): None at the end
-/// of the input, Some(true) for a line over `MAX_LINE_BYTES` (read to its
-/// end and dropped).
-fn next_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
-    line.clear();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let available = match input.fill_buf() {
-            Ok(available) => available,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(any.then_some(too_long));
-        }
-        any = true;
-        let (chunk, consumed, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(end) => (&available[..end], end + 1, true),
-            None => (available, available.len(), false),
-        };
-        if !too_long {
-            if line.len() + chunk.len() > MAX_LINE_BYTES {
-                too_long = true;
-                line.clear();
-            } else {
-                line.extend_from_slice(chunk);
-            }
-        }
-        input.consume(consumed);
-        if done {
-            return Ok(Some(too_long));
         }
     }
 }

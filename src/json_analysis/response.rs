@@ -68,7 +68,7 @@ pub(super) struct RootInfo {
 }
 
 /// What a response is made from besides the report.
-pub(super) struct Context<'a> {
+pub(super) struct ResponseSpec<'a> {
     pub id: &'a str,
     pub turn: usize,
     pub game: &'a Game,
@@ -79,7 +79,7 @@ pub(super) struct Context<'a> {
 }
 
 /// The response for `report`, the search of `context.game`'s position.
-pub(super) fn analysis(report: &SearchReport, context: &Context) -> Analysis {
+pub(super) fn analysis(report: &SearchReport, context: &ResponseSpec) -> Analysis {
     let to_move = report.to_move;
     let sign = context.report_as.sign(to_move);
     let owner_sign = context.report_as.ownership_sign(to_move);
@@ -119,7 +119,7 @@ fn move_info(
     report: &SearchReport,
     m: &RootMove,
     order: usize,
-    context: &Context,
+    context: &ResponseSpec,
     sign: f32,
     owner_sign: f32,
 ) -> MoveInfo {
