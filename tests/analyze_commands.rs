@@ -29,7 +29,7 @@ struct Block {
 fn parse_info_line(line: &str, kata: bool) -> (Vec<Block>, Option<Vec<f64>>) {
     let number = if kata { r"-?\d+\.\d+" } else { r"\d+" };
     let scores = if kata {
-        format!(" scoreMean {number} scoreLead {number}")
+        format!(" scoreMean {number} scoreStdev {number} scoreLead {number}")
     } else {
         String::new()
     };
@@ -274,7 +274,7 @@ ownership true ownershipStdev true movesOwnership true",
             .parse()
             .expect("winrate");
         assert!((0.0..=1.0).contains(&winrate));
-        for key in ["scoreLead", "scoreMean", "scoreSelfplay"] {
+        for key in ["scoreLead", "scoreMean", "scoreSelfplay", "scoreStdev"] {
             assert!(block_values(root, key).is_some(), "{key} in {line}");
         }
         assert_eq!(fields[infos + 1].1.len(), 81);

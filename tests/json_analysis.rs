@@ -43,6 +43,7 @@ fn check_analysis(response: &Value, size: usize) {
             assert!((0.0..=1.0).contains(&number(info, key)), "{key} in {info}");
         }
         assert_eq!(info["scoreLead"], info["scoreMean"]);
+        assert!(number(info, "scoreStdev") >= 0.0, "{info}");
         assert_eq!(info["visits"], info["edgeVisits"]);
         let visits = number(info, "visits");
         assert!(visits >= 1.0);
@@ -57,7 +58,14 @@ fn check_analysis(response: &Value, size: usize) {
     let root = &response["rootInfo"];
     assert!(number(root, "visits") >= visits_sum);
     assert!((0.0..=1.0).contains(&number(root, "winrate")));
-    number(root, "scoreLead");
+    // The lead names the side the win rate does: the margin at which
+    // the playouts split evenly.
+    let (lead, rate) = (number(root, "scoreLead"), number(root, "winrate"));
+    assert!(
+        (rate - 0.5).abs() < 0.01 || (lead > 0.0) == (rate > 0.5),
+        "{root}"
+    );
+    assert!(number(root, "scoreStdev") >= 0.0, "{root}");
     assert!(matches!(root["currentPlayer"].as_str(), Some("B" | "W")));
     assert_eq!(root["thisHash"].as_str().map(str::len), Some(16));
     if let Some(ownership) = response.get("ownership") {

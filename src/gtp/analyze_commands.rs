@@ -177,6 +177,7 @@ fn info_line(
             }
             Dialect::KataGo => {
                 let lead = report.score_lead(m);
+                let stdev = report.score_stdev(m);
                 // Where KataGo writes it: after the scores, before prior.
                 let no_result = if args.no_result_value {
                     " noResultValue 0"
@@ -185,7 +186,7 @@ fn info_line(
                 };
                 let _ = write!(
                     line,
-                    "winrate {win_rate:.6} scoreMean {lead:.3} scoreLead {lead:.3}{no_result} prior {:.6} lcb {:.6}",
+                    "winrate {win_rate:.6} scoreMean {lead:.3} scoreStdev {stdev:.3} scoreLead {lead:.3}{no_result} prior {:.6} lcb {:.6}",
                     m.prior,
                     m.lcb()
                 );
@@ -223,9 +224,10 @@ fn info_line(
             let lead = report.root_score_lead();
             let _ = write!(
                 line,
-                " rootInfo visits {} winrate {:.6} scoreMean {lead:.3} scoreLead {lead:.3} scoreSelfplay {lead:.3}",
+                " rootInfo visits {} winrate {:.6} scoreMean {lead:.3} scoreStdev {:.3} scoreLead {lead:.3} scoreSelfplay {lead:.3}",
                 report.root_visits(),
                 report.root_win_rate().clamp(0.0, 1.0),
+                report.score_stdev,
             );
         }
         if args.ownership {
@@ -465,7 +467,7 @@ mod tests {
     fn katago_info_line_with_ownership_from_the_top_row() {
         let line = line(&sample_report(), Dialect::KataGo, 0, 1, true).expect("a line");
         assert!(line.starts_with(
-            "info move B2 visits 300 winrate 0.600000 scoreMean 2.500 scoreLead 2.500 prior 0.200000 lcb 0.544"
+            "info move B2 visits 300 winrate 0.600000 scoreMean 2.500 scoreStdev 12.500 scoreLead 2.500 prior 0.200000 lcb 0.544"
         ));
         // C3 (top right, White's) comes third, seen by White as +1.
         assert!(line.ends_with(
@@ -490,7 +492,7 @@ mod tests {
         let expected_tail = format!(
             "order 0 pv B2 C2 pass pvVisits 300 120 40 pvEdgeVisits 300 120 40 \
 movesOwnership{moves_owners} \
-rootInfo visits 350 winrate 0.557143 scoreMean 1.000 scoreLead 1.000 scoreSelfplay 1.000 \
+rootInfo visits 350 winrate 0.557143 scoreMean 1.000 scoreStdev 12.500 scoreLead 1.000 scoreSelfplay 1.000 \
 ownership -0.5000 -0.5000 1.0000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000 \
 ownershipStdev{}",
             " 0.5000".repeat(9)

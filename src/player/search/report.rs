@@ -140,6 +140,12 @@ impl SearchReport {
     pub fn score_lead(&self, m: &RootMove) -> f32 {
         self.to_move.sign() * m.black_margin.unwrap_or(self.black_margin)
     }
+
+    /// The spread of the margins after `m` (the position's when it was
+    /// not played out).
+    pub fn score_stdev(&self, m: &RootMove) -> f32 {
+        m.score_stdev.unwrap_or(self.score_stdev)
+    }
 }
 
 /// One root move's statistics in the tree the threads share.
@@ -352,7 +358,7 @@ pub fn sample_report() -> SearchReport {
         ownership,
         ownership_stdev: vec![0.5; 9],
         black_margin: -1.0,
-        score_stdev: 0.0,
+        score_stdev: 12.5,
         playouts: 350,
         elapsed: Duration::from_millis(10),
     }
