@@ -32,7 +32,7 @@ use std::process::ExitCode;
 use tom_lines::line_game;
 
 use hane::knowledge::{
-    write_planes, PlayoutBoard, Reader, RecentMoves, DEEP_BUDGET, PLANES, RECENT_MOVES,
+    write_planes, PlayoutBoard, RecentMoves, TacticalReader, DEEP_BUDGET, PLANES, RECENT_MOVES,
 };
 use hane::sgf::{self, SgfAction};
 use hane::{BoardSize, Color, Move};
@@ -240,7 +240,7 @@ fn write_part(t: usize, records: &[Record], options: &Options) -> std::io::Resul
     let points = size.points();
     let mut planes = vec![0f32; PLANES * points];
     let mut packed = vec![0u8; (PLANES * points).div_ceil(8)];
-    let mut reader = Reader::new(DEEP_BUDGET);
+    let mut reader = TacticalReader::new(DEEP_BUDGET);
     let mut counts = Counts::default();
     for record in records {
         let (bin, lbl) = if record.held_out {

@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::board::{board_of, winner, PlayoutBoard};
 use super::knowledge::{Evaluator, PolicyNet, RECENT_MOVES};
 use super::params::SearchParams;
-use super::playout::{light_playout, Records};
+use super::playout::{light_playout, PlayoutRecords};
 use super::rng::FastRng;
 use super::search::{run_threads, Search, Worker};
 use crate::game::{sgf, Color, Game, Superko};
@@ -39,7 +39,13 @@ pub fn light_playouts(size: usize, playouts: u64, seed: u64) -> PlayoutBench {
     let start = Instant::now();
     for _ in 0..playouts {
         let mut board = empty.clone();
-        moves += light_playout(&mut board, Color::Black, &mut rng, Records::default()).moves as u64;
+        moves += light_playout(
+            &mut board,
+            Color::Black,
+            &mut rng,
+            PlayoutRecords::default(),
+        )
+        .moves as u64;
         let score = board.score(7.0);
         black_wins += match winner(score) {
             Some(Color::Black) => 1.0,

@@ -38,7 +38,7 @@ pub use think::{Player, PlayerConfig};
 /// playout board, the features of a move (examples/fit_prior) and the
 /// policy network's input planes (examples/write_planes).
 pub mod model {
-    pub use super::board::{PlayoutBoard, Point, Reader, DEEP_BUDGET};
+    pub use super::board::{PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
     pub use super::knowledge::{
         canonical_shape, features, spatial_hashes, write_planes, Group, MoveFeatures, Recent,
         RecentMoves, GROUPS, LARGE_FROM, PLANES, RECENT_MOVES, SPATIAL_SIZES,

@@ -17,9 +17,11 @@ mod tactics;
 mod undo;
 
 pub use count::winner;
-pub use playout_board::{code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, PASS, WHITE};
+pub use playout_board::{
+    colour_code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, PASS, WHITE,
+};
 pub use selfatari::is_bad_self_atari;
 pub use setup::board_of;
 #[cfg(test)]
 pub use setup::board_with;
-pub use tactics::{Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
+pub use tactics::{TacticalReader, DEEP_BUDGET, PLAYOUT_BUDGET};

@@ -37,7 +37,7 @@ pub const EDGE: u8 = 3;
 
 /// The point-colour code of a colour.
 #[inline]
-pub fn code(color: Color) -> u8 {
+pub fn colour_code(color: Color) -> u8 {
     match color {
         Color::Black => BLACK,
         Color::White => WHITE,
@@ -45,9 +45,9 @@ pub fn code(color: Color) -> u8 {
 }
 
 /// Neighbour counts are packed four bits per point colour: empty, black,
-/// white, edge. `unit(c)` adds one neighbour of colour code `c`.
+/// white, edge. `one_neighbour(c)` adds one neighbour of colour code `c`.
 #[inline]
-pub(super) fn unit(color: u8) -> u16 {
+pub(super) fn one_neighbour(color: u8) -> u16 {
     1 << (4 * color as u16)
 }
 
@@ -56,7 +56,7 @@ pub(super) fn unit(color: u8) -> u16 {
 /// loop that inlines, where `contains` on `u16` is a call.
 #[inline(always)]
 #[allow(clippy::manual_contains)] // `contains` is the call this avoids
-pub fn holds(list: &[Point], p: Point) -> bool {
+pub fn short_list_holds(list: &[Point], p: Point) -> bool {
     list.iter().any(|&q| q == p)
 }
 
@@ -156,7 +156,7 @@ impl PlayoutBoard {
             board.neighbours[p] = board
                 .adjacent(p as Point)
                 .iter()
-                .map(|&n| unit(board.color[n as usize]))
+                .map(|&n| one_neighbour(board.color[n as usize]))
                 .sum();
         }
         board
@@ -344,7 +344,7 @@ impl PlayoutBoard {
                 continue;
             }
             let id = self.string_id(q);
-            if !holds(&ids[..count], id) {
+            if !short_list_holds(&ids[..count], id) {
                 ids[count] = id;
                 strings[count] = q;
                 count += 1;
@@ -381,7 +381,7 @@ impl PlayoutBoard {
             for n in self.adjacent(s) {
                 if self.color[n as usize] == EMPTY {
                     pairs_left -= 1;
-                    if !holds(&out[..count], n) {
+                    if !short_list_holds(&out[..count], n) {
                         if count == out.len() {
                             return count;
                         }
@@ -417,7 +417,7 @@ impl PlayoutBoard {
     /// The number of `color`'s stones next to `p`.
     #[inline]
     pub fn neighbours_of(&self, p: Point, color: Color) -> u16 {
-        count_of(self.neighbours[p as usize], code(color))
+        count_of(self.neighbours[p as usize], colour_code(color))
     }
 
     /// The colours of the eight points around `p`, two bits each, in the
@@ -491,7 +491,7 @@ impl PlayoutBoard {
         if count_of(self.neighbours[p as usize], EMPTY) >= 2 {
             return false;
         }
-        let c = code(color);
+        let c = colour_code(color);
         let mut liberty: Point = 0;
         let mut liberties = 0;
         let note = |q: Point, liberties: &mut u32, liberty: &mut Point| {
@@ -536,7 +536,7 @@ impl PlayoutBoard {
     /// the edge, and at most one diagonal the opponent's (none at the edge).
     #[inline]
     pub fn is_eye(&self, p: Point, color: Color) -> bool {
-        let c = code(color);
+        let c = colour_code(color);
         let nb = self.neighbours[p as usize];
         if count_of(nb, c) + count_of(nb, EDGE) != 4 {
             return false;
@@ -565,7 +565,7 @@ impl PlayoutBoard {
         // With no empty neighbour, the stone lives by joining a string of
         // ours with a liberty besides `p`, or by capturing a string whose
         // only liberty is `p`.
-        let c = code(color);
+        let c = colour_code(color);
         self.adjacent(p).into_iter().any(|q| {
             let cq = self.color[q as usize];
             (cq == c && !self.in_atari(q)) || (cq == 3 - c && self.in_atari(q))
@@ -577,7 +577,7 @@ impl PlayoutBoard {
     pub fn set_stone(&mut self, v: Vertex, color: Color) {
         let p = self.point(v);
         debug_assert_eq!(self.color[p as usize], EMPTY);
-        self.place(p, code(color), &mut NoLog);
+        self.place(p, colour_code(color), &mut NoLog);
     }
 
     /// A Tromp-Taylor move on an empty point: place, clear the opponent's
@@ -590,7 +590,7 @@ impl PlayoutBoard {
     /// `play`, each write noted in `log` (`undo`).
     #[inline(always)]
     pub(super) fn play_with<L: Log>(&mut self, p: Point, color: Color, log: &mut L) -> PlayResult {
-        let c = code(color);
+        let c = colour_code(color);
         let s = self.place(p, c, log);
         let mut result = PlayResult::default();
         let mut captured_at = 0;
@@ -640,7 +640,7 @@ impl PlayoutBoard {
         self.hash ^= self.keys.keys[(c - 1) as usize][pu];
         self.remove_empty(p, log);
         let adjacent = self.adjacent(p);
-        let added = unit(c).wrapping_sub(unit(EMPTY));
+        let added = one_neighbour(c).wrapping_sub(one_neighbour(EMPTY));
         for q in adjacent {
             let n = self.neighbours[q as usize].wrapping_add(added);
             set(log, Field::Neighbours, &mut self.neighbours, q as usize, n);
@@ -712,7 +712,7 @@ impl PlayoutBoard {
             self.hash ^= self.keys.keys[(c - 1) as usize][pu];
             set_color(log, &mut self.color, pu, EMPTY);
             self.add_empty(p, log);
-            let removed = unit(EMPTY).wrapping_sub(unit(c));
+            let removed = one_neighbour(EMPTY).wrapping_sub(one_neighbour(c));
             for q in self.adjacent(p) {
                 let n = self.neighbours[q as usize].wrapping_add(removed);
                 set(log, Field::Neighbours, &mut self.neighbours, q as usize, n);

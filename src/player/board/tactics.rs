@@ -13,7 +13,7 @@
 //! a string counts as saved, so a reading never costs more than a few
 //! microseconds and errs on the side of the usual random play.
 
-use super::playout_board::{holds, PlayoutBoard, Point};
+use super::playout_board::{short_list_holds, PlayoutBoard, Point};
 use super::undo::{Journal, Mark};
 use crate::game::Color;
 
@@ -30,7 +30,7 @@ const MAX_MOVES: usize = 8;
 /// A reader with its journal of the moves being read, kept by one search
 /// thread and reused for every question so that reading does not allocate
 /// once warm.
-pub struct Reader {
+pub struct TacticalReader {
     /// What the moves read so far changed, to take them back.
     journal: Journal,
     /// Board moves each question may read.
@@ -39,10 +39,10 @@ pub struct Reader {
     budget: u32,
 }
 
-impl Reader {
+impl TacticalReader {
     /// A reader that reads at most `limit` board moves per question.
-    pub fn new(limit: u32) -> Reader {
-        Reader {
+    pub fn new(limit: u32) -> TacticalReader {
+        TacticalReader {
             journal: Journal::new(),
             limit,
             budget: 0,
@@ -80,7 +80,7 @@ impl Reader {
         let count = defender_moves(board, p, &mut moves);
         for &m in &moves[..count] {
             self.budget = self.limit;
-            if !holds(out, m) && !self.defence_fails(board, p, owner, m) {
+            if !short_list_holds(out, m) && !self.defence_fails(board, p, owner, m) {
                 out.push(m);
             }
         }
@@ -126,7 +126,8 @@ impl Reader {
         };
         for (l, other) in [(a, b), (b, a)] {
             self.budget = self.limit;
-            if !holds(out, l) && self.atari_catches(board, p, owner.opponent(), l, other) {
+            if !short_list_holds(out, l) && self.atari_catches(board, p, owner.opponent(), l, other)
+            {
                 out.push(l);
             }
         }
@@ -168,13 +169,13 @@ impl Reader {
         let mut moves = [0; MAX_MOVES];
         let mut count = capturing_moves(board, p, &mut moves);
         for l in liberties {
-            if count < MAX_MOVES && !holds(&moves[..count], l) {
+            if count < MAX_MOVES && !short_list_holds(&moves[..count], l) {
                 moves[count] = l;
                 count += 1;
             }
         }
         for &m in &moves[..count] {
-            if holds(out, m) || !board.is_playout_legal(m, owner) {
+            if short_list_holds(out, m) || !board.is_playout_legal(m, owner) {
                 continue;
             }
             let mark = self.play(board, m, owner);
@@ -293,7 +294,7 @@ fn capturing_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES])
             // Atari is read without a walk, so a string met again costs
             // no more than a list of the strings already met would.
             let (liberties, liberty) = board.liberties_up_to_two(n);
-            if liberties == 1 && count < MAX_MOVES && !holds(&out[..count], liberty) {
+            if liberties == 1 && count < MAX_MOVES && !short_list_holds(&out[..count], liberty) {
                 out[count] = liberty;
                 count += 1;
             }
@@ -307,7 +308,7 @@ fn capturing_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES])
 fn defender_moves(board: &PlayoutBoard, p: Point, out: &mut [Point; MAX_MOVES]) -> usize {
     let mut count = capturing_moves(board, p, out);
     let (liberties, liberty) = board.liberties_up_to_two(p);
-    if liberties == 1 && count < MAX_MOVES && !holds(&out[..count], liberty) {
+    if liberties == 1 && count < MAX_MOVES && !short_list_holds(&out[..count], liberty) {
         out[count] = liberty;
         count += 1;
     }
@@ -335,7 +336,7 @@ fn escapes_past(board: &PlayoutBoard, p: Point, l: Point, other: Point) -> bool 
     let mut found = [0 as Point; 3];
     let mut count = 0;
     let mut note = |q: Point, count: &mut usize| {
-        if q != l && q != other && !holds(&found[..*count], q) && *count < 3 {
+        if q != l && q != other && !short_list_holds(&found[..*count], q) && *count < 3 {
             found[*count] = q;
             *count += 1;
         }
@@ -379,7 +380,7 @@ mod tests {
         // to the lower right and nothing breaks it.
         let mut board = board_with(&["B3", "C2", "D4", "C4"], &["C3"]);
         let c3 = at(&board, "C3");
-        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut reader = TacticalReader::new(DEEP_BUDGET);
         assert!(reader.is_caught(&mut board, c3));
         let mut saves = Vec::new();
         reader.saving_moves(&mut board, c3, &mut saves);
@@ -390,7 +391,7 @@ mod tests {
     fn a_ladder_breaker_saves_the_string() {
         let mut board = board_with(&["B3", "C2", "D4", "C4"], &["C3", "E2"]);
         let c3 = at(&board, "C3");
-        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut reader = TacticalReader::new(DEEP_BUDGET);
         assert!(!reader.is_caught(&mut board, c3));
         let mut saves = Vec::new();
         reader.saving_moves(&mut board, c3, &mut saves);
@@ -402,7 +403,7 @@ mod tests {
         // White C3 in atari, but Black's C4 stone is itself in atari.
         let mut board = board_with(&["B3", "C2", "D3", "C4"], &["C3", "B4", "D4", "C5"]);
         let c3 = at(&board, "C3");
-        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut reader = TacticalReader::new(DEEP_BUDGET);
         let mut saves = Vec::new();
         reader.saving_moves(&mut board, c3, &mut saves);
         assert!(
@@ -418,7 +419,7 @@ mod tests {
         // one to the left edge; with a White stone at B5 that one fails.
         let mut board = board_with(&["B3", "C2", "D4"], &["C3"]);
         let c3 = at(&board, "C3");
-        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut reader = TacticalReader::new(DEEP_BUDGET);
         let mut ataris = Vec::new();
         let two = two_liberties(&board, c3);
         reader.catching_ataris(&mut board, c3, two, &mut ataris);
@@ -444,7 +445,7 @@ mod tests {
         let (c4, d3) = (at(&board, "C4"), at(&board, "D3"));
         assert!(escapes_past(&board, c3, c4, d3));
         assert!(!escapes_past(&board, c3, d3, c4));
-        let mut reader = Reader::new(DEEP_BUDGET);
+        let mut reader = TacticalReader::new(DEEP_BUDGET);
         let mut ataris = Vec::new();
         let two = two_liberties(&board, c3);
         reader.catching_ataris(&mut board, c3, two, &mut ataris);
@@ -460,7 +461,10 @@ mod tests {
         let mut questions = 0;
         for size in [9, 19] {
             let mut board = PlayoutBoard::new(size);
-            let mut readers = [Reader::new(DEEP_BUDGET), Reader::new(PLAYOUT_BUDGET)];
+            let mut readers = [
+                TacticalReader::new(DEEP_BUDGET),
+                TacticalReader::new(PLAYOUT_BUDGET),
+            ];
             let mut color = Color::Black;
             for _ in 0..size * size {
                 let before = board.clone();

@@ -20,7 +20,8 @@
 
 use super::log::{Field, Log};
 use super::playout_board::{
-    code, count_of, unit, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, WHITE,
+    colour_code, count_of, one_neighbour, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS,
+    WHITE,
 };
 use super::pseudo::PseudoLiberties;
 use crate::game::Color;
@@ -155,7 +156,7 @@ impl PlayoutBoard {
             last_captured: self.last_captured,
             hash: self.hash,
         };
-        if self.is_suicide(p, code(color)) {
+        if self.is_suicide(p, colour_code(color)) {
             mark.take_back = TakeBack::Writes(journal.changes.len(), journal.liberties.len());
             self.play_with(p, color, journal);
         } else {
@@ -240,7 +241,7 @@ impl PlayoutBoard {
                 self.next[su] = following;
                 self.color[su] = c;
                 self.empty_index[su] = old_index;
-                let added = unit(c).wrapping_sub(unit(EMPTY));
+                let added = one_neighbour(c).wrapping_sub(one_neighbour(EMPTY));
                 for q in self.adjacent(s) {
                     let qu = q as usize;
                     self.neighbours[qu] = self.neighbours[qu].wrapping_add(added);
@@ -276,7 +277,7 @@ impl PlayoutBoard {
             }
         }
         let c = self.color[pu];
-        let added = unit(c).wrapping_sub(unit(EMPTY));
+        let added = one_neighbour(c).wrapping_sub(one_neighbour(EMPTY));
         for q in self.adjacent(p) {
             let cq = self.color[q as usize];
             if cq == BLACK || cq == WHITE {

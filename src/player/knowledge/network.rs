@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 
 use super::planes::{write_planes, RecentMoves, PLANES};
 use crate::game::Color;
-use crate::player::board::{PlayoutBoard, Reader};
+use crate::player::board::{PlayoutBoard, TacticalReader};
 
 const MAGIC: &[u8; 8] = b"HANEPOL1";
 const FORMAT_VERSION: u32 = 1;
@@ -243,7 +243,7 @@ pub struct Evaluator {
     inner: Vec<f32>,
     residual: Vec<f32>,
     logits: Vec<f32>,
-    reader: Reader,
+    reader: TacticalReader,
 }
 
 impl Default for Evaluator {
@@ -261,7 +261,7 @@ impl Evaluator {
             inner: Vec::new(),
             residual: Vec::new(),
             logits: Vec::new(),
-            reader: Reader::new(crate::player::board::DEEP_BUDGET),
+            reader: TacticalReader::new(crate::player::board::DEEP_BUDGET),
         }
     }
 

@@ -135,7 +135,7 @@ fn symmetries(grid: &[Vec<char>]) -> Vec<Vec<Vec<char>>> {
 mod tests {
     use super::*;
 
-    fn code(rows: [&str; 3]) -> u16 {
+    fn colour_code(rows: [&str; 3]) -> u16 {
         let grid: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
         CELLS.iter().enumerate().fold(0, |acc, (i, &(r, c))| {
             let v = match grid[r][c] {
@@ -150,25 +150,25 @@ mod tests {
 
     #[test]
     fn hane_matches_in_every_orientation_and_colour() {
-        assert!(matches(code(["BWB", "...", "..."])));
-        assert!(matches(code(["WBW", "...", "..."])));
-        assert!(matches(code(["...", "...", "BWB"])));
-        assert!(matches(code(["B..", "W..", "B.."])));
+        assert!(matches(colour_code(["BWB", "...", "..."])));
+        assert!(matches(colour_code(["WBW", "...", "..."])));
+        assert!(matches(colour_code(["...", "...", "BWB"])));
+        assert!(matches(colour_code(["B..", "W..", "B.."])));
     }
 
     #[test]
     fn empty_and_lone_stones_do_not_match() {
-        assert!(!matches(code(["...", "...", "..."])));
-        assert!(!matches(code(["B..", "...", "..."])));
-        assert!(!matches(code(["   ", "...", "..."])));
+        assert!(!matches(colour_code(["...", "...", "..."])));
+        assert!(!matches(colour_code(["B..", "...", "..."])));
+        assert!(!matches(colour_code(["   ", "...", "..."])));
     }
 
     #[test]
     fn edge_patterns_need_the_edge() {
         // Sagari on the edge: ?XO / x.x / edge.
-        assert!(matches(code([".BW", "...", "   "])));
+        assert!(matches(colour_code([".BW", "...", "   "])));
         // Edge chase (X.? / O.? / edge) needs the edge row below.
-        assert!(matches(code(["B..", "W..", "   "])));
-        assert!(!matches(code(["B..", "...", "   "])));
+        assert!(matches(colour_code(["B..", "W..", "   "])));
+        assert!(!matches(colour_code(["B..", "...", "   "])));
     }
 }

@@ -24,7 +24,7 @@
 //! itself: a ladder's outcome is decided far from where it starts.
 
 use crate::game::Color;
-use crate::player::board::{PlayoutBoard, Point, Reader, MAX_POINTS};
+use crate::player::board::{PlayoutBoard, Point, TacticalReader, MAX_POINTS};
 
 /// Input planes per position.
 pub const PLANES: usize = 19;
@@ -57,7 +57,7 @@ pub fn write_planes(
     board: &mut PlayoutBoard,
     to_move: Color,
     recent: &RecentMoves,
-    reader: &mut Reader,
+    reader: &mut TacticalReader,
     out: &mut [f32],
 ) {
     let size = board.size();
@@ -132,7 +132,13 @@ mod tests {
     fn planes(board: &mut PlayoutBoard, to_move: Color, recent: &RecentMoves) -> Vec<f32> {
         let mut out = vec![f32::NAN; PLANES * board.size().points()];
         let before = board.clone();
-        write_planes(board, to_move, recent, &mut Reader::new(160), &mut out);
+        write_planes(
+            board,
+            to_move,
+            recent,
+            &mut TacticalReader::new(160),
+            &mut out,
+        );
         assert!(
             board.is_identical(&before),
             "the reader left the board as it was"

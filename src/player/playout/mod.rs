@@ -9,6 +9,6 @@ mod race;
 mod reply;
 
 pub use policy::{
-    first_code, light_playout, policy_playout, Policy, PolicyPlayout, Records, FIRST_NONE,
+    first_code, light_playout, policy_playout, PlayoutRecords, Policy, PolicyPlayout, FIRST_NONE,
 };
 pub use reply::Replies;

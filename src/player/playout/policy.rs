@@ -9,7 +9,7 @@ use super::nakade::vital_points_near;
 use super::race::race_answers;
 use super::reply::Replies;
 use crate::game::Color;
-use crate::player::board::{self, is_bad_self_atari, PlayoutBoard, Point, Reader, PASS};
+use crate::player::board::{self, is_bad_self_atari, PlayoutBoard, Point, TacticalReader, PASS};
 use crate::player::knowledge::patterns;
 use crate::player::rng::FastRng;
 
@@ -26,14 +26,14 @@ pub const FIRST_NONE: u8 = board::EMPTY;
 
 /// The code of `color` in the all-moves-as-first map.
 pub fn first_code(color: Color) -> u8 {
-    board::code(color)
+    board::colour_code(color)
 }
 
 /// What a playout records as it goes, for the tree: who played each point
 /// first (`first_mover`, indexed by point, where nobody had yet) and the
 /// moves themselves (`record`, a pass as `PASS`, for the last good replies).
 #[derive(Default)]
-pub struct Records<'a> {
+pub struct PlayoutRecords<'a> {
     pub first_mover: Option<&'a mut [u8]>,
     pub record: Option<&'a mut Vec<Point>>,
 }
@@ -44,7 +44,7 @@ pub fn light_playout(
     board: &mut PlayoutBoard,
     to_move: Color,
     rng: &mut FastRng,
-    records: Records,
+    records: PlayoutRecords,
 ) -> PlayoutEnd {
     play_out(board, to_move, None, records, |board, color, _, _| {
         choose_move(board, color, rng)
@@ -58,7 +58,7 @@ fn play_out(
     board: &mut PlayoutBoard,
     mut to_move: Color,
     mut last_move: Option<Point>,
-    mut records: Records,
+    mut records: PlayoutRecords,
     mut choose: impl FnMut(&mut PlayoutBoard, Color, Option<Point>, &[Point]) -> Option<Point>,
 ) -> PlayoutEnd {
     let max_moves = 3 * board.size().points();
@@ -172,7 +172,7 @@ pub fn policy_playout(
     to_move: Color,
     last_move: Option<Point>,
     playout: &mut PolicyPlayout,
-    records: Records,
+    records: PlayoutRecords,
 ) -> PlayoutEnd {
     let mut candidates = Vec::with_capacity(16);
     let policy = playout.policy;
@@ -209,7 +209,7 @@ pub fn policy_playout(
 pub struct PolicyPlayout<'a> {
     pub policy: &'a Policy,
     pub rng: &'a mut FastRng,
-    pub reader: &'a mut Reader,
+    pub reader: &'a mut TacticalReader,
     pub replies: Option<&'a Replies>,
 }
 
@@ -217,7 +217,7 @@ pub struct PolicyPlayout<'a> {
 struct Answering<'a> {
     policy: &'a Policy,
     rng: &'a mut FastRng,
-    reader: &'a mut Reader,
+    reader: &'a mut TacticalReader,
     /// The rule's moves, room kept from move to move.
     candidates: &'a mut Vec<Point>,
 }
@@ -308,7 +308,7 @@ pub fn atari_answers(
     board: &mut PlayoutBoard,
     color: Color,
     touching: &[Point],
-    mut reader: Option<&mut Reader>,
+    mut reader: Option<&mut TacticalReader>,
     out: &mut Vec<Point>,
 ) {
     for &q in touching {
@@ -397,7 +397,12 @@ mod tests {
         let n = 4000;
         for _ in 0..n {
             let mut board = PlayoutBoard::new(9);
-            let end = light_playout(&mut board, Color::Black, &mut rng, Records::default());
+            let end = light_playout(
+                &mut board,
+                Color::Black,
+                &mut rng,
+                PlayoutRecords::default(),
+            );
             moves += end.moves as u64;
             let score = board.score(7.0);
             black += match winner(score) {
@@ -427,7 +432,7 @@ mod tests {
             &mut board,
             Color::Black,
             None,
-            Records {
+            PlayoutRecords {
                 first_mover: Some(&mut first),
                 record: Some(&mut record),
             },
@@ -468,7 +473,7 @@ mod tests {
         let d1 = board.point(crate::game::Vertex::parse_gtp("D1").expect("vertex"));
         let c1 = board.point(crate::game::Vertex::parse_gtp("C1").expect("vertex"));
         let mut rng = FastRng::new(3);
-        let mut reader = Reader::new(crate::player::board::PLAYOUT_BUDGET);
+        let mut reader = TacticalReader::new(crate::player::board::PLAYOUT_BUDGET);
         let mut candidates = Vec::new();
         let mut answers = Vec::new();
         let (strings, count) = board.strings_touching(c1);

@@ -5,7 +5,7 @@
 //! that the tree tries the likely moves first.
 
 use crate::game::Color;
-use crate::player::board::{is_bad_self_atari, PlayoutBoard, Point, Reader};
+use crate::player::board::{is_bad_self_atari, PlayoutBoard, Point, TacticalReader};
 use crate::player::knowledge::{features, is_empty_area, patterns, Gammas, Recent};
 use crate::player::params::SearchParams;
 
@@ -19,7 +19,7 @@ use super::tree::{Candidate, PASS};
 pub fn candidates(
     p: &SearchParams,
     allow_suicide: bool,
-    reader: &mut Reader,
+    reader: &mut TacticalReader,
     board: &mut PlayoutBoard,
     to_move: Color,
     [last_move, last2]: [Option<Point>; 2],
@@ -148,7 +148,7 @@ impl Tactics {
         board: &mut PlayoutBoard,
         to_move: Color,
         last_move: Option<Point>,
-        reader: &mut Reader,
+        reader: &mut TacticalReader,
     ) -> Tactics {
         let mut urgent = Vec::new();
         let mut futile = Vec::new();
@@ -213,7 +213,7 @@ mod tests {
         candidates(
             params,
             true,
-            &mut Reader::new(DEEP_BUDGET),
+            &mut TacticalReader::new(DEEP_BUDGET),
             board,
             to_move,
             [last, None],

@@ -33,13 +33,13 @@ use super::margins::Margins;
 use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
 use super::tree::{Expansion, HalfWins, Node, NodeId, Tree, PASS};
-use super::worker::{ownership_len, Descent, Room, Step, Worker};
+use super::worker::{ownership_len, Descent, IterationBuffers, Step, Worker};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
-use crate::player::board::{board_of, winner, PlayoutBoard, Point, Reader, DEEP_BUDGET};
+use crate::player::board::{board_of, winner, PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
 use crate::player::knowledge::{Evaluator, RecentMoves, RECENT_MOVES};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
-    first_code, light_playout, policy_playout, Policy, PolicyPlayout, Records, FIRST_NONE,
+    first_code, light_playout, policy_playout, PlayoutRecords, Policy, PolicyPlayout, FIRST_NONE,
 };
 
 /// Playouts a search thread makes even when told to stop at once.
@@ -281,7 +281,7 @@ impl Search {
         let candidates = candidates(
             &self.params,
             self.rules.allow_suicide,
-            &mut Reader::new(DEEP_BUDGET),
+            &mut TacticalReader::new(DEEP_BUDGET),
             &mut self.root_board.clone(),
             self.root_to_move,
             [self.root_recent[0], self.root_recent[1]],
@@ -333,42 +333,50 @@ impl Search {
     fn iterate(&self, w: &mut Worker) -> bool {
         // Lent out for the iteration: the playout borrows the worker beside
         // the board.
-        let mut room = w.room.take().unwrap_or_else(|| Room::new(&self.root_board));
-        let played = self.iterate_in(w, &mut room);
-        w.room = Some(room);
+        let mut buffers = w
+            .buffers
+            .take()
+            .unwrap_or_else(|| IterationBuffers::new(&self.root_board));
+        let played = self.iterate_in(w, &mut buffers);
+        w.buffers = Some(buffers);
         played
     }
 
-    /// `iterate`, in `room`: the descent to a leaf (expanding it when it
+    /// `iterate`, in `buffers`: the descent to a leaf (expanding it when it
     /// has earned it), the playout from there unless two passes ended the
     /// game in the tree, and the result recorded.
-    fn iterate_in(&self, w: &mut Worker, room: &mut Room) -> bool {
+    fn iterate_in(&self, w: &mut Worker, buffers: &mut IterationBuffers) -> bool {
         let mut amaf = [FIRST_NONE; crate::player::board::MAX_POINTS];
-        let Some(leaf) = self.descend(w, room, &mut amaf) else {
+        let Some(leaf) = self.descend(w, buffers, &mut amaf) else {
             return false;
         };
         if leaf.passes < 2 {
-            let Room { board, moves, .. } = room;
+            let IterationBuffers { board, moves, .. } = buffers;
             self.play_out(w, board, leaf.to_move, leaf.last_move, &mut amaf, moves);
         }
-        self.record_playout(w, room, &amaf);
+        self.record_playout(w, buffers, &amaf);
         w.playouts += 1;
         true
     }
 
-    /// Walks from the root to a leaf on `room`'s board, choosing children
+    /// Walks from the root to a leaf on `buffers`'s board, choosing children
     /// by `select`, expanding nodes that have earned it and giving nodes
     /// due the network's prior; `amaf` gets the first mover of each point
     /// played. None when a tree move repeated a position (superko): the
     /// child is marked and the iteration ends with no playout.
-    fn descend(&self, w: &mut Worker, room: &mut Room, amaf: &mut [u8]) -> Option<Descent> {
-        room.board.copy_from(&self.root_board);
-        room.moves.clear();
-        room.moves.push(self.root_recent[0].unwrap_or(PASS));
+    fn descend(
+        &self,
+        w: &mut Worker,
+        buffers: &mut IterationBuffers,
+        amaf: &mut [u8],
+    ) -> Option<Descent> {
+        buffers.board.copy_from(&self.root_board);
+        buffers.moves.clear();
+        buffers.moves.push(self.root_recent[0].unwrap_or(PASS));
         // The root carries no virtual loss: no thread chooses it.
-        room.path.clear();
-        room.path_hashes.clear();
-        room.path.push((Tree::ROOT, 0));
+        buffers.path.clear();
+        buffers.path_hashes.clear();
+        buffers.path.push((Tree::ROOT, 0));
         let mut at = Descent {
             node: Tree::ROOT,
             to_move: self.root_to_move,
@@ -376,12 +384,12 @@ impl Search {
             last_move: self.root_recent[0],
         };
         while at.passes < 2 {
-            if !self.tree.node(at.node).is_expanded() && !self.expand(w, room, &at) {
+            if !self.tree.node(at.node).is_expanded() && !self.expand(w, buffers, &at) {
                 break;
             }
             if let Some(network) = self.network.filter(|n| n.is_due(&self.tree, at.node)) {
-                let recent = recent_moves(&room.moves, &self.root_recent);
-                let board: &mut PlayoutBoard = &mut room.board;
+                let recent = recent_moves(&buffers.moves, &self.root_recent);
+                let board: &mut PlayoutBoard = &mut buffers.board;
                 network.add(
                     &self.tree,
                     at.node,
@@ -394,7 +402,7 @@ impl Search {
             let Some(child) = self.select(at.node) else {
                 break;
             };
-            if !self.step(room, &mut at, child, amaf) {
+            if !self.step(buffers, &mut at, child, amaf) {
                 return None;
             }
         }
@@ -405,10 +413,10 @@ impl Search {
     /// playouts (the root at once): its moves with their priors, kept to
     /// the client's filter. False when it stays a leaf (too few visits, or
     /// another thread expanding it).
-    fn expand(&self, w: &mut Worker, room: &mut Room, at: &Descent) -> bool {
-        let Room {
+    fn expand(&self, w: &mut Worker, buffers: &mut IterationBuffers, at: &Descent) -> bool {
+        let IterationBuffers {
             board, moves, path, ..
-        } = room;
+        } = buffers;
         let board: &mut PlayoutBoard = board;
         // This iteration's own virtual loss is no visit: one thread
         // expands exactly when it did before virtual losses. Those of
@@ -442,16 +450,22 @@ impl Search {
         expansion == Expansion::Expanded
     }
 
-    /// Plays `child`'s move on `room`'s board and moves `at` down to it,
+    /// Plays `child`'s move on `buffers`'s board and moves `at` down to it,
     /// with this thread's virtual loss. False when the move repeats a
     /// position the rules' superko forbids: the child is marked illegal
     /// and the path's virtual losses are taken back.
-    fn step(&self, room: &mut Room, at: &mut Descent, child: NodeId, amaf: &mut [u8]) -> bool {
+    fn step(
+        &self,
+        buffers: &mut IterationBuffers,
+        at: &mut Descent,
+        child: NodeId,
+        amaf: &mut [u8],
+    ) -> bool {
         let c = self.tree.node(child);
         let mv = c.mv();
         let to_move = at.to_move;
         if mv == PASS {
-            room.board.pass();
+            buffers.board.pass();
             at.passes += 1;
             at.last_move = None;
             // A pass leaves a new situation (the colouring, the other
@@ -460,45 +474,46 @@ impl Search {
                 let key = self
                     .rules
                     .superko
-                    .key(room.board.hash(), to_move.opponent());
-                room.path_hashes.push(key);
+                    .key(buffers.board.hash(), to_move.opponent());
+                buffers.path_hashes.push(key);
             }
         } else {
-            room.board.play(mv, to_move);
+            buffers.board.play(mv, to_move);
             at.passes = 0;
             let hash = self
                 .rules
                 .superko
-                .key(room.board.hash(), to_move.opponent());
-            if self.history.contains(&hash) || room.path_hashes.contains(&hash) {
+                .key(buffers.board.hash(), to_move.opponent());
+            if self.history.contains(&hash) || buffers.path_hashes.contains(&hash) {
                 // A repetition: this child can never be played here.
                 c.mark_illegal();
-                for &(id, loss) in room.path.iter() {
+                for &(id, loss) in buffers.path.iter() {
                     self.tree.node(id).remove_virtual_loss(loss);
                 }
                 return false;
             }
-            room.path_hashes.push(hash);
+            buffers.path_hashes.push(hash);
             if amaf[mv as usize] == FIRST_NONE {
                 amaf[mv as usize] = first_code(to_move);
             }
             at.last_move = Some(mv);
         }
-        room.path
+        buffers
+            .path
             .push((child, c.add_virtual_loss(self.params.virtual_loss)));
-        room.moves.push(mv);
+        buffers.moves.push(mv);
         at.node = child;
         at.to_move = to_move.opponent();
         true
     }
 
-    /// Counts the finished game on `room`'s board: the thread's ownership
+    /// Counts the finished game on `buffers`'s board: the thread's ownership
     /// and margin sums, the result backed up the path (with `amaf`'s
     /// first movers for RAVE), and the last good replies learnt.
-    fn record_playout(&self, w: &mut Worker, room: &Room, amaf: &[u8]) {
-        let Room {
+    fn record_playout(&self, w: &mut Worker, buffers: &IterationBuffers, amaf: &[u8]) {
+        let IterationBuffers {
             board, moves, path, ..
-        } = room;
+        } = buffers;
         let score = board.score(self.komi);
         w.record_ownership(board);
         self.record_score(w, path, score);
@@ -524,7 +539,7 @@ impl Search {
         moves: &mut Vec<Point>,
     ) {
         if !self.params.heavy_playouts {
-            let records = Records {
+            let records = PlayoutRecords {
                 first_mover: Some(amaf),
                 record: None,
             };
@@ -538,7 +553,7 @@ impl Search {
             reader: &mut w.reader,
             replies: learning.then_some(&w.replies),
         };
-        let records = Records {
+        let records = PlayoutRecords {
             first_mover: Some(amaf),
             record: learning.then_some(moves),
         };

@@ -1,12 +1,12 @@
 //! One search thread's own state (`Worker`): its random stream, tactical
-//! readers, last good replies, the room an iteration works in, and the
+//! readers, last good replies, the buffers an iteration works in, and the
 //! sums the report adds over the threads. The walk (`walk.rs`) uses it;
 //! the tree stays shared.
 
 use super::margins::Margins;
 use super::tree::NodeId;
 use crate::game::{Color, Vertex};
-use crate::player::board::{PlayoutBoard, Point, Reader, DEEP_BUDGET, PLAYOUT_BUDGET};
+use crate::player::board::{PlayoutBoard, Point, TacticalReader, DEEP_BUDGET, PLAYOUT_BUDGET};
 use crate::player::knowledge::Evaluator;
 use crate::player::playout::Replies;
 use crate::player::rng::FastRng;
@@ -18,14 +18,14 @@ use crate::player::rng::FastRng;
 pub struct Worker {
     pub(super) rng: FastRng,
     /// The playouts' tactical reader (short reading).
-    pub(super) reader: Reader,
+    pub(super) reader: TacticalReader,
     /// The playouts' last good replies.
     pub(super) replies: Replies,
     /// What an iteration works in, kept from one to the next; None only
     /// while an iteration has it.
-    pub(super) room: Option<Room>,
+    pub(super) buffers: Option<IterationBuffers>,
     /// The priors' tactical reader (ladders read across the board).
-    pub(super) deep_reader: Reader,
+    pub(super) deep_reader: TacticalReader,
     /// The policy network's buffers.
     pub(super) evaluator: Evaluator,
     /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
@@ -61,7 +61,7 @@ pub(super) struct Descent {
 
 /// What one iteration works in, reused by the next so that an iteration
 /// allocates nothing once warm.
-pub(super) struct Room {
+pub(super) struct IterationBuffers {
     /// The board, copied over from the root: a copy of the used part is
     /// cheaper than a clone of a 25x25 board's room.
     pub(super) board: Box<PlayoutBoard>,
@@ -74,9 +74,9 @@ pub(super) struct Room {
     pub(super) path_hashes: Vec<u64>,
 }
 
-impl Room {
-    pub(super) fn new(root: &PlayoutBoard) -> Room {
-        Room {
+impl IterationBuffers {
+    pub(super) fn new(root: &PlayoutBoard) -> IterationBuffers {
+        IterationBuffers {
             board: Box::new(root.clone()),
             moves: Vec::new(),
             path: Vec::with_capacity(32),
@@ -91,10 +91,10 @@ impl Worker {
     pub fn new(root: &PlayoutBoard, seed: u64) -> Worker {
         Worker {
             rng: FastRng::new(seed),
-            reader: Reader::new(PLAYOUT_BUDGET),
+            reader: TacticalReader::new(PLAYOUT_BUDGET),
             replies: Replies::new(root.points_used()),
-            room: Some(Room::new(root)),
-            deep_reader: Reader::new(DEEP_BUDGET),
+            buffers: Some(IterationBuffers::new(root)),
+            deep_reader: TacticalReader::new(DEEP_BUDGET),
             evaluator: Evaluator::new(),
             ownership: vec![0.0; ownership_len(root)],
             ownership_squares: vec![0.0; ownership_len(root)],
