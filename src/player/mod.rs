@@ -6,13 +6,17 @@
 //! - `knowledge`: what a move is worth before any search (shapes, the
 //!   learned move model);
 //! - `playout`: the light and policy playouts;
-//! - `search`: the tree the threads share, its walk, priors, move filter
-//!   and report;
-//! - `clock`: how long to think, when to stop, the handicap komi.
+//! - `params` (a file between the playouts and the search: it names the
+//!   playout policy's probabilities, and the search reads it): the one
+//!   table of tunable parameters;
+//! - `search`: the tree the threads share, its walk, priors, move filter,
+//!   report, stopping rule and dynamic komi;
+//! - `clock`: how long to think (the time controls and a move's budget;
+//!   it uses only `game`).
 //!
-//! Above them, `think` (the `Player`) runs a search on every thread and
-//! `decision` turns its report into genmove's move; `params` is the one
-//! table of tunable parameters.
+//! Above them, `request` is what a caller asks for, `think` (the `Player`)
+//! runs a search on every thread, and `decision` turns its report into
+//! genmove's move.
 
 pub mod bench;
 mod board;
