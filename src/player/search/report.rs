@@ -250,7 +250,7 @@ pub fn summarise(
             RootMove {
                 ownership: owners,
                 score_stdev,
-                ..root_move(t, margin, search, &priors)
+                ..root_move(t, margin, search, priors)
             }
         })
         .collect();

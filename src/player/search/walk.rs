@@ -26,6 +26,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use super::filter::MoveFilter;
@@ -77,6 +78,11 @@ pub struct Search {
     /// Whether the workers sum the ownership per root move as well (for
     /// KataGo's `movesOwnership`); off unless a client asks.
     move_ownership: bool,
+    /// The root's priors, worked out at the first report that asks: the
+    /// root's position and the parameters are fixed for the search's
+    /// life, and with the network each costs an evaluation (some 5 ms on
+    /// 19x19), once per info line before.
+    root_priors: OnceLock<Vec<(Point, f32)>>,
 }
 
 impl Search {
@@ -111,6 +117,7 @@ impl Search {
             filter: MoveFilter::default(),
             actions_seen: game.actions().to_vec(),
             move_ownership: false,
+            root_priors: OnceLock::new(),
         }
     }
 
@@ -277,7 +284,11 @@ impl Search {
     /// The prior of each root move, as its share of the virtual wins the
     /// tree's heuristics (shape, captures, nearness) hand out: a rough
     /// policy that sums to 1 over the root's moves.
-    pub fn root_priors(&self) -> Vec<(Point, f32)> {
+    pub fn root_priors(&self) -> &[(Point, f32)] {
+        self.root_priors.get_or_init(|| self.work_out_root_priors())
+    }
+
+    fn work_out_root_priors(&self) -> Vec<(Point, f32)> {
         let candidates = candidates(
             &self.params,
             self.rules.allow_suicide,
