@@ -1,12 +1,15 @@
 //! What README.md shows that a change can make untrue is checked here: the
-//! sample session (replayed with the command line the README gives) and
-//! the number of gogui-regress tests it quotes.
+//! sample session and the `hane analysis` sample answer (each replayed with
+//! the command line the README gives), the number of gogui-regress tests
+//! it quotes, and its headline strength figures against docs/strength.md.
 
 mod common;
 
 use std::path::Path;
 
+use common::json_analysis::Client;
 use common::Gtp;
+use serde_json::Value;
 
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md")
@@ -80,4 +83,108 @@ fn the_regression_counts_are_those_of_gtp_tests() {
     let columns: Vec<&str> = row.split('\t').collect();
     assert_eq!(columns[0], tests.to_string(), "#Tests in {row:?}");
     assert_eq!(columns[4], tests.to_string(), "pass in {row:?}");
+}
+
+/// The paragraph that starts at `marker` in `text`, up to the blank line.
+fn paragraph<'a>(text: &'a str, marker: &str, file: &str) -> &'a str {
+    let start = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("{file} has no {marker:?}"));
+    let rest = &text[start..];
+    &rest[..rest.find("\n\n").unwrap_or(rest.len())]
+}
+
+/// Every word with a digit in it, stripped of the punctuation around it:
+/// `12.90`, `3k`, `19x19`, `2,000`, `63`.
+fn figures(paragraph: &str) -> Vec<&str> {
+    paragraph
+        .split(|c: char| c.is_whitespace() || "()[]:;".contains(c))
+        .map(|w| w.trim_end_matches(['.', ',']))
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+        .collect()
+}
+
+#[test]
+fn the_headline_strength_figures_are_those_of_docs_strength() {
+    let marker = "**How strong is it.**";
+    let text = readme();
+    let strength =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/strength.md"))
+            .expect("docs/strength.md");
+    let ours = figures(paragraph(&text, marker, "README.md"));
+    let theirs = figures(paragraph(&strength, marker, "docs/strength.md"));
+    for figure in ["63 of 65", "178 of 214", "79 of 100", "59 of 60"] {
+        assert!(
+            paragraph(&text, marker, "README.md").contains(figure),
+            "README's headline has {figure:?}"
+        );
+    }
+    assert_eq!(
+        ours, theirs,
+        "README.md's \"How strong is it\" and docs/strength.md's (its \"In short\") \
+         give the same figures in the same order: change both together"
+    );
+}
+
+/// The fields of `shown` (README's sample, shortened) with what hane
+/// answered in `real`: every value shown is the one answered, and a list
+/// shown whole or cut short (`moveInfos`) is compared item by item.
+fn assert_shown(shown: &Value, real: &Value, path: &str) {
+    match (shown, real) {
+        (Value::Object(shown), Value::Object(real)) => {
+            for (key, value) in shown {
+                let answered = real
+                    .get(key)
+                    .unwrap_or_else(|| panic!("hane's answer has no {path}.{key}"));
+                assert_shown(value, answered, &format!("{path}.{key}"));
+            }
+        }
+        (Value::Array(shown), Value::Array(real)) if path.ends_with("moveInfos") => {
+            assert!(shown.len() <= real.len(), "{path}: {shown:?}");
+            for (i, (s, r)) in shown.iter().zip(real).enumerate() {
+                assert_shown(s, r, &format!("{path}[{i}]"));
+            }
+        }
+        _ => assert_eq!(
+            shown, real,
+            "README's `hane analysis` sample, {path} (update README.md if the search changed)"
+        ),
+    }
+}
+
+#[test]
+fn the_json_analysis_sample_is_what_hane_answers() {
+    let text = readme();
+    // The sample command: `echo 'QUERY' \` and `  | hane analysis ARGS`.
+    let start = text.find("echo '{").expect("the sample query's `echo`");
+    let command = &text[start..start + text[start..].find("\n```").expect("its block's end")];
+    let query = command
+        .split('\'')
+        .nth(1)
+        .expect("the query between quotes");
+    let line = command.lines().nth(1).expect("the command's second line");
+    let args: Vec<&str> = line
+        .trim_start_matches([' ', '|'])
+        .split_whitespace()
+        .collect();
+    assert_eq!(args[..2], ["hane", "analysis"], "{line}");
+    let args = &args[1..];
+    assert!(
+        args.contains(&"--seed") && args.contains(&"--playouts"),
+        "an answer the same on every run: {line}"
+    );
+    let shown: Value =
+        serde_json::from_str(block_after(&text, "answers three lines, one for each turn").trim())
+            .expect("the sample answer is JSON");
+    let mut client = Client {
+        engine: Gtp::start_with(args),
+    };
+    client.send(query);
+    let answers = client.finish();
+    let turn = shown["turnNumber"].clone();
+    let real = answers
+        .iter()
+        .find(|a| a["turnNumber"] == turn)
+        .unwrap_or_else(|| panic!("no answer for turn {turn}: {answers:?}"));
+    assert_shown(&shown, real, "");
 }
