@@ -188,3 +188,38 @@ fn the_json_analysis_sample_is_what_hane_answers() {
         .unwrap_or_else(|| panic!("no answer for turn {turn}: {answers:?}"));
     assert_shown(&shown, real, "");
 }
+
+/// GitHub's anchor for a heading: lower case, spaces as hyphens, other
+/// punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+#[test]
+fn the_contents_line_links_every_section_in_order() {
+    let text = readme();
+    let mut in_fence = false;
+    let mut sections = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+        } else if !in_fence && line.starts_with("## ") {
+            sections.push(anchor(&line[3..]));
+        }
+    }
+    let contents = paragraph(&text, "Contents: ", "README.md");
+    let links: Vec<String> = contents
+        .split("](#")
+        .skip(1)
+        .map(|rest| rest[..rest.find(')').expect("a link's end")].to_string())
+        .collect();
+    assert_eq!(
+        links, sections,
+        "README's contents line links every `##` section, in order"
+    );
+}
