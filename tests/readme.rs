@@ -1,7 +1,9 @@
 //! What README.md shows that a change can make untrue is checked here: the
 //! sample session and the `hane analysis` sample answer (each replayed with
 //! the command line the README gives), the number of gogui-regress tests
-//! it quotes, and its headline strength figures against docs/strength.md.
+//! it quotes, its headline strength figures against docs/strength.md, its
+//! contents line against its sections, and its Layout (with
+//! docs/architecture.md) against the files under src/.
 
 mod common;
 
@@ -222,4 +224,67 @@ fn the_contents_line_links_every_section_in_order() {
         links, sections,
         "README's contents line links every `##` section, in order"
     );
+}
+
+/// Every `.rs` file under `dir`, as paths relative to `src/`.
+fn sources(dir: &Path, relative: &str, files: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let here = if relative.is_empty() {
+            name.clone()
+        } else {
+            format!("{relative}/{name}")
+        };
+        if path.is_dir() {
+            sources(&path, &here, files);
+        } else if name.ends_with(".rs") {
+            files.push(here);
+        }
+    }
+}
+
+#[test]
+fn the_layout_names_every_source_file() {
+    let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+    let mut files = Vec::new();
+    sources(src, "", &mut files);
+    let text = readme();
+    let layout = block_after(&text, "## Layout");
+    let layout = &layout[..layout.find("\ngtp-tests/").expect("the src/ lines")];
+    let architecture =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/architecture.md"))
+            .expect("docs/architecture.md");
+    let mut names = Vec::new();
+    for file in &files {
+        let parts: Vec<&str> = file.split('/').collect();
+        let name = parts[parts.len() - 1];
+        names.push(name);
+        if parts.len() > 1 {
+            let folder = format!("{}/", parts[parts.len() - 2]);
+            assert!(layout.contains(&folder), "README's Layout names {folder}");
+        }
+        if name == "mod.rs" || name == "tests.rs" {
+            continue;
+        }
+        assert!(layout.contains(name), "README's Layout names src/{file}");
+        // In a layer's table: the path below the layer (search/walk.rs).
+        let below = if parts.len() > 2 {
+            parts[1..].join("/")
+        } else {
+            name.to_string()
+        };
+        assert!(
+            architecture.contains(&format!("{below}`")),
+            "docs/architecture.md names src/{file} as `{below}`"
+        );
+    }
+    for word in layout.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')) {
+        if let Some(stem) = word.strip_suffix(".rs") {
+            assert!(
+                names.contains(&word),
+                "README's Layout names {stem}.rs, which src/ does not have"
+            );
+        }
+    }
 }

@@ -6,13 +6,13 @@
 //! - `knowledge`: what a move is worth before any search (shapes, the
 //!   learned move model);
 //! - `playout`: the light and policy playouts;
-//! - `search`: the tree the threads share, its walk, priors, move filter
-//!   and report;
-//! - `clock`: how long to think, when to stop, the handicap komi.
+//! - `search`: the tree the threads share, its walk, priors, move filter,
+//!   margins and report, when to stop, the handicap komi;
+//! - `clock`: how long to think (time controls, the budget).
 //!
-//! Above them, `think` (the `Player`) runs a search on every thread and
-//! `decision` turns its report into genmove's move; `params` is the one
-//! table of tunable parameters.
+//! Above them, `think` (the `Player`) runs a search on every thread for a
+//! `request` and `decision` turns its report into genmove's move; `params`
+//! is the one table of tunable parameters.
 
 pub mod bench;
 mod board;
