@@ -1,12 +1,17 @@
 //! What README.md shows that a change can make untrue is checked here: the
-//! sample session (replayed with the command line the README gives) and
-//! the number of gogui-regress tests it quotes.
+//! sample session and the `hane analysis` sample answer (each replayed with
+//! the command line the README gives), the number of gogui-regress tests
+//! it quotes, its headline strength figures against docs/strength.md, its
+//! contents line against its sections, and its Layout (with
+//! docs/architecture.md) against the files under src/.
 
 mod common;
 
 use std::path::Path;
 
+use common::json_analysis::Client;
 use common::Gtp;
+use serde_json::Value;
 
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md")
@@ -80,4 +85,206 @@ fn the_regression_counts_are_those_of_gtp_tests() {
     let columns: Vec<&str> = row.split('\t').collect();
     assert_eq!(columns[0], tests.to_string(), "#Tests in {row:?}");
     assert_eq!(columns[4], tests.to_string(), "pass in {row:?}");
+}
+
+/// The paragraph that starts at `marker` in `text`, up to the blank line.
+fn paragraph<'a>(text: &'a str, marker: &str, file: &str) -> &'a str {
+    let start = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("{file} has no {marker:?}"));
+    let rest = &text[start..];
+    &rest[..rest.find("\n\n").unwrap_or(rest.len())]
+}
+
+/// Every word with a digit in it, stripped of the punctuation around it:
+/// `12.90`, `3k`, `19x19`, `2,000`, `63`.
+fn figures(paragraph: &str) -> Vec<&str> {
+    paragraph
+        .split(|c: char| c.is_whitespace() || "()[]:;".contains(c))
+        .map(|w| w.trim_end_matches(['.', ',']))
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+        .collect()
+}
+
+#[test]
+fn the_headline_strength_figures_are_those_of_docs_strength() {
+    let marker = "**How strong is it.**";
+    let text = readme();
+    let strength =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/strength.md"))
+            .expect("docs/strength.md");
+    let ours = figures(paragraph(&text, marker, "README.md"));
+    let theirs = figures(paragraph(&strength, marker, "docs/strength.md"));
+    for figure in ["63 of 65", "178 of 214", "79 of 100", "59 of 60"] {
+        assert!(
+            paragraph(&text, marker, "README.md").contains(figure),
+            "README's headline has {figure:?}"
+        );
+    }
+    assert_eq!(
+        ours, theirs,
+        "README.md's \"How strong is it\" and docs/strength.md's (its \"In short\") \
+         give the same figures in the same order: change both together"
+    );
+}
+
+/// The fields of `shown` (README's sample, shortened) with what hane
+/// answered in `real`: every value shown is the one answered, and a list
+/// shown whole or cut short (`moveInfos`) is compared item by item.
+fn assert_shown(shown: &Value, real: &Value, path: &str) {
+    match (shown, real) {
+        (Value::Object(shown), Value::Object(real)) => {
+            for (key, value) in shown {
+                let answered = real
+                    .get(key)
+                    .unwrap_or_else(|| panic!("hane's answer has no {path}.{key}"));
+                assert_shown(value, answered, &format!("{path}.{key}"));
+            }
+        }
+        (Value::Array(shown), Value::Array(real)) if path.ends_with("moveInfos") => {
+            assert!(shown.len() <= real.len(), "{path}: {shown:?}");
+            for (i, (s, r)) in shown.iter().zip(real).enumerate() {
+                assert_shown(s, r, &format!("{path}[{i}]"));
+            }
+        }
+        _ => assert_eq!(
+            shown, real,
+            "README's `hane analysis` sample, {path} (update README.md if the search changed)"
+        ),
+    }
+}
+
+#[test]
+fn the_json_analysis_sample_is_what_hane_answers() {
+    let text = readme();
+    // The sample command: `echo 'QUERY' \` and `  | hane analysis ARGS`.
+    let start = text.find("echo '{").expect("the sample query's `echo`");
+    let command = &text[start..start + text[start..].find("\n```").expect("its block's end")];
+    let query = command
+        .split('\'')
+        .nth(1)
+        .expect("the query between quotes");
+    let line = command.lines().nth(1).expect("the command's second line");
+    let args: Vec<&str> = line
+        .trim_start_matches([' ', '|'])
+        .split_whitespace()
+        .collect();
+    assert_eq!(args[..2], ["hane", "analysis"], "{line}");
+    let args = &args[1..];
+    assert!(
+        args.contains(&"--seed") && args.contains(&"--playouts"),
+        "an answer the same on every run: {line}"
+    );
+    let shown: Value =
+        serde_json::from_str(block_after(&text, "answers three lines, one for each turn").trim())
+            .expect("the sample answer is JSON");
+    let mut client = Client {
+        engine: Gtp::start_with(args),
+    };
+    client.send(query);
+    let answers = client.finish();
+    let turn = shown["turnNumber"].clone();
+    let real = answers
+        .iter()
+        .find(|a| a["turnNumber"] == turn)
+        .unwrap_or_else(|| panic!("no answer for turn {turn}: {answers:?}"));
+    assert_shown(&shown, real, "");
+}
+
+/// GitHub's anchor for a heading: lower case, spaces as hyphens, other
+/// punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+#[test]
+fn the_contents_line_links_every_section_in_order() {
+    let text = readme();
+    let mut in_fence = false;
+    let mut sections = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_fence = !in_fence;
+        } else if !in_fence && line.starts_with("## ") {
+            sections.push(anchor(&line[3..]));
+        }
+    }
+    let contents = paragraph(&text, "Contents: ", "README.md");
+    let links: Vec<String> = contents
+        .split("](#")
+        .skip(1)
+        .map(|rest| rest[..rest.find(')').expect("a link's end")].to_string())
+        .collect();
+    assert_eq!(
+        links, sections,
+        "README's contents line links every `##` section, in order"
+    );
+}
+
+/// Every `.rs` file under `dir`, as paths relative to `src/`.
+fn sources(dir: &Path, relative: &str, files: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let here = if relative.is_empty() {
+            name.clone()
+        } else {
+            format!("{relative}/{name}")
+        };
+        if path.is_dir() {
+            sources(&path, &here, files);
+        } else if name.ends_with(".rs") {
+            files.push(here);
+        }
+    }
+}
+
+#[test]
+fn the_layout_names_every_source_file() {
+    let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+    let mut files = Vec::new();
+    sources(src, "", &mut files);
+    let text = readme();
+    let layout = block_after(&text, "## Layout");
+    let layout = &layout[..layout.find("\ngtp-tests/").expect("the src/ lines")];
+    let architecture =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/architecture.md"))
+            .expect("docs/architecture.md");
+    let mut names = Vec::new();
+    for file in &files {
+        let parts: Vec<&str> = file.split('/').collect();
+        let name = parts[parts.len() - 1];
+        names.push(name);
+        if parts.len() > 1 {
+            let folder = format!("{}/", parts[parts.len() - 2]);
+            assert!(layout.contains(&folder), "README's Layout names {folder}");
+        }
+        if name == "mod.rs" || name == "tests.rs" {
+            continue;
+        }
+        assert!(layout.contains(name), "README's Layout names src/{file}");
+        // In a layer's table: the path below the layer (search/walk.rs).
+        let below = if parts.len() > 2 {
+            parts[1..].join("/")
+        } else {
+            name.to_string()
+        };
+        assert!(
+            architecture.contains(&format!("{below}`")),
+            "docs/architecture.md names src/{file} as `{below}`"
+        );
+    }
+    for word in layout.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')) {
+        if let Some(stem) = word.strip_suffix(".rs") {
+            assert!(
+                names.contains(&word),
+                "README's Layout names {stem}.rs, which src/ does not have"
+            );
+        }
+    }
 }

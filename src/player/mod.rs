@@ -10,7 +10,7 @@
 //!   playout policy's probabilities, and the search reads it): the one
 //!   table of tunable parameters;
 //! - `search`: the tree the threads share, its walk, priors, move filter,
-//!   report, stopping rule and dynamic komi;
+//!   margins, report, stopping rule and dynamic komi;
 //! - `clock`: how long to think (the time controls and a move's budget;
 //!   it uses only `game`).
 //!
