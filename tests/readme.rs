@@ -115,12 +115,13 @@ fn the_headline_strength_figures_are_those_of_docs_strength() {
             .expect("docs/strength.md");
     let ours = figures(paragraph(&text, marker, "README.md"));
     let theirs = figures(paragraph(&strength, marker, "docs/strength.md"));
-    for figure in ["63 of 65", "178 of 214", "79 of 100", "59 of 60"] {
-        assert!(
-            paragraph(&text, marker, "README.md").contains(figure),
-            "README's headline has {figure:?}"
-        );
-    }
+    // The headline gives match results ("N of M" games): several of them.
+    let results = regex::Regex::new(r"\d+ of \d+").expect("regex");
+    let headline = paragraph(&text, marker, "README.md");
+    assert!(
+        results.find_iter(headline).count() >= 4,
+        "README's headline gives its match results: {headline}"
+    );
     assert_eq!(
         ours, theirs,
         "README.md's \"How strong is it\" and docs/strength.md's (its \"In short\") \
