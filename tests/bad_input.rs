@@ -771,15 +771,8 @@ os.close(w)\n\
 out, _ = p.communicate(timeout=20)\n\
 sys.stdout.write(out.decode())\n\
 sys.exit(p.returncode)\n";
-    let output = match Command::new("python3")
-        .args(["-c", python, env!("CARGO_BIN_EXE_hane")])
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => {
-            eprintln!("python3 is needed to make a non-blocking pipe: {e}");
-            return;
-        }
+    let Some(output) = run_with_python(python) else {
+        return;
     };
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{:?}: {stdout}", output.status);
@@ -869,15 +862,8 @@ code = p.wait(timeout=20)
 sys.stdout.write(out.decode())
 sys.exit(code)
 "#;
-    let output = match Command::new("python3")
-        .args(["-c", python, env!("CARGO_BIN_EXE_hane")])
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => {
-            eprintln!("python3 is needed to make a non-blocking pipe: {e}");
-            return;
-        }
+    let Some(output) = run_with_python(python) else {
+        return;
     };
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -923,4 +909,20 @@ fn a_stdout_that_cannot_be_written_exits_non_zero() {
     assert_eq!(status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("cannot write standard output"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// Runs the Python `script` with hane's path as its argument (the tests
+/// that need a non-blocking pipe make it there); None, with a note on
+/// stderr, where there is no python3.
+fn run_with_python(script: &str) -> Option<std::process::Output> {
+    match Command::new("python3")
+        .args(["-c", script, env!("CARGO_BIN_EXE_hane")])
+        .output()
+    {
+        Ok(output) => Some(output),
+        Err(e) => {
+            eprintln!("python3 is needed to make a non-blocking pipe: {e}");
+            None
+        }
+    }
 }

@@ -260,7 +260,9 @@ pub fn summarise(
             .then(b.win_rate.total_cmp(&a.win_rate))
     });
     // No playout yet: the count of the board as it stands.
-    let black_margin = all_margins.lead(komi).unwrap_or(game.score() as f32);
+    let black_margin = all_margins
+        .lead(komi)
+        .unwrap_or_else(|| game.score() as f32);
     let score_stdev = all_margins.stdev().unwrap_or(0.0);
     SearchReport {
         size,
