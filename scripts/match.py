@@ -12,7 +12,12 @@ side, won/lost and hane's margin, whichever route played it), a summary
 (summary.txt) and a plot (winrate.png: the win rate with its 95% band and
 the seconds a move; needs matplotlib: `pip install -r scripts/requirements.txt`).
 A finished match is not played again: run the same command to redraw its
-table, summary and plot from the games in --out.
+table, summary and plot from the games in --out. The own driver resumes a
+match cut short (a session's end, a machine given back, --stop-after):
+the games in results.tsv are kept, and a game in flight, saved after every
+move (game-NNNN.partial.json: its moves, each side's thinking time and
+clock), is set up again in fresh engines by replaying its moves and
+played on.
 
 The opponent by default is GNU Go (--gnugo-level 10) with --chinese-rules
 (area scoring, so that its count can be compared with Tromp-Taylor's) and
@@ -28,6 +33,7 @@ Example:
 """
 
 import argparse
+import json
 import math
 import os
 import re
@@ -135,8 +141,37 @@ def write_sgf(path, size, komi, black, white, moves, result, handicap=()):
                 f"{setup}{re_prop}{nodes})\n")
 
 
-def play_game(engines, hane_colour, args, game_index):
-    """One game; returns a dict of what happened."""
+class Suspended(Exception):
+    """A game stopped at --stop-after, its moves saved to resume."""
+
+
+def partial_path(args, game_index):
+    return os.path.join(args.out, f"game-{game_index:04d}.partial.json")
+
+
+def saved_game(args, game_index):
+    """The saved state of game `game_index` in flight, or None."""
+    try:
+        with open(partial_path(args, game_index)) as f:
+            state = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return state if isinstance(state, dict) and "moves" in state else None
+
+
+def save_game(args, game_index, state):
+    """Writes a game in flight (atomically: a kill mid-write leaves the last
+    whole state) and its record so far."""
+    path = partial_path(args, game_index)
+    with open(path + ".tmp", "w") as f:
+        json.dump(state, f)
+    os.replace(path + ".tmp", path)
+
+
+def play_game(engines, hane_colour, args, game_index, stop_at=None):
+    """One game, or the rest of one saved in flight; returns a dict of what
+    happened. Raises Suspended when `stop_at` (time.monotonic()) comes
+    before the game ends."""
     size = args.size
     for e in engines.values():
         e.send(f"boardsize {size}")
@@ -157,8 +192,23 @@ def play_game(engines, hane_colour, args, game_index):
     think = {"hane": 0.0, "opponent": 0.0}
     count = {"hane": 0, "opponent": 0}
     clock_left = {"hane": args.clock, "opponent": args.clock}
+    saved = saved_game(args, game_index)
+    if saved and saved.get("hane") == hane_colour:
+        # Fresh engines: the moves so far replayed to both, the clocks as
+        # they stood when the last move was answered.
+        for colour, vertex in saved["moves"]:
+            for e in engines.values():
+                e.send(f"play {colour} {vertex}")
+            moves.append((colour, vertex))
+            passes = passes + 1 if vertex.lower() == "pass" else 0
+            to_move = "W" if colour == "B" else "B"
+        think.update(saved["think"])
+        count.update(saved["count"])
+        clock_left.update(saved["clock_left"])
     record = {"error": "", "resigned": None}
     while passes < 2 and len(moves) < 3 * size * size:
+        if stop_at is not None and time.monotonic() >= stop_at:
+            raise Suspended(f"game {game_index} saved after {len(moves)} moves")
         mover = colour_of[to_move]
         other = colour_of["W" if to_move == "B" else "B"]
         who = "hane" if mover is engines["hane"] else "opponent"
@@ -194,6 +244,8 @@ def play_game(engines, hane_colour, args, game_index):
             record["loser"] = to_move
             break
         to_move = "W" if to_move == "B" else "B"
+        save_game(args, game_index, {"hane": hane_colour, "moves": moves, "think": think,
+                                     "count": count, "clock_left": clock_left})
     # The counts of a game that ended on the board: none after a resignation
     # or an error (gogui-twogtp records none either).
     counted = not record["error"] and not record["resigned"]
@@ -218,6 +270,10 @@ def play_game(engines, hane_colour, args, game_index):
     white = "opponent" if hane_colour == "B" else "hane"
     write_sgf(os.path.join(args.out, f"game-{game_index:04d}.sgf"), size, args.komi,
               black, white, moves, result, handicap)
+    try:
+        os.remove(partial_path(args, game_index))
+    except FileNotFoundError:
+        pass
     return {
         "game": game_index, "hane": hane_colour, "result": result,
         "hane_won": winner == hane_colour, "tie": winner is None,
@@ -260,24 +316,38 @@ def sprt_llr(wins, losses, p0, p1):
 def run_own_driver(args):
     """Plays the games on --parallel workers, each with its own pair of
     engines; prints one line per finished game with the running score, and
-    stops early when --sprt decides."""
+    stops early when --sprt decides. The games already in results.tsv are
+    kept; the games saved in flight are played on first."""
     os.makedirs(args.out, exist_ok=True)
-    results = []
-    lock = threading.Lock()
-    next_game = [0]
-    stop = threading.Event()
+    results = [r for r in results_from_table(args) if r["game"] < args.games]
+    done = {r["game"] for r in results}
+    in_flight = [i for i in range(args.games) if i not in done and saved_game(args, i)]
+    todo = in_flight + [i for i in range(args.games) if i not in done and i not in in_flight]
     if args.sprt:
         p0, p1 = (float(x) for x in args.sprt.split(","))
         bound = math.log((1 - 0.05) / 0.05)
+        wins = sum(x["hane_won"] for x in results) + 0.5 * sum(x["tie"] for x in results)
+        if abs(sprt_llr(wins, len(results) - wins, p0, p1)) >= bound:
+            todo = []  # decided in an earlier run
+    if not todo:
+        print(f"{len(results)} games already in {args.out}: the match is over; "
+              "redrawing its table, summary and plot", flush=True)
+        write_table(args, results)
+        return results
+    if results or in_flight:
+        print(f"resuming: {len(results)} games kept, {len(in_flight)} in flight "
+              f"({', '.join(map(str, in_flight)) or 'none'})", flush=True)
+    stop_at = time.monotonic() + args.stop_after if args.stop_after is not None else None
+    lock = threading.Lock()
+    stop = threading.Event()
 
     def worker(slot):
         engines = None
         while not stop.is_set():
             with lock:
-                i = next_game[0]
-                if i >= args.games:
+                if not todo or (stop_at is not None and time.monotonic() >= stop_at):
                     break
-                next_game[0] += 1
+                i = todo.pop(0)
             if engines is None:
                 hane_command, opponent_command = engine_commands(args)
                 engines = {
@@ -288,7 +358,11 @@ def run_own_driver(args):
                 }
             hane_colour = "B" if i % 2 == 0 or args.handicap else "W"
             try:
-                r = play_game(engines, hane_colour, args, i)
+                r = play_game(engines, hane_colour, args, i, stop_at)
+            except Suspended as e:
+                print(f"{e}: the same command plays it on", flush=True)
+                stop.set()
+                break
             except EngineError as e:
                 r = failed_game(i, hane_colour, e)
             if r["error"]:
@@ -357,13 +431,48 @@ def write_table(args, results):
     it. `result` and the scores are in real colours (B is Black)."""
     keys = ["game", "hane_colour", "hane_outcome", "hane_margin", "result", "tt_score",
             "opponent_score", "scores_agree", "moves", "ended_by_passes", "hane_passed_first",
-            "hane_secs_per_move", "opp_secs_per_move", "error"]
+            "hane_secs_per_move", "opp_secs_per_move", "error", "error_by"]
     with open(os.path.join(args.out, "results.tsv"), "w") as f:
         f.write("\t".join(keys) + "\n")
         for r in results:
             outcome, margin = hane_view(r)
             row = dict(r, hane_colour=r["hane"], hane_outcome=outcome, hane_margin=margin)
             f.write("\t".join(str(row.get(k, "")) for k in keys) + "\n")
+
+
+def results_from_table(args):
+    """The games of an earlier run of the own driver, read back from its
+    results.tsv (none where there is none, or where gogui-twogtp played)."""
+    if os.path.exists(os.path.join(args.out, "game.dat")):
+        return []
+    try:
+        f = open(os.path.join(args.out, "results.tsv"))
+    except FileNotFoundError:
+        return []
+    results = []
+    with f:
+        keys = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            row = dict(zip(keys, line.rstrip("\n").split("\t")))
+            try:
+                game = int(row["game"])
+                r = {
+                    "game": game, "hane": row["hane_colour"], "result": row["result"],
+                    "hane_won": row["hane_outcome"] == "won", "tie": row["hane_outcome"] == "tie",
+                    "tt_score": row["tt_score"], "opponent_score": row["opponent_score"],
+                    "scores_agree": {"True": True, "False": False}.get(row["scores_agree"]),
+                    "moves": int(row["moves"]), "ended_by_passes": row["ended_by_passes"] == "True",
+                    "hane_passed_first": row["hane_passed_first"] == "True",
+                    "hane_secs_per_move": float(row["hane_secs_per_move"]),
+                    "opp_secs_per_move": float(row["opp_secs_per_move"]),
+                    "error": row.get("error", ""),
+                    "error_by": row.get("error_by", "?" if row.get("error") else ""),
+                }
+            except (KeyError, ValueError):
+                continue
+            if all(x["game"] != game for x in results):
+                results.append(r)
+    return results
 
 
 def sgf_name(args, game):
@@ -708,6 +817,9 @@ def main():
     p.add_argument("--handicap", type=int, default=0, metavar="N",
                    help="hane takes Black in every game with N fixed handicap stones "
                         "(the own driver; set --komi too, 0.5 say)")
+    p.add_argument("--stop-after", type=float, metavar="SECONDS",
+                   help="own driver: start no move after SECONDS; the games in flight are saved, "
+                        "and the same command plays them on (the finished ones are kept)")
     p.add_argument("--sprt", metavar="P0,P1",
                    help="stop early once Wald's test (alpha = beta = 0.05) tells win rate P1 from P0")
     args = p.parse_args()

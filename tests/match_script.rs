@@ -1,7 +1,8 @@
 //! scripts/match.py builds a fair match's commands: GNU Go with area
 //! scoring at the level asked for, hane with --no-suicide against every
-//! opponent but another hane, and the opponent named in the plot's title.
-//! Skipped where python3 is not installed.
+//! opponent but another hane, and the opponent named in the plot's title;
+//! a match cut short is played on where it stopped. Skipped where python3
+//! is not installed.
 
 use std::process::Command;
 
@@ -152,4 +153,105 @@ echo 'game.dat already contains 2 games' >&2\nexit 1\n",
     let table = std::fs::read_to_string(out.join("results.tsv")).expect("results.tsv");
     assert_eq!(table.lines().count(), 3, "{table}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the script's own driver: hane against itself on 7x7 at 100
+/// playouts (a game in about a second), `games` games into `out`; None
+/// without python3.
+fn own_match(out: &std::path::Path, games: &str, extra: &[&str]) -> Option<String> {
+    let hane = env!("CARGO_BIN_EXE_hane");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/match.py");
+    let output = match Command::new("python3")
+        .arg(script)
+        .args([
+            "--no-twogtp",
+            "--size",
+            "7",
+            "--games",
+            games,
+            "--hane",
+            hane,
+        ])
+        .args(["--hane-args", "--threads 1 --playouts 100 --seed 3"])
+        .arg("--opponent")
+        .arg(format!("{hane} --threads 1 --playouts 100 --seed 4"))
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+    {
+        Ok(output) => output,
+        Err(e) => {
+            eprintln!("python3 not found ({e}): skipped");
+            return None;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    Some(stdout)
+}
+
+/// A long match outlives a session or a lent machine's call: the games in
+/// results.tsv are kept, and a game saved in flight is played on from its
+/// moves, in its colours, before the games not begun.
+#[test]
+fn a_match_cut_short_is_played_on_where_it_stopped() {
+    let out = std::env::temp_dir().join(format!("hane-match-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).expect("out dir");
+    // Game 1 finished in an earlier run (a row no engine here would write:
+    // 9.87 s a move); game 0, hane Black, stopped after three moves.
+    let header = "game\thane_colour\thane_outcome\thane_margin\tresult\ttt_score\t\
+opponent_score\tscores_agree\tmoves\tended_by_passes\thane_passed_first\t\
+hane_secs_per_move\topp_secs_per_move\terror\terror_by\n";
+    let kept = "1\tW\twon\tresign\tW+R\t\t\tNone\t40\tFalse\tFalse\t9.87\t1.5\t\t\n";
+    std::fs::write(out.join("results.tsv"), format!("{header}{kept}")).expect("table");
+    std::fs::write(
+        out.join("game-0000.partial.json"),
+        r#"{"hane": "B", "moves": [["B", "D4"], ["W", "C3"], ["B", "pass"]],
+            "think": {"hane": 1.0, "opponent": 0.5}, "count": {"hane": 2, "opponent": 1},
+            "clock_left": {"hane": 0, "opponent": 0}}"#,
+    )
+    .expect("saved game");
+    let Some(stdout) = own_match(&out, "3", &[]) else {
+        return;
+    };
+    assert!(
+        stdout.contains("resuming: 1 games kept, 1 in flight (0)"),
+        "{stdout}"
+    );
+    let table = std::fs::read_to_string(out.join("results.tsv")).expect("results.tsv");
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{table}");
+    assert!(rows.contains(&kept.trim_end_matches('\n')), "{table}");
+    assert!(rows[0].starts_with("0\tB\t"), "{table}");
+    assert!(rows[2].starts_with("2\tB\t"), "{table}");
+    let record = std::fs::read_to_string(out.join("game-0000.sgf")).expect("game 0");
+    assert!(record.contains("PB[hane]"), "{record}");
+    assert!(record.contains(";B[dd];W[ce];B[]"), "{record}");
+    assert!(!out.join("game-0000.partial.json").exists());
+    // Cut short by --stop-after, played on by the same command: the two
+    // runs together finish every game, and none is left in flight.
+    let Some(first) = own_match(&out, "6", &["--parallel", "2", "--stop-after", "0.5"]) else {
+        return;
+    };
+    let Some(second) = own_match(&out, "6", &["--parallel", "2"]) else {
+        return;
+    };
+    let table = std::fs::read_to_string(out.join("results.tsv")).expect("results.tsv");
+    assert_eq!(table.lines().count(), 7, "{first}{second}{table}");
+    for game in 0..6 {
+        assert!(
+            table.lines().any(|l| l.starts_with(&format!("{game}\t"))),
+            "{game}: {table}"
+        );
+        assert!(!out.join(format!("game-{game:04}.partial.json")).exists());
+    }
+    assert!(table.contains("\t9.87\t"), "{table}");
+    let Some(third) = own_match(&out, "6", &[]) else {
+        return;
+    };
+    assert!(third.contains("the match is over"), "{third}");
+    let _ = std::fs::remove_dir_all(&out);
 }
