@@ -319,7 +319,7 @@ def run_own_driver(args):
     stops early when --sprt decides. The games already in results.tsv are
     kept; the games saved in flight are played on first."""
     os.makedirs(args.out, exist_ok=True)
-    results = [r for r in results_from_table(args) if r["game"] < args.games]
+    results = results_from_table(args)  # all kept, those past --games too
     done = {r["game"] for r in results}
     in_flight = [i for i in range(args.games) if i not in done and saved_game(args, i)]
     todo = in_flight + [i for i in range(args.games) if i not in done and i not in in_flight]
