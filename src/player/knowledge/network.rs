@@ -355,28 +355,21 @@ fn convolve(
     let depth = conv.input * k * k;
     assert_eq!(input.len(), conv.input * n);
     assert_eq!(out.len(), conv.out * n);
-    columns.clear();
+    // Every element is written below, so the buffer is only resized: an
+    // evaluation zeroes no more than the board's edges.
     columns.resize(depth * n, 0.0);
-    let half = (k / 2) as isize;
+    let half = k / 2;
     // Row r of `columns` is input channel r / (k*k) shifted by the offset
     // r % (k*k): each point's neighbour, or zero off the board.
     for (r, column_row) in columns.chunks_exact_mut(n).enumerate() {
         let channel = &input[(r / (k * k)) * n..][..n];
-        let dy = (r % (k * k) / k) as isize - half;
-        let dx = (r % k) as isize - half;
-        for y in 0..height as isize {
-            let sy = y + dy;
-            if sy < 0 || sy >= height as isize {
-                continue;
-            }
-            for x in 0..width as isize {
-                let sx = x + dx;
-                if sx >= 0 && sx < width as isize {
-                    column_row[(y * width as isize + x) as usize] =
-                        channel[(sy * width as isize + sx) as usize];
-                }
-            }
-        }
+        shift_into(
+            channel,
+            (width, height),
+            (r % k, r % (k * k) / k),
+            half,
+            column_row,
+        );
     }
     for (row, &b) in out.chunks_exact_mut(n).zip(&conv.bias) {
         row.fill(b);
@@ -404,6 +397,37 @@ fn convolve(
             n as isize,
             1,
         );
+    }
+}
+
+/// Writes `channel` (one plane of `width * height`) into `out` shifted by
+/// (`dx`, `dy`) - `half`: each point gets its neighbour at that offset,
+/// zero where the neighbour is off the board. Row by row, as one copy of
+/// the columns on the board between the zeros of the edges.
+fn shift_into(
+    channel: &[f32],
+    (width, height): (usize, usize),
+    (dx, dy): (usize, usize),
+    half: usize,
+    out: &mut [f32],
+) {
+    // The points x whose neighbour x + dx - half is on the board.
+    let x_from = half.saturating_sub(dx).min(width);
+    let x_to = (width + half).saturating_sub(dx).clamp(x_from, width);
+    for (y, row) in out.chunks_exact_mut(width).enumerate() {
+        let sy = (y + dy).wrapping_sub(half);
+        if sy >= height {
+            row.fill(0.0);
+            continue;
+        }
+        let source = &channel[sy * width..][..width];
+        row[..x_from].fill(0.0);
+        row[x_to..].fill(0.0);
+        if x_from < x_to {
+            // x_from + dx >= half here: a neighbour of x_from is on the board.
+            let sx = x_from + dx - half;
+            row[x_from..x_to].copy_from_slice(&source[sx..sx + (x_to - x_from)]);
+        }
     }
 }
 
@@ -513,6 +537,32 @@ mod tests {
             PolicyNet::from_bytes(&bytes).err(),
             Some(NetworkError::Shape(_))
         ));
+    }
+
+    #[test]
+    fn a_shifted_plane_holds_each_points_neighbour_and_zero_off_the_board() {
+        for (width, height) in [(1, 1), (2, 2), (3, 5), (9, 9), (19, 19), (7, 2)] {
+            let channel: Vec<f32> = (0..width * height).map(|i| i as f32 + 1.0).collect();
+            for k in [1, 3, 5] {
+                let half = k / 2;
+                for (dx, dy) in (0..k).flat_map(|dx| (0..k).map(move |dy| (dx, dy))) {
+                    let mut out = vec![-1.0; width * height];
+                    shift_into(&channel, (width, height), (dx, dy), half, &mut out);
+                    for (i, &got) in out.iter().enumerate() {
+                        let sx = (i % width) as isize + dx as isize - half as isize;
+                        let sy = (i / width) as isize + dy as isize - half as isize;
+                        let on_board =
+                            (0..width as isize).contains(&sx) && (0..height as isize).contains(&sy);
+                        let want = if on_board {
+                            channel[sy as usize * width + sx as usize]
+                        } else {
+                            0.0
+                        };
+                        assert_eq!(got, want, "{width}x{height} k {k} ({dx}, {dy}) at {i}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
