@@ -365,6 +365,10 @@ def run_own_driver(args):
                 break
             except EngineError as e:
                 r = failed_game(i, hane_colour, e)
+                try:
+                    os.remove(partial_path(args, i))  # a result now: not played on
+                except FileNotFoundError:
+                    pass
             if r["error"]:
                 for e in engines.values():
                     e.close()
