@@ -168,6 +168,14 @@ def save_game(args, game_index, state):
     os.replace(path + ".tmp", path)
 
 
+def forget_game(args, game_index):
+    """Removes a game's saved state: it has a result now."""
+    try:
+        os.remove(partial_path(args, game_index))
+    except FileNotFoundError:
+        pass
+
+
 def play_game(engines, hane_colour, args, game_index, stop_at=None):
     """One game, or the rest of one saved in flight; returns a dict of what
     happened. Raises Suspended when `stop_at` (time.monotonic()) comes
@@ -270,10 +278,7 @@ def play_game(engines, hane_colour, args, game_index, stop_at=None):
     white = "opponent" if hane_colour == "B" else "hane"
     write_sgf(os.path.join(args.out, f"game-{game_index:04d}.sgf"), size, args.komi,
               black, white, moves, result, handicap)
-    try:
-        os.remove(partial_path(args, game_index))
-    except FileNotFoundError:
-        pass
+    forget_game(args, game_index)
     return {
         "game": game_index, "hane": hane_colour, "result": result,
         "hane_won": winner == hane_colour, "tie": winner is None,
@@ -365,10 +370,7 @@ def run_own_driver(args):
                 break
             except EngineError as e:
                 r = failed_game(i, hane_colour, e)
-                try:
-                    os.remove(partial_path(args, i))  # a result now: not played on
-                except FileNotFoundError:
-                    pass
+                forget_game(args, i)
             if r["error"]:
                 for e in engines.values():
                     e.close()

@@ -6,16 +6,17 @@
 
 use std::process::Command;
 
-/// The script's `--print-commands` lines: hane's command, the opponent's,
-/// the plot's title; None without python3.
-fn commands(args: &[&str]) -> Option<(String, String, String, String)> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/match.py");
-    let output = match Command::new("python3")
-        .arg(script)
-        .arg("--print-commands")
-        .args(args)
-        .output()
-    {
+/// `python3 scripts/match.py`, for the caller to add its arguments.
+fn match_script() -> Command {
+    let mut command = Command::new("python3");
+    command.arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/match.py"));
+    command
+}
+
+/// Runs `command` (from `match_script`), which must succeed; its stdout
+/// and stderr, or None without python3.
+fn run(command: &mut Command) -> Option<(String, String)> {
+    let output = match command.output() {
         Ok(output) => output,
         Err(e) => {
             eprintln!("python3 not found ({e}): skipped");
@@ -25,6 +26,13 @@ fn commands(args: &[&str]) -> Option<(String, String, String, String)> {
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{stdout}{stderr}");
+    Some((stdout, stderr))
+}
+
+/// The script's `--print-commands` lines: hane's command, the opponent's,
+/// the plot's title; None without python3.
+fn commands(args: &[&str]) -> Option<(String, String, String, String)> {
+    let (stdout, stderr) = run(match_script().arg("--print-commands").args(args))?;
     let line = |key: &str| {
         stdout
             .lines()
@@ -124,9 +132,7 @@ echo 'game.dat already contains 2 games' >&2\nexit 1\n",
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/match.py");
-    let output = match std::process::Command::new("python3")
-        .arg(script)
+    let Some((stdout, _)) = run(match_script()
         .args([
             "--games",
             "2",
@@ -136,18 +142,10 @@ echo 'game.dat already contains 2 games' >&2\nexit 1\n",
         .arg("--out")
         .arg(&out)
         .current_dir(&dir)
-        .env("PATH", path)
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => {
-            eprintln!("python3 not found ({e}): skipped");
-            return;
-        }
+        .env("PATH", path))
+    else {
+        return;
     };
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}{stderr}");
     assert!(stdout.contains("the match is over"), "{stdout}");
     assert!(!out.join("game.lock").exists(), "a stale game.lock");
     let table = std::fs::read_to_string(out.join("results.tsv")).expect("results.tsv");
@@ -160,9 +158,7 @@ echo 'game.dat already contains 2 games' >&2\nexit 1\n",
 /// without python3.
 fn own_match(out: &std::path::Path, games: &str, extra: &[&str]) -> Option<String> {
     let hane = env!("CARGO_BIN_EXE_hane");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/match.py");
-    let output = match Command::new("python3")
-        .arg(script)
+    let (stdout, _) = run(match_script()
         .args([
             "--no-twogtp",
             "--size",
@@ -177,18 +173,7 @@ fn own_match(out: &std::path::Path, games: &str, extra: &[&str]) -> Option<Strin
         .arg(format!("{hane} --threads 1 --playouts 100 --seed 4"))
         .arg("--out")
         .arg(out)
-        .args(extra)
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => {
-            eprintln!("python3 not found ({e}): skipped");
-            return None;
-        }
-    };
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}{stderr}");
+        .args(extra))?;
     Some(stdout)
 }
 
