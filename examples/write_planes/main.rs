@@ -32,7 +32,8 @@ use std::process::ExitCode;
 use tom_lines::line_game;
 
 use hane::knowledge::{
-    write_planes, PlayoutBoard, RecentMoves, TacticalReader, DEEP_BUDGET, PLANES, RECENT_MOVES,
+    play_and_remember, write_planes, PlayoutBoard, RecentMoves, TacticalReader, DEEP_BUDGET,
+    PLANES, RECENT_MOVES,
 };
 use hane::sgf::{self, SgfAction};
 use hane::{BoardSize, Color, Move};
@@ -277,14 +278,7 @@ fn write_part(t: usize, records: &[Record], options: &Options) -> std::io::Resul
             } else {
                 counts.train += 1;
             }
-            match point {
-                Some(p) => {
-                    board.play(p, color);
-                }
-                None => board.pass(),
-            }
-            recent.rotate_right(1);
-            recent[0] = point;
+            play_and_remember(&mut board, color, point, &mut recent);
         }
     }
     for mut w in [train.0, train.1, held.0, held.1] {

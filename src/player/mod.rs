@@ -44,8 +44,8 @@ pub use think::{Player, PlayerConfig};
 pub mod model {
     pub use super::board::{PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
     pub use super::knowledge::{
-        canonical_shape, features, spatial_hashes, write_planes, Group, MoveFeatures, Recent,
-        RecentMoves, GROUPS, LARGE_FROM, PLANES, RECENT_MOVES, SPATIAL_SIZES,
+        canonical_shape, features, play_and_remember, spatial_hashes, write_planes, Group,
+        MoveFeatures, Recent, RecentMoves, GROUPS, LARGE_FROM, PLANES, RECENT_MOVES, SPATIAL_SIZES,
     };
 }
 

@@ -15,5 +15,5 @@ mod spatial;
 pub use features::{canonical_shape, features, is_empty_area, Group, MoveFeatures, Recent, GROUPS};
 pub use gammas::{Gammas, LARGE_FROM};
 pub use network::{use_network_file, Evaluator, PolicyNet};
-pub use planes::{write_planes, RecentMoves, PLANES, RECENT_MOVES};
+pub use planes::{play_and_remember, write_planes, RecentMoves, PLANES, RECENT_MOVES};
 pub use spatial::{spatial_hashes, SPATIAL_SIZES};

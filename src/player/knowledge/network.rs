@@ -436,7 +436,7 @@ mod tests {
     use super::*;
     use crate::game::sgf::{self, SgfAction};
     use crate::game::Move;
-    use crate::player::knowledge::RECENT_MOVES;
+    use crate::player::knowledge::{play_and_remember, RECENT_MOVES};
 
     #[test]
     fn the_shipped_network_reproduces_the_training_frameworks_logits() {
@@ -477,14 +477,7 @@ mod tests {
                 }
             }
             let point = mv.vertex().map(|v| board.point(v));
-            match point {
-                Some(p) => {
-                    board.play(p, color);
-                }
-                None => board.pass(),
-            }
-            recent.rotate_right(1);
-            recent[0] = point;
+            play_and_remember(&mut board, color, point, &mut recent);
         }
         assert!(worst <= 1e-4, "largest difference {worst}");
     }

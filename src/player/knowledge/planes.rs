@@ -36,6 +36,25 @@ pub const RECENT_MOVES: usize = 4;
 /// for before the start (or the last setup).
 pub type RecentMoves = [Option<Point>; RECENT_MOVES];
 
+/// Plays `point` for `color` on `board` (None: a pass) and puts it first
+/// in `recent`: how a game record is replayed into the positions the
+/// network sees, by the plane writer and by the evaluator's golden test.
+pub fn play_and_remember(
+    board: &mut PlayoutBoard,
+    color: Color,
+    point: Option<Point>,
+    recent: &mut RecentMoves,
+) {
+    match point {
+        Some(p) => {
+            board.play(p, color);
+        }
+        None => board.pass(),
+    }
+    recent.rotate_right(1);
+    recent[0] = point;
+}
+
 const OWN: usize = 0;
 const OPPONENT: usize = 1;
 const EMPTY_PLANE: usize = 2;
