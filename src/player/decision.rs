@@ -19,7 +19,7 @@ use crate::game::{Action, Color, Game, Move, Vertex};
 use crate::player::board::board_of;
 use crate::player::clock::Budget;
 use crate::player::knowledge::{features, Gammas, Recent};
-use crate::player::search::{MoveFilter, SearchReport};
+use crate::player::search::{MoveFilter, RootMove, SearchReport};
 
 /// Playouts the search of the opponent's reply to a pass gets at least
 /// (`pass_check`).
@@ -93,11 +93,13 @@ pub(super) fn first_decision(situation: &Situation) -> Decision {
 }
 
 /// The search that checks a pass: the position after it, the opponent to
-/// move, and that search's budget.
+/// move, and that search's budget; and the search's best legal play, which
+/// is played instead if the pass fails the check.
 pub(super) struct PassCheck {
     pub after_pass: Game,
     pub opponent: Color,
     pub budget: Budget,
+    pub best_play: RootMove,
 }
 
 /// A pass that the opponent has not made first, while the search's best
@@ -120,7 +122,7 @@ pub(super) fn pass_check(decision: Decision, situation: &Situation) -> Option<Pa
     if decision != Decision::Pass || game.consecutive_passes() > 0 || best.mv == Move::Pass {
         return None;
     }
-    report.best_play(game)?;
+    let best_play = report.best_play(game)?.clone();
     let now = Instant::now();
     let check_end = now + report.elapsed / 4;
     // A time per move with no clock sets no limit: the check runs a
@@ -143,6 +145,7 @@ pub(super) fn pass_check(decision: Decision, situation: &Situation) -> Option<Pa
         after_pass,
         opponent: color.opponent(),
         budget,
+        best_play,
     })
 }
 
@@ -153,17 +156,14 @@ pub(super) fn pass_check(decision: Decision, situation: &Situation) -> Option<Pa
 pub(super) fn after_pass_check(
     decision: Decision,
     situation: &Situation,
+    check: &PassCheck,
     reply: &SearchReport,
 ) -> Decision {
-    let Situation {
-        game,
-        color,
-        report,
-        ..
-    } = *situation;
-    let (Some(best), Some(play)) = (report.moves.first(), report.best_play(game)) else {
+    let Situation { color, report, .. } = *situation;
+    let Some(best) = report.moves.first() else {
         return decision;
     };
+    let play = &check.best_play;
     let opponent = color.opponent();
     let Some(opponent_best) = reply.moves.first() else {
         return decision;
@@ -437,7 +437,6 @@ fn is_scored_out(game: &Game, ownership: &[f32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::search::RootMove;
     use std::time::Duration;
     use Color::{Black as B, White as W};
 
@@ -647,6 +646,61 @@ mod tests {
         );
         let report = self::report(&game, B, &[("B2", 0.4), ("pass", 0.1)], ownership);
         assert_eq!(first_choice(&game, B, &report, NO_RESIGN), Decision::Pass);
+    }
+
+    #[test]
+    fn a_pass_is_checked_by_the_opponents_reply_and_played_over_when_it_loses() {
+        let (game, ownership) = walls();
+        // White wins by the count and passes, though the search prefers B2.
+        let report = report(&game, W, &[("B2", 0.9), ("pass", 0.8)], ownership.clone());
+        let filter = MoveFilter::default();
+        let budget = Budget::fixed(1000, None, Instant::now());
+        let situation = Situation {
+            game: &game,
+            color: W,
+            report: &report,
+            resign: NO_RESIGN,
+            filter: &filter,
+            budget: &budget,
+        };
+        let decision = first_decision(&situation);
+        assert_eq!(decision, Decision::Pass);
+        let check = pass_check(decision, &situation).expect("a pass to check");
+        assert_eq!(check.opponent, B);
+        assert_eq!(check.after_pass.consecutive_passes(), 1);
+        assert_eq!(check.best_play.mv, mv("B2"));
+        assert_eq!(check.budget.playouts, 250, "a quarter of the search's");
+        // Black's best answer to the pass leaves White 50%, against 90%
+        // after B2: B2 is played instead.
+        let reply = |win_rate, playouts| {
+            let mut reply =
+                self::report(&check.after_pass, B, &[("B2", win_rate)], ownership.clone());
+            reply.playouts = playouts;
+            reply
+        };
+        let check_with =
+            |reply: &SearchReport| after_pass_check(decision, &situation, &check, reply);
+        assert_eq!(check_with(&reply(0.5, 250)), Decision::Play(v("B2")));
+        // Within NO_WORSE of the best move, or too few playouts to judge,
+        // the pass stands.
+        assert_eq!(check_with(&reply(0.12, 250)), Decision::Pass);
+        assert_eq!(check_with(&reply(0.5, 50)), Decision::Pass);
+        // Nothing to check when the search prefers the pass itself, or when
+        // the opponent has passed first.
+        let prefers_pass = self::report(&game, W, &[("pass", 0.9), ("B2", 0.8)], ownership);
+        let situation = Situation {
+            report: &prefers_pass,
+            ..situation
+        };
+        assert!(pass_check(Decision::Pass, &situation).is_none());
+        let mut passed = game.clone();
+        passed.play(B, Move::Pass).expect("pass");
+        let situation = Situation {
+            game: &passed,
+            report: &report,
+            ..situation
+        };
+        assert!(pass_check(Decision::Pass, &situation).is_none());
     }
 
     #[test]

@@ -155,7 +155,7 @@ impl Player {
                     .filtered(&filter)
                     .keeping_no_tree();
             let reply = self.run_search(reply_request, komi);
-            decision = after_pass_check(decision, &situation, &reply);
+            decision = after_pass_check(decision, &situation, &check, &reply);
         }
         let decision = kept_to_filter(decision, &situation);
         if commit {
