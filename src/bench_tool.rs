@@ -6,7 +6,9 @@
 
 use std::io::Write;
 
-use hane::{bench, SearchParams};
+use std::sync::Arc;
+
+use hane::{bench, Evaluator, SearchParams};
 
 /// What to measure.
 pub struct Bench<'a> {
@@ -16,6 +18,8 @@ pub struct Bench<'a> {
     pub threads: usize,
     pub seed: u64,
     pub params: &'a SearchParams,
+    /// The network the searches evaluate with, as the engine's would.
+    pub evaluator: Option<Arc<dyn Evaluator>>,
     /// Measure thread counts and recommend one.
     pub advise: bool,
     /// The machine's hardware threads.
@@ -30,8 +34,13 @@ fn progress(what: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr(), "hane bench: {what}");
 }
 
+fn cache_use(b: &Bench) -> Option<hane::CacheUse> {
+    b.evaluator.as_ref()?.cache_use()
+}
+
 pub fn run(b: &Bench) {
     let mut out = std::io::stdout().lock();
+    let evaluator = b.evaluator.as_ref();
     for &size in b.sizes {
         progress(format_args!("{size}x{size} light playouts"));
         let light = bench::light_playouts(size, b.playouts, b.seed);
@@ -46,26 +55,49 @@ pub fn run(b: &Bench) {
         );
         for (heavy, label) in [(false, "light"), (true, "policy")] {
             progress(format_args!("{size}x{size} tree search, {label} playouts"));
-            let search =
-                bench::tree_search(size, b.search_playouts, b.seed, heavy, b.params, b.threads);
+            let search = bench::tree_search(
+                size,
+                b.search_playouts,
+                b.seed,
+                heavy,
+                b.params,
+                b.threads,
+                evaluator,
+            );
             line(&mut out, &search, &format!("{label} playouts"));
         }
         progress(format_args!("{size}x{size} tree search, middle game"));
-        if let Some(search) =
-            bench::middle_game_search(size, b.search_playouts, b.seed, b.params, b.threads)
-        {
+        let before = cache_use(b);
+        if let Some(search) = bench::middle_game_search(
+            size,
+            b.search_playouts,
+            b.seed,
+            b.params,
+            b.threads,
+            evaluator,
+        ) {
             line(&mut out, &search, "policy playouts, middle game");
         }
-        progress(format_args!("{size}x{size} policy network"));
-        if let Some(net) = bench::network_evaluations(size, 50) {
+        if let (Some(now), Some(before)) = (cache_use(b), before) {
+            let used = now.since(before);
             let _ = writeln!(
                 out,
-                "policy network {size}x{size}: {:.2} ms an evaluation ({} in {:.2}s, one thread)",
-                net.milliseconds_each(),
-                net.evaluations,
-                net.seconds
+                "network cache {size}x{size}, middle game: {} of {} evaluations reused",
+                used.hits, used.lookups
             );
         }
+        let Some(network) = evaluator else {
+            continue;
+        };
+        progress(format_args!("{size}x{size} network"));
+        let net = bench::network_evaluations(size, 50, network.uncached());
+        let _ = writeln!(
+            out,
+            "network {size}x{size}: {:.2} ms an evaluation ({} in {:.2}s, one thread)",
+            net.milliseconds_each(),
+            net.evaluations,
+            net.seconds
+        );
     }
     if b.advise {
         advise(&mut out, b);
@@ -117,10 +149,25 @@ fn advise(out: &mut impl Write, b: &Bench) {
         progress(format_args!(
             "{size}x{size} middle game with {threads} thread(s), for the advice"
         ));
-        let search = bench::middle_game_search(size, b.search_playouts, b.seed, b.params, threads)
-            .unwrap_or_else(|| {
-                bench::tree_search(size, b.search_playouts, b.seed, true, b.params, threads)
-            });
+        let search = bench::middle_game_search(
+            size,
+            b.search_playouts,
+            b.seed,
+            b.params,
+            threads,
+            b.evaluator.as_ref(),
+        )
+        .unwrap_or_else(|| {
+            bench::tree_search(
+                size,
+                b.search_playouts,
+                b.seed,
+                true,
+                b.params,
+                threads,
+                b.evaluator.as_ref(),
+            )
+        });
         let _ = writeln!(
             out,
             "threads {threads:>4}: {:.0} playouts/s ({size}x{size})",

@@ -39,7 +39,7 @@ pub use json_analysis::{
 };
 pub use player::model as knowledge;
 pub use player::{
-    bench, param, use_network_file, Param, ParamError, ParamKind, ParamValue, PlayerConfig,
-    SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
+    bench, evaluator_from_file, param, shipped_evaluator, CacheUse, Evaluator, Param, ParamError,
+    ParamKind, ParamValue, PlayerConfig, SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
 };
 pub use review::{review_file, ReviewError, ReviewOptions, ReviewSummary};

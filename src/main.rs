@@ -4,6 +4,7 @@ mod bench_tool;
 mod launch;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::error::ErrorKind;
@@ -11,8 +12,8 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use hane::{
-    AnalysisOptions, Engine, KataSettings, LiveGfx, PlayerConfig, ReportAs, ReviewOptions, Rules,
-    SearchParams, Superko,
+    AnalysisOptions, Engine, Evaluator, KataSettings, LiveGfx, PlayerConfig, ReportAs,
+    ReviewOptions, Rules, SearchParams, Superko,
 };
 
 #[derive(Parser, Debug)]
@@ -239,11 +240,6 @@ fn main() {
     for (key, why) in &not_used {
         log::warn!("config key {key} not used: {why}");
     }
-    if let Some(path) = &cli.network {
-        if let Err(message) = hane::use_network_file(path) {
-            log::warn!("policy network {message}: playing with the pattern prior alone");
-        }
-    }
     if let Some(Tool::Analysis(AnalysisArgs { kata, .. }) | Tool::Gtp(kata)) = &cli.tool {
         for model in [&kata.model, &kata.human_model].into_iter().flatten() {
             log::info!(
@@ -267,6 +263,7 @@ fn main() {
                 threads,
                 seed: cli.seed.unwrap_or(1),
                 params: &search_params(&cli, &KataSettings::default()),
+                evaluator: evaluator(&cli),
                 // Asked for a thread count, the user has chosen one.
                 advise: !given_in_subcommand(&matches, "bench", "threads"),
                 cores: threads_or_every_core(None),
@@ -391,6 +388,7 @@ fn play(cli: &Cli, matches: &ArgMatches, kata: &KataSettings) {
         resign_threshold: resign,
         ponder: cli.ponder || kata.ponder == Some(true),
         search,
+        evaluator: evaluator(cli),
     };
     log::info!(
         "hane {}: {} thread(s), {}, tree bound {} nodes; rules {}, \
@@ -444,6 +442,7 @@ fn review(cli: &Cli, args: ReviewArgs) {
             seconds_per_move: time,
             seed: cli.seed,
             search: search_params(cli, &KataSettings::default()),
+            evaluator: evaluator(cli),
             ..PlayerConfig::default()
         },
     };
@@ -511,6 +510,7 @@ more than {MAX_THREADS} search threads"
             threads,
             seed: cli.seed,
             search: search_params(cli, kata),
+            evaluator: evaluator(cli),
             ..PlayerConfig::default()
         },
         max_visits: playouts,
@@ -588,6 +588,23 @@ fn list_params() {
 
 /// The search settings of the command line over those of KataGo's config;
 /// a bad --param ends the process.
+/// The network the searches use: `--network FILE`'s, or the shipped one.
+/// A file that cannot be used is named on stderr with the reason, and the
+/// engine plays on with its pattern prior alone rather than refuse to
+/// start under a GUI that would show nothing of why.
+fn evaluator(cli: &Cli) -> Option<Arc<dyn Evaluator>> {
+    let Some(path) = &cli.network else {
+        return Some(hane::shipped_evaluator());
+    };
+    match hane::evaluator_from_file(path) {
+        Ok(evaluator) => Some(evaluator),
+        Err(message) => {
+            log::warn!("network {message}: playing with the pattern prior alone");
+            None
+        }
+    }
+}
+
 fn search_params(cli: &Cli, kata: &KataSettings) -> SearchParams {
     let base = SearchParams {
         max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb),

@@ -124,3 +124,91 @@ fn an_unreadable_weights_file_is_named_and_the_pattern_prior_plays_on() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The figures of the log's "network cache: H of L evaluations reused"
+/// lines.
+fn cache_lines(stderr: &str) -> Vec<(u64, u64)> {
+    stderr
+        .lines()
+        .filter_map(|line| {
+            let rest = &line[line.find("network cache: ")? + "network cache: ".len()..];
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            Some((words.first()?.parse().ok()?, words.get(2)?.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn a_genmove_on_19x19_reuses_cached_evaluations() {
+    // The root is evaluated for the tree's prior and again for the
+    // report's priors, and the next genmove's tree reaches positions the
+    // first evaluated: the player's cache answers those.
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--seed", "1", "--playouts", "400", "-v"]);
+    gtp.ok("boardsize 19");
+    for color in ["b", "w"] {
+        assert!(gtp.send(&format!("genmove {color}")).starts_with("= "));
+    }
+    let (status, stderr) = gtp.close();
+    assert!(status.success());
+    let lines = cache_lines(&stderr);
+    assert_eq!(lines.len(), 2, "{stderr}");
+    for (hits, lookups) in lines {
+        assert!(hits >= 1 && hits < lookups, "{hits} of {lookups}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_network_path_that_is_no_regular_file_is_refused_at_once() {
+    // A FIFO would block the start-up until a writer came, and /dev/zero
+    // never ends: both are named and refused before a byte is read.
+    let dir = std::env::temp_dir().join(format!("hane-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let fifo = dir.join("net.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut paths = vec!["/dev/zero".to_string()];
+    if made {
+        paths.push(fifo.to_str().expect("a UTF-8 path").to_string());
+    }
+    for path in &paths {
+        let started = std::time::Instant::now();
+        let mut gtp = Gtp::start_with(&["--threads", "1", "--network", path]);
+        assert_eq!(gtp.send("name"), "= hane");
+        let (status, stderr) = gtp.close();
+        assert!(status.success());
+        assert!(started.elapsed().as_secs() < 10);
+        assert!(
+            stderr.contains(path.as_str()) && stderr.contains("not a regular file"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_weights_file_with_a_weight_that_is_no_number_is_refused() {
+    let shipped = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/data/policy-net.bin"))
+        .expect("the shipped weights");
+    let dir = std::env::temp_dir().join(format!("hane-nan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join("nan.bin");
+    let mut bytes = shipped.clone();
+    let at = bytes.len() - 4;
+    bytes[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+    std::fs::write(&path, &bytes).expect("a file");
+    let path = path.to_str().expect("a UTF-8 path");
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--network", path]);
+    // The pattern prior plays on: no prior is NaN.
+    let priors = root_priors_of(&mut gtp, 19);
+    assert!(priors.iter().all(|(_, p)| p.is_finite()));
+    let (status, stderr) = gtp.close();
+    assert!(status.success());
+    assert!(
+        stderr.contains(path) && stderr.contains("not a finite number"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

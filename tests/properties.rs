@@ -176,6 +176,7 @@ fn engine() -> Engine {
             max_nodes: 5_000,
             ..SearchParams::default()
         },
+        ..PlayerConfig::default()
     })
 }
 

@@ -231,23 +231,13 @@ impl<W: Write + Send> Shared<W> {
                             request.insert("git_hash".into(), "<omitted>".into());
                         }
                         Some("query_models") => {
-                            // hane's own "model", the built-in priors and
-                            // playouts, in the fields KataGo gives a
-                            // network: tools read models[0] and fail on
-                            // an empty list. Version 0: not a KataGo network format.
-                            request.insert(
-                                "models".into(),
-                                json!([{
-                                    "name": concat!("hane-", env!("CARGO_PKG_VERSION")),
-                                    "internalName": "hane: a 6x64 policy network on the CPU as the prior of a tree search over playouts",
-                                    "maxBatchSize": 1,
-                                    "usesHumanSLProfile": false,
-                                    "version": 0,
-                                    "usingFP16": "false",
-                                }]),
-                            );
+                            request.insert("models".into(), self.models());
                         }
-                        // clear_cache: hane keeps no cache between queries.
+                        Some("clear_cache") => {
+                            if let Some(evaluator) = &self.options.player.evaluator {
+                                evaluator.clear_cache();
+                            }
+                        }
                         _ => {}
                     }
                     self.emit(&request);
@@ -259,6 +249,27 @@ impl<W: Write + Send> Shared<W> {
             }
         }
         Ok(())
+    }
+
+    /// hane's own "model" in the fields KataGo gives a network: tools
+    /// read models[0] and fail on an empty list. Version 0: not a KataGo
+    /// network format. The name says what the searches really evaluate
+    /// with: the network in use, or none.
+    fn models(&self) -> Value {
+        let evaluator = match &self.options.player.evaluator {
+            Some(evaluator) => format!("a network of {}", evaluator.description()),
+            None => "no network (the pattern prior alone)".to_string(),
+        };
+        json!([{
+            "name": concat!("hane-", env!("CARGO_PKG_VERSION")),
+            "internalName": format!(
+                "hane: a tree search over playouts on the CPU, {evaluator}"
+            ),
+            "maxBatchSize": 1,
+            "usesHumanSLProfile": false,
+            "version": 0,
+            "usingFP16": "false",
+        }])
     }
 
     fn enqueue(&self, query: Query) {

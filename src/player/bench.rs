@@ -3,10 +3,11 @@
 //! run (see README).
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::board::{board_of, winner, PlayoutBoard};
-use super::knowledge::{Evaluator, PolicyNet, RECENT_MOVES};
+use super::knowledge::{EvalScratch, Evaluator, RECENT_MOVES};
 use super::params::SearchParams;
 use super::playout::{light_playout, PlayoutRecords};
 use super::rng::FastRng;
@@ -94,12 +95,18 @@ pub fn tree_search(
     heavy: bool,
     params: &SearchParams,
     threads: usize,
+    evaluator: Option<&Arc<dyn Evaluator>>,
 ) -> SearchBench {
     let params = SearchParams {
         heavy_playouts: heavy,
         ..params.clone()
     };
-    search_game(&Game::new(size, 7.0), playouts, seed, params, threads)
+    let runner = Runner {
+        threads,
+        seed,
+        evaluator,
+    };
+    runner.search(&Game::new(size, 7.0), playouts, params)
 }
 
 /// The middle-game positions `middle_game_search` searches: hane's own
@@ -138,16 +145,22 @@ pub fn middle_game_search(
     seed: u64,
     params: &SearchParams,
     threads: usize,
+    evaluator: Option<&Arc<dyn Evaluator>>,
 ) -> Option<SearchBench> {
     let params = SearchParams {
         heavy_playouts: true,
         ..params.clone()
     };
+    let runner = Runner {
+        threads,
+        seed,
+        evaluator,
+    };
     let games = middle_games(size);
     let each = playouts / games.len().max(1) as u64;
     let runs: Vec<SearchBench> = games
         .iter()
-        .map(|game| search_game(game, each.max(1), seed, params.clone(), threads))
+        .map(|game| runner.search(game, each.max(1), params.clone()))
         .collect();
     let first = runs.first()?;
     Some(SearchBench {
@@ -159,39 +172,43 @@ pub fn middle_game_search(
     })
 }
 
-/// Tree search from `game`'s position, its side to move to play.
-fn search_game(
-    game: &Game,
-    playouts: u64,
-    seed: u64,
-    params: SearchParams,
+/// How a bench's searches run: threads, seed, evaluator.
+struct Runner<'a> {
     threads: usize,
-) -> SearchBench {
-    let size = game.size().width;
-    let search = Search::new(game, game.to_move(), params);
-    let mut workers: Vec<Worker> = (0..threads.max(1) as u64)
-        .map(|t| {
-            Worker::new(
-                search.board(),
-                seed.wrapping_add(t.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-            )
-        })
-        .collect();
-    let stop = AtomicBool::new(false);
-    let start = Instant::now();
-    run_threads(
-        &search,
-        &mut workers,
-        None,
-        &AtomicU64::new(playouts),
-        &stop,
-    );
-    SearchBench {
-        size,
-        threads: workers.len(),
-        playouts: workers.iter().map(Worker::playouts).sum(),
-        seconds: start.elapsed().as_secs_f64(),
-        tree_nodes: search.tree().len(),
+    seed: u64,
+    evaluator: Option<&'a Arc<dyn Evaluator>>,
+}
+
+impl Runner<'_> {
+    /// Tree search from `game`'s position, its side to move to play.
+    fn search(&self, game: &Game, playouts: u64, params: SearchParams) -> SearchBench {
+        let (threads, seed) = (self.threads, self.seed);
+        let size = game.size().width;
+        let search = Search::new(game, game.to_move(), params, self.evaluator);
+        let mut workers: Vec<Worker> = (0..threads.max(1) as u64)
+            .map(|t| {
+                Worker::new(
+                    search.board(),
+                    seed.wrapping_add(t.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+                )
+            })
+            .collect();
+        let stop = AtomicBool::new(false);
+        let start = Instant::now();
+        run_threads(
+            &search,
+            &mut workers,
+            None,
+            &AtomicU64::new(playouts),
+            &stop,
+        );
+        SearchBench {
+            size,
+            threads: workers.len(),
+            playouts: workers.iter().map(Worker::playouts).sum(),
+            seconds: start.elapsed().as_secs_f64(),
+            tree_nodes: search.tree().len(),
+        }
     }
 }
 
@@ -212,26 +229,30 @@ impl NetworkBench {
 /// `evaluations` evaluations of the network on a shipped middle-game
 /// position of `size` (the empty board where none is shipped), after one
 /// that warms the buffers: what a node that earns the network's prior
-/// costs in a game. None when the process has no network.
-pub fn network_evaluations(size: usize, evaluations: u64) -> Option<NetworkBench> {
+/// costs in a game. `evaluator` without a cache in front (each evaluation
+/// runs the network).
+pub fn network_evaluations(
+    size: usize,
+    evaluations: u64,
+    evaluator: &dyn Evaluator,
+) -> NetworkBench {
     let game = middle_games(size)
         .into_iter()
         .next()
         .unwrap_or_else(|| Game::new(size, 7.0));
     let mut board = board_of(&game);
-    let net = PolicyNet::active()?;
-    let mut evaluator = Evaluator::new();
+    let mut scratch = EvalScratch::new();
     let recent = [None; RECENT_MOVES];
-    evaluator.policy(net, &mut board, game.to_move(), &recent);
+    evaluator.evaluate(&mut board, game.to_move(), &recent, &mut scratch);
     let start = Instant::now();
     for _ in 0..evaluations {
-        evaluator.policy(net, &mut board, game.to_move(), &recent);
+        evaluator.evaluate(&mut board, game.to_move(), &recent, &mut scratch);
     }
-    Some(NetworkBench {
+    NetworkBench {
         size,
         evaluations,
         seconds: start.elapsed().as_secs_f64(),
-    })
+    }
 }
 
 #[cfg(test)]
@@ -249,15 +270,15 @@ mod tests {
             }
         }
         let bench =
-            middle_game_search(9, 30, 1, &SearchParams::default(), 1).expect("9x9 positions");
+            middle_game_search(9, 30, 1, &SearchParams::default(), 1, None).expect("9x9 positions");
         assert!(bench.playouts >= 30, "{bench:?}");
-        assert!(middle_game_search(13, 30, 1, &SearchParams::default(), 1).is_none());
+        assert!(middle_game_search(13, 30, 1, &SearchParams::default(), 1, None).is_none());
     }
 
     #[test]
     fn network_evaluations_are_timed_on_every_size() {
         for size in [9, 13, 19] {
-            let bench = network_evaluations(size, 3).expect("the shipped network");
+            let bench = network_evaluations(size, 3, &crate::player::knowledge::Network::shipped());
             assert_eq!((bench.size, bench.evaluations), (size, 3));
             assert!(
                 bench.seconds > 0.0 && bench.milliseconds_each() > 0.0,

@@ -32,7 +32,7 @@ mod think;
 
 pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
-pub use knowledge::use_network_file;
+pub use knowledge::{evaluator_from_file, shipped_evaluator, CacheUse, Evaluator};
 pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, PARAMS};
 pub use request::{SearchRequest, Watch};
 pub use search::{FilterKind, MoveFilter, MoveRule, RootMove, SearchReport};

@@ -3,6 +3,7 @@
 //! genmove's move. Stateless otherwise: the game is the caller's.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use log::{debug, info};
@@ -10,6 +11,7 @@ use log::{debug, info};
 use super::decision::{
     after_pass_check, first_decision, kept_to_filter, pass_check, Decision, Resign, Situation,
 };
+use super::knowledge::{shipped_evaluator, CacheUse, Evaluator};
 use super::params::SearchParams;
 use super::request::SearchRequest;
 use super::search::{
@@ -36,6 +38,11 @@ pub struct PlayerConfig {
     /// Search on the opponent's time after genmove, until the next command.
     pub ponder: bool,
     pub search: SearchParams,
+    /// What ranks moves and judges positions for the search: the shipped
+    /// network by default, `--network FILE`'s, or none (the pattern prior
+    /// alone). Shared with its cache by every player made from this
+    /// configuration.
+    pub evaluator: Option<Arc<dyn Evaluator>>,
 }
 
 impl Default for PlayerConfig {
@@ -48,6 +55,7 @@ impl Default for PlayerConfig {
             resign_threshold: 0.05,
             ponder: false,
             search: SearchParams::default(),
+            evaluator: Some(shipped_evaluator()),
         }
     }
 }
@@ -120,7 +128,9 @@ impl Player {
         let komi = search_komi(game.komi(), color, extra_komi);
         let (budget, stop) = (request.budget, request.stop);
         let filter = request.filter.clone();
+        let cache_before = self.cache_use();
         let report = self.run_search(request, komi);
+        self.log_cache_use(cache_before);
         info!(
             "{} playouts in {:.2}s, best {}",
             report.playouts,
@@ -164,6 +174,21 @@ impl Player {
             self.seed_counter = seed_counter;
         }
         decision
+    }
+
+    fn cache_use(&self) -> Option<CacheUse> {
+        self.config.evaluator.as_ref()?.cache_use()
+    }
+
+    /// How often the evaluator's cache answered since `before`.
+    fn log_cache_use(&self, before: Option<CacheUse>) {
+        if let (Some(now), Some(before)) = (self.cache_use(), before) {
+            let used = now.since(before);
+            info!(
+                "network cache: {} of {} evaluations reused",
+                used.hits, used.lookups
+            );
+        }
     }
 
     /// Points beyond the real komi that `color`'s next genmove search asks
@@ -286,7 +311,8 @@ impl Player {
             // The new search replaces the old tree: free it now.
             self.search = None;
         }
-        let search = Search::new(game, color, self.config.search.clone())
+        let evaluator = self.config.evaluator.as_ref();
+        let search = Search::new(game, color, self.config.search.clone(), evaluator)
             .with_filter(filter)
             .with_komi(komi)
             .with_move_ownership(moves_ownership);
@@ -508,5 +534,70 @@ mod tests {
         assert!(report.moves.len() > 1);
         assert!(plain.moves.iter().all(|m| m.ownership.is_none()));
         assert!(plain.moves.iter().any(|m| m.mv == Move::Play(e5)));
+    }
+
+    /// An evaluator that puts all the weight of its policy on one point.
+    struct OnePoint(Vertex);
+
+    impl Evaluator for OnePoint {
+        fn evaluate(
+            &self,
+            board: &mut crate::player::board::PlayoutBoard,
+            _: Color,
+            _: &crate::player::knowledge::RecentMoves,
+            _: &mut crate::player::knowledge::EvalScratch,
+        ) -> Arc<crate::player::knowledge::Evaluation> {
+            let size = board.size();
+            let mut logits = vec![-20.0; size.points() + 1];
+            logits[size.index(self.0)] = 20.0;
+            Arc::new(crate::player::knowledge::Evaluation {
+                logits,
+                win_chance: None,
+            })
+        }
+
+        fn description(&self) -> String {
+            format!("all on {}", self.0)
+        }
+
+        fn has_value(&self) -> bool {
+            false
+        }
+
+        fn uncached(&self) -> &dyn Evaluator {
+            self
+        }
+    }
+
+    #[test]
+    fn two_players_in_one_process_search_with_their_own_networks() {
+        let tengen = Vertex::parse_gtp("K10").expect("vertex");
+        let prior_of = |evaluator: Option<Arc<dyn Evaluator>>| {
+            let mut player = Player::new(&PlayerConfig {
+                seed: Some(3),
+                evaluator,
+                ..PlayerConfig::default()
+            });
+            let game = Game::new(19, 7.5);
+            let stop = AtomicBool::new(false);
+            let report = player.search(SearchRequest::new(
+                &game,
+                Color::Black,
+                playouts(300),
+                &stop,
+            ));
+            let tengen_move = report.moves.iter().find(|m| m.mv == Move::Play(tengen));
+            let best = report.moves.first().map(|m| m.mv);
+            (tengen_move.map_or(0.0, |m| m.prior), best)
+        };
+        let (one_point, best) = prior_of(Some(Arc::new(OnePoint(tengen))));
+        assert!(one_point > 0.99, "{one_point}");
+        assert_eq!(best, Some(Move::Play(tengen)));
+        // In the same process, the shipped network: strong players do not
+        // open at tengen.
+        let (shipped, _) = prior_of(PlayerConfig::default().evaluator);
+        assert!(shipped < 0.05, "{shipped}");
+        let (none, _) = prior_of(None);
+        assert!(none < 0.05, "{none}");
     }
 }

@@ -1,240 +1,83 @@
-//! The move policy network: a small residual convolutional network trained
-//! on strong players' games (scripts/train_policy.py) that gives every
-//! point, and pass, a logit for being the move played. The tree's priors
-//! read it (`search/priors.rs`).
+//! The network: a small residual convolutional network trained on strong
+//! players' games (scripts/train_policy.py) that gives every point, and
+//! pass, a logit for being the move played and, when its file has a value
+//! head, the side to move's chance of winning. The search reads it through
+//! the `Evaluator` trait (`evaluator.rs`); its file is `network_file.rs`.
 //!
 //! The forward pass is plain: each convolution is an im2col (the input's
 //! k x k neighbourhoods laid out as columns) and one matrix product
 //! (`matrixmultiply`'s sgemm), with batch norm already folded into the
 //! weights by the exporter. The same weights run on every board size. An
-//! `Evaluator` keeps the buffers, so a search thread allocates nothing per
-//! evaluation once warm.
-//!
-//! The weights file: the 8 bytes `HANEPOL1`, five little-endian u32
-//! (format version 1, input planes, channels, residual blocks, the first
-//! convolution's kernel side), then little-endian f32 tensors in PyTorch's
-//! (out, in, row, column) order: the first convolution's weights and bias,
-//! each block's two convolutions (weights, bias, weights, bias), the
-//! policy head's per-channel weights and bias, the pass logit's
-//! per-channel weights (over the trunk's mean over the board) and bias.
-
-use std::fmt;
-use std::path::Path;
-use std::sync::OnceLock;
+//! `EvalScratch` keeps the buffers, so a search thread allocates nothing
+//! per evaluation but the answer once warm.
 
 use super::planes::{write_planes, RecentMoves, PLANES};
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, TacticalReader};
 
-const MAGIC: &[u8; 8] = b"HANEPOL1";
-const FORMAT_VERSION: u32 = 1;
-/// Bounds that keep a corrupt header from asking for absurd allocations.
-const MAX_CHANNELS: usize = 512;
-const MAX_BLOCKS: usize = 64;
-
-/// The bytes of the network shipped with hane (data/policy-net.bin).
-static SHIPPED: &[u8] = include_bytes!("../../../data/policy-net.bin");
-
-/// Why a weights file was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NetworkError {
-    NotAWeightsFile,
-    Version(u32),
-    Shape(String),
-    Length { expected: usize, found: usize },
-}
-
-impl fmt::Display for NetworkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetworkError::NotAWeightsFile => write!(f, "not a hane policy network file"),
-            NetworkError::Version(v) => {
-                write!(f, "format version {v}, this hane reads {FORMAT_VERSION}")
-            }
-            NetworkError::Shape(s) => write!(f, "unusable shape: {s}"),
-            NetworkError::Length { expected, found } => {
-                write!(f, "{found} bytes where the header promises {expected}")
-            }
-        }
-    }
-}
-
 /// One convolution, batch norm folded in: `out` filters over `input`
 /// channels of `kernel` x `kernel` points.
-struct Conv {
-    out: usize,
-    input: usize,
-    kernel: usize,
+pub(super) struct Conv {
+    pub(super) out: usize,
+    pub(super) input: usize,
+    pub(super) kernel: usize,
     /// `out` rows of `input * kernel * kernel`.
-    weights: Vec<f32>,
-    bias: Vec<f32>,
+    pub(super) weights: Vec<f32>,
+    pub(super) bias: Vec<f32>,
 }
 
-pub struct PolicyNet {
-    channels: usize,
-    stem: Conv,
+/// The value head: a 1x1 convolution of the trunk to a few channels,
+/// their means and maxima over the board, two fully connected layers to
+/// one logit of the side to move's win.
+pub(super) struct ValueHead {
+    pub(super) conv: Conv,
+    pub(super) hidden: usize,
+    /// `hidden` rows of the pooled features: the channels' means, then
+    /// their maxima.
+    pub(super) fc1: Vec<f32>,
+    pub(super) fc1_bias: Vec<f32>,
+    pub(super) fc2: Vec<f32>,
+    pub(super) fc2_bias: f32,
+}
+
+/// A network's weights (read by `network_file.rs`).
+pub struct Network {
+    pub(super) channels: usize,
+    pub(super) stem: Conv,
     /// Each block's two convolutions.
-    blocks: Vec<(Conv, Conv)>,
-    head: Vec<f32>,
-    head_bias: f32,
-    pass: Vec<f32>,
-    pass_bias: f32,
+    pub(super) blocks: Vec<(Conv, Conv)>,
+    pub(super) head: Vec<f32>,
+    pub(super) head_bias: f32,
+    pub(super) pass: Vec<f32>,
+    pub(super) pass_bias: f32,
+    pub(super) value: Option<ValueHead>,
 }
 
-/// Reads the f32s of a weights file in order.
-struct Floats<'a> {
-    bytes: &'a [u8],
-}
-
-impl Floats<'_> {
-    fn take(&mut self, n: usize) -> Vec<f32> {
-        let (now, rest) = self.bytes.split_at(4 * n);
-        self.bytes = rest;
-        now.chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect()
-    }
-
-    fn conv(&mut self, out: usize, input: usize, kernel: usize) -> Conv {
-        Conv {
-            out,
-            input,
-            kernel,
-            weights: self.take(out * input * kernel * kernel),
-            bias: self.take(out),
-        }
-    }
-}
-
-impl PolicyNet {
-    /// The network of a weights file's bytes, every size checked before
-    /// anything is read.
-    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyNet, NetworkError> {
-        let header = 8 + 5 * 4;
-        if bytes.len() < header || &bytes[..8] != MAGIC {
-            return Err(NetworkError::NotAWeightsFile);
-        }
-        let word = |i: usize| {
-            let at = 8 + 4 * i;
-            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+impl Network {
+    /// Its shape in words, for the log and for clients that ask.
+    pub fn description(&self) -> String {
+        let value = match &self.value {
+            Some(v) => format!(
+                ", a value head of {} channels and {} hidden units",
+                v.conv.out, v.hidden
+            ),
+            None => String::new(),
         };
-        let (version, planes, channels, blocks, kernel) =
-            (word(0), word(1), word(2), word(3), word(4));
-        if version as u32 != FORMAT_VERSION {
-            return Err(NetworkError::Version(version as u32));
-        }
-        if planes != PLANES {
-            return Err(NetworkError::Shape(format!(
-                "{planes} input planes, this hane writes {PLANES}"
-            )));
-        }
-        if channels == 0 || channels > MAX_CHANNELS || blocks > MAX_BLOCKS {
-            return Err(NetworkError::Shape(format!(
-                "{blocks} blocks of {channels} channels"
-            )));
-        }
-        if kernel % 2 == 0 || kernel > 9 {
-            return Err(NetworkError::Shape(format!("a first kernel of {kernel}")));
-        }
-        let floats = channels * (planes * kernel * kernel + 1)
-            + blocks * 2 * channels * (channels * 9 + 1)
-            + 2 * (channels + 1);
-        let expected = header + 4 * floats;
-        if bytes.len() != expected {
-            return Err(NetworkError::Length {
-                expected,
-                found: bytes.len(),
-            });
-        }
-        let mut floats = Floats {
-            bytes: &bytes[header..],
-        };
-        let stem = floats.conv(channels, planes, kernel);
-        let blocks = (0..blocks)
-            .map(|_| {
-                (
-                    floats.conv(channels, channels, 3),
-                    floats.conv(channels, channels, 3),
-                )
-            })
-            .collect();
-        let head = floats.take(channels);
-        let head_bias = floats.take(1)[0];
-        let pass = floats.take(channels);
-        let pass_bias = floats.take(1)[0];
-        Ok(PolicyNet {
-            channels,
-            stem,
-            blocks,
-            head,
-            head_bias,
-            pass,
-            pass_bias,
-        })
-    }
-
-    /// The network the searches use: the one `use_network_file` chose, or
-    /// the shipped one; None when a chosen file could not be read.
-    pub fn active() -> Option<&'static PolicyNet> {
-        ACTIVE.get_or_init(|| Some(shipped())).as_ref()
-    }
-}
-
-/// The network of this process, chosen once before the first search.
-static ACTIVE: OnceLock<Option<PolicyNet>> = OnceLock::new();
-
-/// Weights files larger than this are refused unread: the largest network
-/// the header bounds allow is far smaller than a corrupt length could ask.
-const MAX_FILE_BYTES: u64 = 256 << 20;
-
-/// The network shipped with hane (data/policy-net.bin), compiled in.
-fn shipped() -> PolicyNet {
-    let net = PolicyNet::from_bytes(SHIPPED).expect("the shipped network is checked by its tests");
-    log::info!("policy network: {}", net.description());
-    net
-}
-
-/// Makes the weights file at `path` the network of every search of this
-/// process, in place of the shipped one. Called once, before any search.
-/// When the file cannot be used, the searches go on without a network (the
-/// pattern prior alone) and the reason comes back for the caller to show.
-pub fn use_network_file(path: &Path) -> Result<(), String> {
-    let (chosen, outcome) = match read_file(path) {
-        Ok(net) => {
-            log::info!("policy network {}: {}", path.display(), net.description());
-            (Some(net), Ok(()))
-        }
-        Err(e) => (None, Err(format!("{}: {e}", path.display()))),
-    };
-    ACTIVE
-        .set(chosen)
-        .map_err(|_| "the policy network was chosen already".to_string())?;
-    outcome
-}
-
-/// The network of a weights file, its size bounded before it is read.
-fn read_file(path: &Path) -> Result<PolicyNet, String> {
-    let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-    if size > MAX_FILE_BYTES {
-        return Err(format!("{size} bytes, more than any network hane reads"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    PolicyNet::from_bytes(&bytes).map_err(|e| e.to_string())
-}
-
-impl PolicyNet {
-    /// Its shape, for the log.
-    fn description(&self) -> String {
         format!(
-            "{} residual blocks of {} channels",
+            "{} residual blocks of {} channels{value}",
             self.blocks.len(),
             self.channels
         )
     }
+
+    /// Whether it judges positions as well as moves.
+    pub fn has_value(&self) -> bool {
+        self.value.is_some()
+    }
 }
 
 /// One thread's buffers for evaluating a network.
-pub struct Evaluator {
+pub struct EvalScratch {
     planes: Vec<f32>,
     columns: Vec<f32>,
     /// The trunk's activations, and a block's inner activations and its
@@ -242,95 +85,134 @@ pub struct Evaluator {
     trunk: Vec<f32>,
     inner: Vec<f32>,
     residual: Vec<f32>,
-    logits: Vec<f32>,
+    /// The value head's channels over the board.
+    value_points: Vec<f32>,
     reader: TacticalReader,
 }
 
-impl Default for Evaluator {
-    fn default() -> Evaluator {
-        Evaluator::new()
+impl Default for EvalScratch {
+    fn default() -> EvalScratch {
+        EvalScratch::new()
     }
 }
 
-impl Evaluator {
-    pub fn new() -> Evaluator {
-        Evaluator {
+impl EvalScratch {
+    pub fn new() -> EvalScratch {
+        EvalScratch {
             planes: Vec::new(),
             columns: Vec::new(),
             trunk: Vec::new(),
             inner: Vec::new(),
             residual: Vec::new(),
-            logits: Vec::new(),
+            value_points: Vec::new(),
             reader: TacticalReader::new(crate::player::board::DEEP_BUDGET),
         }
     }
+}
 
-    /// The logits of `to_move`'s moves on `board` (left as it was): one
-    /// per point in `BoardSize::index` order, then pass.
-    pub fn policy(
-        &mut self,
-        net: &PolicyNet,
+/// What the network says of one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetworkOutput {
+    /// One logit per point in `BoardSize::index` order, then pass.
+    pub logits: Vec<f32>,
+    /// The value head's logit of the side to move's win; None without one.
+    pub value_logit: Option<f32>,
+}
+
+impl Network {
+    /// `to_move`'s move logits and value on `board` (left as it was).
+    pub fn run(
+        &self,
+        scratch: &mut EvalScratch,
         board: &mut PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
-    ) -> &[f32] {
+    ) -> NetworkOutput {
         let size = board.size();
         let n = size.points();
-        self.planes.resize(PLANES * n, 0.0);
-        write_planes(board, to_move, recent, &mut self.reader, &mut self.planes);
-        self.run(net, size.width, size.height)
+        scratch.planes.resize(PLANES * n, 0.0);
+        write_planes(
+            board,
+            to_move,
+            recent,
+            &mut scratch.reader,
+            &mut scratch.planes,
+        );
+        self.trunk(scratch, (size.width, size.height));
+        NetworkOutput {
+            logits: self.policy(&scratch.trunk, n),
+            value_logit: self.value_logit(scratch, (size.width, size.height)),
+        }
     }
 
-    /// The forward pass over `self.planes`.
-    fn run(&mut self, net: &PolicyNet, width: usize, height: usize) -> &[f32] {
-        let n = width * height;
-        let c = net.channels;
-        self.trunk.resize(c * n, 0.0);
-        self.inner.resize(c * n, 0.0);
-        self.residual.resize(c * n, 0.0);
-        let shape = (width, height);
-        convolve(
-            &net.stem,
-            &self.planes,
-            shape,
-            &mut self.columns,
-            &mut self.trunk,
-        );
-        relu(&mut self.trunk);
-        for (first, second) in &net.blocks {
-            convolve(
-                first,
-                &self.trunk,
-                shape,
-                &mut self.columns,
-                &mut self.inner,
-            );
-            relu(&mut self.inner);
-            convolve(
-                second,
-                &self.inner,
-                shape,
-                &mut self.columns,
-                &mut self.residual,
-            );
-            for (t, r) in self.trunk.iter_mut().zip(&self.residual) {
+    /// The trunk over `scratch.planes`, into `scratch.trunk`.
+    fn trunk(&self, scratch: &mut EvalScratch, shape: (usize, usize)) {
+        let n = shape.0 * shape.1;
+        let c = self.channels;
+        let s = scratch;
+        s.trunk.resize(c * n, 0.0);
+        s.inner.resize(c * n, 0.0);
+        s.residual.resize(c * n, 0.0);
+        convolve(&self.stem, &s.planes, shape, &mut s.columns, &mut s.trunk);
+        relu(&mut s.trunk);
+        for (first, second) in &self.blocks {
+            convolve(first, &s.trunk, shape, &mut s.columns, &mut s.inner);
+            relu(&mut s.inner);
+            convolve(second, &s.inner, shape, &mut s.columns, &mut s.residual);
+            for (t, r) in s.trunk.iter_mut().zip(&s.residual) {
                 *t = (*t + r).max(0.0);
             }
         }
-        self.logits.clear();
-        self.logits.resize(n + 1, net.head_bias);
-        let mut pass = net.pass_bias;
-        for (k, row) in self.trunk.chunks_exact(n).enumerate() {
-            let (h, p) = (net.head[k], net.pass[k]);
+    }
+
+    /// The policy head over the trunk of `n` points: a logit per point,
+    /// and pass's from the trunk's mean over the board.
+    fn policy(&self, trunk: &[f32], n: usize) -> Vec<f32> {
+        let mut logits = vec![self.head_bias; n + 1];
+        let mut pass = self.pass_bias;
+        for (k, row) in trunk.chunks_exact(n).enumerate() {
+            let (h, p) = (self.head[k], self.pass[k]);
             let mut sum = 0.0f32;
-            for (logit, &x) in self.logits[..n].iter_mut().zip(row) {
+            for (logit, &x) in logits[..n].iter_mut().zip(row) {
                 *logit += h * x;
                 sum += x;
             }
             pass += p * sum / n as f32;
         }
-        self.logits[n] = pass;
-        &self.logits
+        logits[n] = pass;
+        logits
+    }
+
+    /// The value head over `scratch.trunk`, where the network has one.
+    fn value_logit(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<f32> {
+        let head = self.value.as_ref()?;
+        let n = shape.0 * shape.1;
+        let v = head.conv.out;
+        scratch.value_points.resize(v * n, 0.0);
+        convolve(
+            &head.conv,
+            &scratch.trunk,
+            shape,
+            &mut scratch.columns,
+            &mut scratch.value_points,
+        );
+        relu(&mut scratch.value_points);
+        let mut pooled = vec![0.0f32; 2 * v];
+        for (k, row) in scratch.value_points.chunks_exact(n).enumerate() {
+            pooled[k] = row.iter().sum::<f32>() / n as f32;
+            pooled[v + k] = row.iter().copied().fold(0.0, f32::max);
+        }
+        let mut logit = head.fc2_bias;
+        for ((weights, &bias), &out) in head
+            .fc1
+            .chunks_exact(2 * v)
+            .zip(&head.fc1_bias)
+            .zip(&head.fc2)
+        {
+            let hidden: f32 = bias + weights.iter().zip(&pooled).map(|(w, x)| w * x).sum::<f32>();
+            logit += out * hidden.max(0.0);
+        }
+        Some(logit)
     }
 }
 
@@ -461,14 +343,25 @@ mod tests {
             .collect();
         let logits = golden["logits"].as_array().expect("logits");
         assert!(positions.len() >= 4);
-        let net = &shipped();
-        let mut evaluator = Evaluator::new();
+        let values = golden.get("values").and_then(|v| v.as_array());
+        let net = &Network::shipped();
+        assert_eq!(
+            net.has_value(),
+            values.is_some(),
+            "a value for each position"
+        );
+        let mut scratch = EvalScratch::new();
         let mut board = PlayoutBoard::new(record.size);
         let mut recent: RecentMoves = [None; RECENT_MOVES];
         let mut worst = 0.0f32;
         for (i, &(color, mv)) in moves.iter().enumerate() {
             if let Some(k) = positions.iter().position(|&p| p == i) {
-                let ours = evaluator.policy(net, &mut board, color, &recent).to_vec();
+                let output = net.run(&mut scratch, &mut board, color, &recent);
+                if let (Some(values), Some(ours)) = (values, output.value_logit) {
+                    let theirs = values[k].as_f64().expect("a value logit") as f32;
+                    worst = worst.max((ours - theirs).abs());
+                }
+                let ours = output.logits;
                 let theirs = logits[k].as_array().expect("a position's logits");
                 assert_eq!(ours.len(), theirs.len());
                 for (a, b) in ours.iter().zip(theirs) {
@@ -480,56 +373,6 @@ mod tests {
             play_and_remember(&mut board, color, point, &mut recent);
         }
         assert!(worst <= 1e-4, "largest difference {worst}");
-    }
-
-    #[test]
-    fn weights_files_are_read_or_refused_with_the_reason() {
-        let net = read_file(Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/data/policy-net.bin"
-        )))
-        .expect("the shipped file");
-        assert_eq!(net.description(), shipped().description());
-        let missing = read_file(Path::new("/nonexistent/net.bin")).err();
-        assert!(missing.is_some_and(|e| e.contains("No such file")));
-        let folder = read_file(Path::new(env!("CARGO_MANIFEST_DIR"))).err();
-        assert!(folder.is_some());
-        let text = read_file(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))).err();
-        assert_eq!(text.as_deref(), Some("not a hane policy network file"));
-    }
-
-    #[test]
-    fn broken_files_are_refused_with_the_reason() {
-        assert_eq!(
-            PolicyNet::from_bytes(b"not a network").err(),
-            Some(NetworkError::NotAWeightsFile)
-        );
-        let mut bytes = SHIPPED.to_vec();
-        bytes.pop();
-        assert!(matches!(
-            PolicyNet::from_bytes(&bytes).err(),
-            Some(NetworkError::Length { .. })
-        ));
-        let mut bytes = SHIPPED.to_vec();
-        bytes[8] = 9;
-        assert_eq!(
-            PolicyNet::from_bytes(&bytes).err(),
-            Some(NetworkError::Version(9))
-        );
-        let mut bytes = SHIPPED.to_vec();
-        bytes[12] = 3;
-        assert!(matches!(
-            PolicyNet::from_bytes(&bytes).err(),
-            Some(NetworkError::Shape(_))
-        ));
-        // A header that asks for a huge network is refused before any
-        // allocation.
-        let mut bytes = SHIPPED.to_vec();
-        bytes[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(matches!(
-            PolicyNet::from_bytes(&bytes).err(),
-            Some(NetworkError::Shape(_))
-        ));
     }
 
     #[test]
@@ -560,11 +403,13 @@ mod tests {
 
     #[test]
     fn the_network_runs_on_every_board_size_and_prefers_sensible_moves() {
-        let net = &shipped();
-        let mut evaluator = Evaluator::new();
+        let net = &Network::shipped();
+        let mut scratch = EvalScratch::new();
         for size in [2, 9, 13, 19, 25] {
             let mut board = PlayoutBoard::new(size);
-            let logits = evaluator.policy(net, &mut board, Color::Black, &[None; 4]);
+            let logits = net
+                .run(&mut scratch, &mut board, Color::Black, &[None; 4])
+                .logits;
             assert_eq!(logits.len(), size * size + 1);
             assert!(logits.iter().all(|l| l.is_finite()));
         }
@@ -572,13 +417,78 @@ mod tests {
         // fourth line: the best point is there, never on the edge.
         let size = crate::game::BoardSize::square(19);
         let mut board = PlayoutBoard::new(size);
-        let logits = evaluator
-            .policy(net, &mut board, Color::Black, &[None; 4])
-            .to_vec();
+        let logits = net
+            .run(&mut scratch, &mut board, Color::Black, &[None; 4])
+            .logits;
         let best = crate::game::Vertex::all(size)
             .max_by(|&a, &b| logits[size.index(a)].total_cmp(&logits[size.index(b)]))
             .expect("points");
         let line = best.col.min(best.row).min(18 - best.col).min(18 - best.row);
         assert!((2..=3).contains(&line), "{best}");
+    }
+
+    #[test]
+    fn the_value_head_pools_its_channels_means_and_maxima() {
+        // A value head of random weights, checked against the definition
+        // written out point by point from the trunk.
+        let mut net = Network::shipped();
+        let (v, h, c) = (3, 5, net.channels);
+        let mut seed = 12345u32;
+        let mut random = move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        let mut take = |n: usize| (0..n).map(|_| random()).collect::<Vec<f32>>();
+        net.value = Some(ValueHead {
+            conv: Conv {
+                out: v,
+                input: c,
+                kernel: 1,
+                weights: take(v * c),
+                bias: take(v),
+            },
+            hidden: h,
+            fc1: take(h * 2 * v),
+            fc1_bias: take(h),
+            fc2: take(h),
+            fc2_bias: 0.25,
+        });
+        let size = crate::game::BoardSize::square(9);
+        let mut board = PlayoutBoard::new(size);
+        for (i, color) in [(20, Color::Black), (60, Color::White), (40, Color::Black)] {
+            let vertex = crate::game::Vertex::all(size).nth(i).expect("a point");
+            board.play(board.point(vertex), color);
+        }
+        let mut scratch = EvalScratch::new();
+        let output = net.run(&mut scratch, &mut board, Color::White, &[None; 4]);
+        let head = net.value.as_ref().expect("the head");
+        let n = size.points();
+        let trunk = &scratch.trunk;
+        let mut pooled = vec![0.0f32; 2 * v];
+        for k in 0..v {
+            let at: Vec<f32> = (0..n)
+                .map(|p| {
+                    let sum: f32 = (0..c)
+                        .map(|i| head.conv.weights[k * c + i] * trunk[i * n + p])
+                        .sum();
+                    (sum + head.conv.bias[k]).max(0.0)
+                })
+                .collect();
+            pooled[k] = at.iter().sum::<f32>() / n as f32;
+            pooled[v + k] = at.iter().copied().fold(0.0, f32::max);
+        }
+        let mut want = head.fc2_bias;
+        for j in 0..h {
+            let x: f32 = (0..2 * v)
+                .map(|i| head.fc1[j * 2 * v + i] * pooled[i])
+                .sum();
+            want += head.fc2[j] * (x + head.fc1_bias[j]).max(0.0);
+        }
+        let got = output.value_logit.expect("a value");
+        assert!((got - want).abs() < 1e-4, "{got} against {want}");
+        // The policy is the same with or without the head.
+        let plain = Network::shipped().run(&mut scratch, &mut board, Color::White, &[None; 4]);
+        assert_eq!(plain.logits, output.logits);
+        assert_eq!(plain.value_logit, None);
     }
 }

@@ -5,10 +5,12 @@
 //! evaluation costs as much as tens of playouts, so the nodes below the
 //! threshold keep the cheaper pattern prior alone.
 
+use std::sync::Arc;
+
 use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, Point};
-use crate::player::knowledge::{Evaluator, PolicyNet, RecentMoves, RECENT_MOVES};
+use crate::player::knowledge::{EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES};
 use crate::player::params::SearchParams;
 
 /// The smallest board side the network is used on: trained on 19x19
@@ -17,22 +19,26 @@ use crate::player::params::SearchParams;
 const NETWORK_MIN_SIDE: usize = 9;
 
 /// The network and how much its prior weighs, for one search.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct NetworkPrior {
-    net: &'static PolicyNet,
+    evaluator: Arc<dyn Evaluator>,
     wins: u32,
     visits: u32,
 }
 
 impl NetworkPrior {
-    /// The process's network (`PolicyNet::active`) where the parameters
-    /// turn it on for this board, None elsewhere.
-    pub fn for_board(params: &SearchParams, board: &PlayoutBoard) -> Option<NetworkPrior> {
+    /// The player's evaluator where there is one and the parameters turn
+    /// it on for this board, None elsewhere.
+    pub fn for_board(
+        params: &SearchParams,
+        board: &PlayoutBoard,
+        evaluator: Option<&Arc<dyn Evaluator>>,
+    ) -> Option<NetworkPrior> {
         if params.prior_network == 0 || board.size().shorter_side() < NETWORK_MIN_SIDE {
             return None;
         }
         Some(NetworkPrior {
-            net: PolicyNet::active()?,
+            evaluator: Arc::clone(evaluator?),
             wins: params.prior_network,
             visits: params.network_visits,
         })
@@ -52,7 +58,7 @@ impl NetworkPrior {
         &self,
         tree: &Tree,
         node: NodeId,
-        evaluator: &mut Evaluator,
+        scratch: &mut EvalScratch,
         board: &mut PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
@@ -62,7 +68,8 @@ impl NetworkPrior {
             return;
         }
         let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
-        let policy = self.policy(evaluator, board, to_move, recent, &moves);
+        let evaluation = self.evaluator.evaluate(board, to_move, recent, scratch);
+        let policy = policy_over(&evaluation, board, &moves);
         for (child, p) in tree.children(node).zip(policy) {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;
             tree.node(child).add_prior(wins, wins);
@@ -73,24 +80,31 @@ impl NetworkPrior {
     /// PASS), normalised over them.
     pub fn policy(
         &self,
-        evaluator: &mut Evaluator,
+        scratch: &mut EvalScratch,
         board: &mut PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
         moves: &[Point],
     ) -> Vec<f32> {
-        let size = board.size();
-        let logits = evaluator.policy(self.net, board, to_move, recent);
-        let mut policy: Vec<f32> = moves
-            .iter()
-            .map(|&m| match m {
-                PASS => logits[size.points()],
-                m => logits[size.index(board.vertex(m))],
-            })
-            .collect();
-        softmax(&mut policy);
-        policy
+        let evaluation = self.evaluator.evaluate(board, to_move, recent, scratch);
+        policy_over(&evaluation, board, moves)
     }
+}
+
+/// An evaluation's probabilities of `moves` (points of `board`, or PASS),
+/// normalised over them.
+fn policy_over(evaluation: &Evaluation, board: &PlayoutBoard, moves: &[Point]) -> Vec<f32> {
+    let size = board.size();
+    let logits = &evaluation.logits;
+    let mut policy: Vec<f32> = moves
+        .iter()
+        .map(|&m| match m {
+            PASS => logits[size.points()],
+            m => logits[size.index(board.vertex(m))],
+        })
+        .collect();
+    softmax(&mut policy);
+    policy
 }
 
 /// Logits to probabilities, in place.

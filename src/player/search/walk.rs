@@ -26,7 +26,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use super::filter::MoveFilter;
@@ -37,7 +37,7 @@ use super::tree::{Expansion, HalfWins, Node, NodeId, Tree, PASS};
 use super::worker::{ownership_len, Descent, IterationBuffers, Step, Worker};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
 use crate::player::board::{board_of, winner, PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
-use crate::player::knowledge::{Evaluator, RecentMoves, RECENT_MOVES};
+use crate::player::knowledge::{EvalScratch, Evaluator, RecentMoves, RECENT_MOVES};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
     first_code, light_playout, policy_playout, PlayoutRecords, Policy, PolicyPlayout, FIRST_NONE,
@@ -86,8 +86,15 @@ pub struct Search {
 }
 
 impl Search {
-    /// A fresh search at the game's current position, `to_move` to play.
-    pub fn new(game: &Game, to_move: Color, params: SearchParams) -> Search {
+    /// A fresh search at the game's current position, `to_move` to play,
+    /// `evaluator` (where there is one) ranking moves and judging
+    /// positions.
+    pub fn new(
+        game: &Game,
+        to_move: Color,
+        params: SearchParams,
+        evaluator: Option<&Arc<dyn Evaluator>>,
+    ) -> Search {
         let size = game.size();
         let root_board = board_of(game);
         // The last moves (a pass: none), as far back as the last setup: a
@@ -101,7 +108,7 @@ impl Search {
             *slot = m;
         }
         let tree = Tree::new(params.max_nodes);
-        let network = NetworkPrior::for_board(&params, &root_board);
+        let network = NetworkPrior::for_board(&params, &root_board, evaluator);
         Search {
             policy: params.policy_for(size),
             params,
@@ -297,10 +304,10 @@ impl Search {
             self.root_to_move,
             [self.root_recent[0], self.root_recent[1]],
         );
-        if let Some(network) = self.network {
+        if let Some(network) = &self.network {
             let moves: Vec<Point> = candidates.iter().map(|c| c.mv).collect();
             let policy = network.policy(
-                &mut Evaluator::new(),
+                &mut EvalScratch::new(),
                 &mut self.root_board.clone(),
                 self.root_to_move,
                 &self.root_recent,
@@ -398,13 +405,17 @@ impl Search {
             if !self.tree.node(at.node).is_expanded() && !self.expand(w, buffers, &at) {
                 break;
             }
-            if let Some(network) = self.network.filter(|n| n.is_due(&self.tree, at.node)) {
+            if let Some(network) = self
+                .network
+                .as_ref()
+                .filter(|n| n.is_due(&self.tree, at.node))
+            {
                 let recent = recent_moves(&buffers.moves, &self.root_recent);
                 let board: &mut PlayoutBoard = &mut buffers.board;
                 network.add(
                     &self.tree,
                     at.node,
-                    &mut w.evaluator,
+                    &mut w.scratch,
                     board,
                     at.to_move,
                     &recent,
@@ -755,7 +766,7 @@ mod tests {
     }
 
     fn searched_with(game: &Game, to_move: Color, params: SearchParams, playouts: u64) -> Search {
-        let search = Search::new(game, to_move, params);
+        let search = Search::new(game, to_move, params, None);
         let mut worker = Worker::new(search.board(), 7);
         search.run(
             &mut worker,
@@ -819,7 +830,7 @@ mod tests {
             virtual_loss: 3,
             ..SearchParams::default()
         };
-        let search = Search::new(&game, Color::Black, params);
+        let search = Search::new(&game, Color::Black, params, None);
         let mut workers: Vec<Worker> = (1..=3)
             .map(|seed| Worker::new(search.board(), seed))
             .collect();

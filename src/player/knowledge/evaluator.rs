@@ -1,0 +1,338 @@
+//! "Evaluate this position": the one interface the search asks a network
+//! through (`Evaluator`), what it answers (`Evaluation`), and the cache of
+//! answers (`CachedEvaluator`) that the player owns and its threads share,
+//! so that the root, the pass check's second search, pondering and the
+//! turns of an analysis reuse an evaluation rather than run it again.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::network::{EvalScratch, Network};
+use super::planes::RecentMoves;
+use crate::game::Color;
+use crate::player::board::{PlayoutBoard, Point};
+
+/// What an evaluator says of a position, for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// One logit per point in `BoardSize::index` order, then pass's.
+    pub logits: Vec<f32>,
+    /// The side to move's chance of winning, where the evaluator judges
+    /// positions (a value head); None where it only ranks moves.
+    pub win_chance: Option<f32>,
+}
+
+/// How often a cache answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheUse {
+    pub lookups: u64,
+    pub hits: u64,
+}
+
+impl CacheUse {
+    /// The uses since `earlier`.
+    pub fn since(self, earlier: CacheUse) -> CacheUse {
+        CacheUse {
+            lookups: self.lookups.saturating_sub(earlier.lookups),
+            hits: self.hits.saturating_sub(earlier.hits),
+        }
+    }
+}
+
+/// Evaluates positions: a network, cached or not, or anything that ranks
+/// moves and judges positions in its place.
+pub trait Evaluator: Send + Sync {
+    /// `to_move`'s position on `board` (left as it was), `recent` the
+    /// moves before it, the most recent first; `scratch` is the calling
+    /// thread's buffers.
+    fn evaluate(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut EvalScratch,
+    ) -> Arc<Evaluation>;
+
+    /// What it is, in words, for the log and for clients that ask.
+    fn description(&self) -> String;
+
+    /// Whether its evaluations carry a win chance.
+    fn has_value(&self) -> bool;
+
+    /// How often its cache answered, where it has one.
+    fn cache_use(&self) -> Option<CacheUse> {
+        None
+    }
+
+    /// The evaluator behind any cache: what a benchmark times.
+    fn uncached(&self) -> &dyn Evaluator;
+
+    /// Forgets what its cache holds, where it has one (KataGo's
+    /// `clear_cache`, so that a client can time or compare fresh
+    /// evaluations).
+    fn clear_cache(&self) {}
+}
+
+impl fmt::Debug for dyn Evaluator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Evaluator({})", self.description())
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Evaluator for Network {
+    fn evaluate(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut EvalScratch,
+    ) -> Arc<Evaluation> {
+        let output = self.run(scratch, board, to_move, recent);
+        Arc::new(Evaluation {
+            logits: output.logits,
+            win_chance: output.value_logit.map(sigmoid),
+        })
+    }
+
+    fn description(&self) -> String {
+        Network::description(self)
+    }
+
+    fn has_value(&self) -> bool {
+        Network::has_value(self)
+    }
+
+    fn uncached(&self) -> &dyn Evaluator {
+        self
+    }
+}
+
+/// What a network reads of a position, and so what an evaluation is
+/// cached under: the colouring (its hash, and the board's size, since an
+/// empty board hashes the same on every size), the side to move, the
+/// simple-ko point and the recent moves. The planes are a function of
+/// these alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct PositionKey {
+    colouring: u64,
+    width: usize,
+    height: usize,
+    to_move: Color,
+    ko: Option<Point>,
+    recent: RecentMoves,
+}
+
+impl PositionKey {
+    fn of(board: &PlayoutBoard, to_move: Color, recent: &RecentMoves) -> PositionKey {
+        let size = board.size();
+        PositionKey {
+            colouring: board.hash(),
+            width: size.width,
+            height: size.height,
+            to_move,
+            ko: board.ko(),
+            recent: *recent,
+        }
+    }
+
+    /// A slot's index, spread over the whole key.
+    fn slot(&self, slots: usize) -> usize {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.hash(&mut hasher);
+        (hasher.finish() % slots as u64) as usize
+    }
+}
+
+/// Evaluations this many positions back are kept: on 19x19 about 1.5 KB
+/// each, some 12 MB when every slot is full (a long analysis), a few
+/// hundred KB for a genmove's search.
+const CACHE_SLOTS: usize = 8192;
+
+type Slot = Mutex<Option<(PositionKey, Arc<Evaluation>)>>;
+
+/// An evaluator with a cache of its answers in front: a fixed table of
+/// slots, each position in the one its key hashes to, a newer position
+/// replacing an older one there. Shared by every thread of a player (and
+/// every player made from one configuration); a slot's lock is held only
+/// to copy a pointer in or out.
+pub struct CachedEvaluator<E> {
+    inner: E,
+    slots: Vec<Slot>,
+    lookups: AtomicU64,
+    hits: AtomicU64,
+}
+
+impl<E: Evaluator> CachedEvaluator<E> {
+    pub fn new(inner: E) -> CachedEvaluator<E> {
+        CachedEvaluator {
+            inner,
+            slots: (0..CACHE_SLOTS).map(|_| Mutex::new(None)).collect(),
+            lookups: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+        }
+    }
+
+    fn slot(&self, key: &PositionKey) -> &Slot {
+        &self.slots[key.slot(self.slots.len())]
+    }
+}
+
+impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
+    fn evaluate(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut EvalScratch,
+    ) -> Arc<Evaluation> {
+        let key = PositionKey::of(board, to_move, recent);
+        self.lookups.fetch_add(1, Ordering::Relaxed);
+        // A slot whose lock a panicking thread left poisoned holds a
+        // whole pointer still: the lock guards nothing half-written.
+        let slot = self.slot(&key);
+        let cached = match slot.lock() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        if let Some((k, evaluation)) = cached {
+            if k == key {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                return evaluation;
+            }
+        }
+        let evaluation = self.inner.evaluate(board, to_move, recent, scratch);
+        let entry = Some((key, Arc::clone(&evaluation)));
+        match slot.lock() {
+            Ok(mut guard) => *guard = entry,
+            Err(poisoned) => *poisoned.into_inner() = entry,
+        }
+        evaluation
+    }
+
+    fn description(&self) -> String {
+        self.inner.description()
+    }
+
+    fn has_value(&self) -> bool {
+        self.inner.has_value()
+    }
+
+    fn cache_use(&self) -> Option<CacheUse> {
+        Some(CacheUse {
+            lookups: self.lookups.load(Ordering::Relaxed),
+            hits: self.hits.load(Ordering::Relaxed),
+        })
+    }
+
+    fn uncached(&self) -> &dyn Evaluator {
+        self.inner.uncached()
+    }
+
+    fn clear_cache(&self) {
+        for slot in &self.slots {
+            match slot.lock() {
+                Ok(mut guard) => *guard = None,
+                Err(poisoned) => *poisoned.into_inner() = None,
+            }
+        }
+    }
+}
+
+/// The network shipped with hane, behind a cache of its own: what a
+/// player evaluates with unless told otherwise.
+pub fn shipped_evaluator() -> Arc<dyn Evaluator> {
+    let network = Network::shipped();
+    log::debug!("network: {}", network.description());
+    Arc::new(CachedEvaluator::new(network))
+}
+
+/// The network of the weights file at `path`, behind a cache of its own;
+/// the error names the file and says why it cannot be used.
+pub fn evaluator_from_file(path: &Path) -> Result<Arc<dyn Evaluator>, String> {
+    let network = Network::from_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    log::info!("network {}: {}", path.display(), network.description());
+    Ok(Arc::new(CachedEvaluator::new(network)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{BoardSize, Vertex};
+
+    fn board_with(size: usize, stones: &[(&str, Color)]) -> PlayoutBoard {
+        let mut board = PlayoutBoard::new(BoardSize::square(size));
+        for &(v, color) in stones {
+            let vertex = Vertex::parse_gtp(v).expect("vertex");
+            board.play(board.point(vertex), color);
+        }
+        board
+    }
+
+    #[test]
+    fn the_cache_answers_a_position_it_has_seen_and_no_other() {
+        let cached = CachedEvaluator::new(Network::shipped());
+        let mut scratch = EvalScratch::new();
+        let mut board = board_with(19, &[("D4", Color::Black), ("Q16", Color::White)]);
+        let recent = [
+            Some(board.point(Vertex::parse_gtp("Q16").expect("v"))),
+            None,
+            None,
+            None,
+        ];
+        let first = cached.evaluate(&mut board, Color::Black, &recent, &mut scratch);
+        let again = cached.evaluate(&mut board, Color::Black, &recent, &mut scratch);
+        assert!(Arc::ptr_eq(&first, &again));
+        assert_eq!(
+            cached.cache_use(),
+            Some(CacheUse {
+                lookups: 2,
+                hits: 1
+            })
+        );
+        // The same stones with the other side to move, other recent moves
+        // or on another board size are other positions to the network.
+        let white = cached.evaluate(&mut board, Color::White, &recent, &mut scratch);
+        let no_recent = cached.evaluate(&mut board, Color::Black, &[None; 4], &mut scratch);
+        assert_ne!(first.logits, white.logits);
+        assert_ne!(first.logits, no_recent.logits);
+        let mut small = PlayoutBoard::new(BoardSize::square(9));
+        let mut large = PlayoutBoard::new(BoardSize::square(13));
+        let a = cached.evaluate(&mut small, Color::Black, &[None; 4], &mut scratch);
+        let b = cached.evaluate(&mut large, Color::Black, &[None; 4], &mut scratch);
+        assert_eq!((a.logits.len(), b.logits.len()), (82, 170));
+        assert_eq!(cached.cache_use().map(|u| u.hits), Some(1));
+        // What the cache answers is what the network says.
+        let plain = Network::shipped().evaluate(&mut board, Color::Black, &recent, &mut scratch);
+        assert_eq!(*plain, *first);
+    }
+
+    #[test]
+    fn the_win_chance_is_the_value_logits_sigmoid() {
+        assert!((sigmoid(0.0) - 0.5).abs() < 1e-6);
+        assert!(sigmoid(4.0) > 0.98 && sigmoid(-4.0) < 0.02);
+        let mut board = PlayoutBoard::new(BoardSize::square(9));
+        let evaluation = Network::shipped().evaluate(
+            &mut board,
+            Color::Black,
+            &[None; 4],
+            &mut EvalScratch::new(),
+        );
+        assert_eq!(
+            evaluation.win_chance.is_some(),
+            Network::shipped().has_value()
+        );
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_used_is_named_in_the_error() {
+        let error = evaluator_from_file(Path::new("/nonexistent/net.bin")).err();
+        assert!(error.is_some_and(|e| e.starts_with("/nonexistent/net.bin: ")));
+    }
+}

@@ -1,0 +1,423 @@
+//! The network's weights file: its format, every size and value checked
+//! before a weight is used, and the reading of a file from disk bounded
+//! whatever the file claims to be.
+//!
+//! The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version
+//! (1 or 2), the input planes, the trunk's channels, its residual blocks,
+//! the first convolution's kernel side; version 2 adds two more, the value
+//! head's channels V and hidden units H (both 0: no value head). Then
+//! little-endian f32 tensors in PyTorch's (out, in, row, column) order: the
+//! first convolution's weights and bias, each block's two convolutions
+//! (weights, bias, weights, bias), the policy head's per-channel weights
+//! and bias, the pass logit's per-channel weights (over the trunk's mean
+//! over the board) and bias; with a value head, its 1x1 convolution (V x
+//! channels, and V biases), the first fully connected layer (H rows of 2V:
+//! the V channels' means over the board, then their maxima; H biases) and
+//! the second (H weights, one bias). Batch norm is folded into the
+//! convolutions by the exporter (scripts/train_policy.py).
+
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+use super::network::{Conv, Network, ValueHead};
+use super::planes::PLANES;
+
+const MAGIC: &[u8; 8] = b"HANEPOL1";
+/// The versions this hane reads: 1 (policy) and 2 (policy, and a value
+/// head when its sizes are not 0).
+const NEWEST_VERSION: u32 = 2;
+/// Bounds that keep a corrupt header from asking for absurd allocations.
+const MAX_CHANNELS: usize = 512;
+const MAX_BLOCKS: usize = 64;
+const MAX_VALUE_CHANNELS: usize = 256;
+const MAX_VALUE_HIDDEN: usize = 1024;
+
+/// Weights files larger than this are refused unread: the largest network
+/// the header bounds allow is far smaller than a corrupt length could ask.
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The bytes of the network shipped with hane (data/policy-net.bin).
+static SHIPPED: &[u8] = include_bytes!("../../../data/policy-net.bin");
+
+/// Why a weights file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkError {
+    NotAWeightsFile,
+    Version(u32),
+    Shape(String),
+    Length {
+        expected: usize,
+        found: usize,
+    },
+    /// A weight that is NaN or infinite: the `index`-th float of the file.
+    NotFinite {
+        index: usize,
+    },
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::NotAWeightsFile => write!(f, "not a hane policy network file"),
+            NetworkError::Version(v) => {
+                write!(
+                    f,
+                    "format version {v}, this hane reads 1 to {NEWEST_VERSION}"
+                )
+            }
+            NetworkError::Shape(s) => write!(f, "unusable shape: {s}"),
+            NetworkError::Length { expected, found } => {
+                write!(f, "{found} bytes where the header promises {expected}")
+            }
+            NetworkError::NotFinite { index } => {
+                write!(f, "weight {index} is not a finite number")
+            }
+        }
+    }
+}
+
+/// The sizes a header gives.
+#[derive(Clone, Copy)]
+struct Header {
+    /// Bytes before the first weight.
+    len: usize,
+    planes: usize,
+    channels: usize,
+    blocks: usize,
+    kernel: usize,
+    value_channels: usize,
+    value_hidden: usize,
+}
+
+impl Header {
+    fn read(bytes: &[u8]) -> Result<Header, NetworkError> {
+        if bytes.len() < 8 + 5 * 4 || &bytes[..8] != MAGIC {
+            return Err(NetworkError::NotAWeightsFile);
+        }
+        let word = |i: usize| {
+            let at = 8 + 4 * i;
+            bytes
+                .get(at..at + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+        };
+        let version = word(0).unwrap_or(0) as u32;
+        let words = match version {
+            1 => 5,
+            2 => 7,
+            v => return Err(NetworkError::Version(v)),
+        };
+        let read: Vec<usize> = (1..words).map_while(word).collect();
+        if read.len() != words - 1 {
+            return Err(NetworkError::NotAWeightsFile);
+        }
+        let (value_channels, value_hidden) = if version == 2 {
+            (read[4], read[5])
+        } else {
+            (0, 0)
+        };
+        let header = Header {
+            len: 8 + 4 * words,
+            planes: read[0],
+            channels: read[1],
+            blocks: read[2],
+            kernel: read[3],
+            value_channels,
+            value_hidden,
+        };
+        header.check()?;
+        Ok(header)
+    }
+
+    fn check(&self) -> Result<(), NetworkError> {
+        let shape = |s: String| Err(NetworkError::Shape(s));
+        if self.planes != PLANES {
+            return shape(format!(
+                "{} input planes, this hane writes {PLANES}",
+                self.planes
+            ));
+        }
+        if self.channels == 0 || self.channels > MAX_CHANNELS || self.blocks > MAX_BLOCKS {
+            return shape(format!(
+                "{} blocks of {} channels",
+                self.blocks, self.channels
+            ));
+        }
+        if self.kernel % 2 == 0 || self.kernel > 9 {
+            return shape(format!("a first kernel of {}", self.kernel));
+        }
+        let (v, h) = (self.value_channels, self.value_hidden);
+        if (v == 0) != (h == 0) || v > MAX_VALUE_CHANNELS || h > MAX_VALUE_HIDDEN {
+            return shape(format!("a value head of {v} channels and {h} hidden units"));
+        }
+        Ok(())
+    }
+
+    /// The f32s the tensors take.
+    fn floats(&self) -> usize {
+        let (c, v, h) = (self.channels, self.value_channels, self.value_hidden);
+        let value = if v == 0 {
+            0
+        } else {
+            v * (c + 1) + h * (2 * v + 1) + h + 1
+        };
+        c * (self.planes * self.kernel * self.kernel + 1)
+            + self.blocks * 2 * c * (c * 9 + 1)
+            + 2 * (c + 1)
+            + value
+    }
+}
+
+/// Reads the f32s of a weights file in order; the caller checked the
+/// length, so every `take` is within the bytes.
+struct Floats<'a> {
+    bytes: &'a [u8],
+}
+
+impl Floats<'_> {
+    fn take(&mut self, n: usize) -> Vec<f32> {
+        let (now, rest) = self.bytes.split_at(4 * n);
+        self.bytes = rest;
+        now.chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    }
+
+    fn one(&mut self) -> f32 {
+        self.take(1)[0]
+    }
+
+    fn conv(&mut self, out: usize, input: usize, kernel: usize) -> Conv {
+        Conv {
+            out,
+            input,
+            kernel,
+            weights: self.take(out * input * kernel * kernel),
+            bias: self.take(out),
+        }
+    }
+}
+
+impl Network {
+    /// The network of a weights file's bytes, every size checked before
+    /// anything is read and every weight checked to be a finite number.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let header = Header::read(bytes)?;
+        let expected = header.len + 4 * header.floats();
+        if bytes.len() != expected {
+            return Err(NetworkError::Length {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let weights = &bytes[header.len..];
+        if let Some(index) = weights
+            .chunks_exact(4)
+            .position(|b| !f32::from_le_bytes([b[0], b[1], b[2], b[3]]).is_finite())
+        {
+            return Err(NetworkError::NotFinite { index });
+        }
+        let mut floats = Floats { bytes: weights };
+        let c = header.channels;
+        let stem = floats.conv(c, header.planes, header.kernel);
+        let blocks = (0..header.blocks)
+            .map(|_| (floats.conv(c, c, 3), floats.conv(c, c, 3)))
+            .collect();
+        let head = floats.take(c);
+        let head_bias = floats.one();
+        let pass = floats.take(c);
+        let pass_bias = floats.one();
+        let value = (header.value_channels > 0).then(|| {
+            let (v, h) = (header.value_channels, header.value_hidden);
+            ValueHead {
+                conv: floats.conv(v, c, 1),
+                hidden: h,
+                fc1: floats.take(h * 2 * v),
+                fc1_bias: floats.take(h),
+                fc2: floats.take(h),
+                fc2_bias: floats.one(),
+            }
+        });
+        Ok(Network {
+            channels: c,
+            stem,
+            blocks,
+            head,
+            head_bias,
+            pass,
+            pass_bias,
+            value,
+        })
+    }
+
+    /// The network shipped with hane (data/policy-net.bin), compiled in.
+    pub fn shipped() -> Network {
+        Network::from_bytes(SHIPPED).expect("the shipped network is checked by its tests")
+    }
+
+    /// The network of the weights file at `path`, or why it cannot be used
+    /// (the reason, without the path).
+    pub fn from_file(path: &Path) -> Result<Network, String> {
+        let bytes = read_bounded(path)?;
+        Network::from_bytes(&bytes).map_err(|e| e.to_string())
+    }
+}
+
+/// The bytes of the regular file at `path`, at most `MAX_FILE_BYTES` of
+/// them. Anything else (a folder, a FIFO whose opening would wait for a
+/// writer, a device such as /dev/zero that never ends) is refused before
+/// it is opened, and the read is bounded whatever the metadata said.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !metadata.is_file() {
+        return Err("not a regular file".to_string());
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{} bytes, more than any network hane reads",
+            metadata.len()
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err("more bytes than any network hane reads".to_string());
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bytes of a version 2 file of the shipped network with a value
+    /// head of `v` channels and `h` hidden units whose weights are `fill`.
+    pub(crate) fn with_value_head(v: usize, h: usize, fill: f32) -> Vec<u8> {
+        let shipped = Header::read(SHIPPED).expect("the shipped header");
+        let policy = Header {
+            value_channels: 0,
+            value_hidden: 0,
+            ..shipped
+        };
+        let mut bytes = MAGIC.to_vec();
+        for word in [
+            2,
+            PLANES,
+            policy.channels,
+            policy.blocks,
+            policy.kernel,
+            v,
+            h,
+        ] {
+            bytes.extend((word as u32).to_le_bytes());
+        }
+        bytes.extend(&SHIPPED[shipped.len..][..4 * policy.floats()]);
+        let with_head = Header {
+            value_channels: v,
+            value_hidden: h,
+            ..policy
+        };
+        for _ in policy.floats()..with_head.floats() {
+            bytes.extend(fill.to_le_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn weights_files_are_read_or_refused_with_the_reason() {
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/policy-net.bin");
+        let net = Network::from_file(Path::new(shipped)).expect("the shipped file");
+        assert_eq!(net.description(), Network::shipped().description());
+        let missing = Network::from_file(Path::new("/nonexistent/net.bin")).err();
+        assert!(missing.is_some_and(|e| e.contains("No such file")));
+        let folder = Network::from_file(Path::new(env!("CARGO_MANIFEST_DIR"))).err();
+        assert_eq!(folder.as_deref(), Some("not a regular file"));
+        let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+        let text = Network::from_file(Path::new(readme)).err();
+        assert_eq!(text.as_deref(), Some("not a hane policy network file"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_fifos_are_refused_unread() {
+        // /dev/zero never ends and its metadata says 0 bytes: refused
+        // before a byte is read.
+        let zero = Network::from_file(Path::new("/dev/zero")).err();
+        assert_eq!(zero.as_deref(), Some("not a regular file"));
+    }
+
+    #[test]
+    fn broken_files_are_refused_with_the_reason() {
+        assert_eq!(
+            Network::from_bytes(b"not a network").err(),
+            Some(NetworkError::NotAWeightsFile)
+        );
+        let mut bytes = SHIPPED.to_vec();
+        bytes.pop();
+        assert!(matches!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::Length { .. })
+        ));
+        let mut bytes = SHIPPED.to_vec();
+        bytes[8] = 9;
+        assert_eq!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::Version(9))
+        );
+        let mut bytes = SHIPPED.to_vec();
+        bytes[12] = 3;
+        assert!(matches!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::Shape(_))
+        ));
+        // A header that asks for a huge network is refused before any
+        // allocation.
+        let mut bytes = SHIPPED.to_vec();
+        bytes[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::Shape(_))
+        ));
+        // Version 2 with only one of the value head's sizes.
+        let mut bytes = with_value_head(4, 8, 0.0);
+        bytes[32..36].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::Shape(_))
+        ));
+    }
+
+    #[test]
+    fn a_weight_that_is_not_a_number_refuses_the_file() {
+        // The pass bias, the last float of the shipped file.
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let mut bytes = SHIPPED.to_vec();
+            let at = bytes.len() - 4;
+            bytes[at..].copy_from_slice(&bad.to_le_bytes());
+            let floats = (bytes.len() - 28) / 4;
+            assert_eq!(
+                Network::from_bytes(&bytes).err(),
+                Some(NetworkError::NotFinite { index: floats - 1 })
+            );
+        }
+        let mut bytes = with_value_head(2, 3, 0.5);
+        let at = bytes.len() - 4;
+        bytes[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::NotFinite { .. })
+        ));
+    }
+
+    #[test]
+    fn version_2_files_carry_a_value_head_or_none() {
+        let net = Network::from_bytes(&with_value_head(4, 8, 0.01)).expect("a value head");
+        assert!(net.has_value());
+        assert!(net.description().contains("value head"));
+        let none = Network::from_bytes(&with_value_head(0, 0, 0.0)).expect("no value head");
+        assert!(!none.has_value());
+    }
+}
