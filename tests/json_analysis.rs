@@ -9,7 +9,7 @@ mod common;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use common::json_analysis::Client;
+use common::json_analysis::{final_answer, Client};
 use serde_json::{json, Value};
 
 /// KataGo's example query, word for word.
@@ -350,4 +350,31 @@ fn a_byte_order_mark_before_the_first_query_is_skipped() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_eq!(lines[0]["id"], "bom");
     check_analysis(&lines[0], 9);
+}
+
+#[test]
+fn every_visit_asked_for_reaches_the_root_whatever_the_threads() {
+    // KaTrain's own config searches with 8 threads; its first query asks
+    // for 25 visits. The root's moves got 1 of them: the other threads
+    // played out from the root while one expanded it.
+    let mut client = Client::start(&["--threads", "8"]);
+    for (id, visits) in [("a", 25), ("b", 200)] {
+        client.send(&format!(
+            r#"{{"id":"{id}","moves":[],"rules":"tromp-taylor","komi":7.5,"boardXSize":19,"boardYSize":19,"maxVisits":{visits}}}"#
+        ));
+        let answer = final_answer(&client.answer_to(id)).clone();
+        let root = number(&answer["rootInfo"], "visits");
+        let through_moves: f64 = answer["moveInfos"]
+            .as_array()
+            .expect("moveInfos")
+            .iter()
+            .map(|m| number(m, "visits"))
+            .sum();
+        assert!(root >= 0.9 * visits as f64, "{id}: {root} of {visits}");
+        assert!(
+            through_moves >= 0.9 * visits as f64,
+            "{id}: {through_moves} of {visits}"
+        );
+    }
+    client.finish();
 }

@@ -388,38 +388,10 @@ impl Search {
         buffers: &mut IterationBuffers,
         amaf: &mut [u8],
     ) -> Option<Descent> {
-        buffers.board.copy_from(&self.root_board);
-        buffers.moves.clear();
-        buffers.moves.push(self.root_recent[0].unwrap_or(PASS));
-        // The root carries no virtual loss: no thread chooses it.
-        buffers.path.clear();
-        buffers.path_hashes.clear();
-        buffers.path.push((Tree::ROOT, 0));
-        let mut at = Descent {
-            node: Tree::ROOT,
-            to_move: self.root_to_move,
-            passes: self.root_passes,
-            last_move: self.root_recent[0],
-        };
+        let mut at = self.start_descent(buffers);
         while at.passes < 2 {
-            if !self.tree.node(at.node).is_expanded() && !self.expand(w, buffers, &at) {
+            if !self.make_ready(w, buffers, &at) {
                 break;
-            }
-            if let Some(network) = self
-                .network
-                .as_ref()
-                .filter(|n| n.is_due(&self.tree, at.node))
-            {
-                let recent = recent_moves(&buffers.moves, &self.root_recent);
-                let board: &mut PlayoutBoard = &mut buffers.board;
-                network.add(
-                    &self.tree,
-                    at.node,
-                    &mut w.scratch,
-                    board,
-                    at.to_move,
-                    &recent,
-                );
             }
             let Some(child) = self.select(at.node) else {
                 break;
@@ -429,6 +401,67 @@ impl Search {
             }
         }
         Some(at)
+    }
+
+    /// Sets `buffers` at the root, for a walk down from it.
+    fn start_descent(&self, buffers: &mut IterationBuffers) -> Descent {
+        buffers.board.copy_from(&self.root_board);
+        buffers.moves.clear();
+        buffers.moves.push(self.root_recent[0].unwrap_or(PASS));
+        // The root carries no virtual loss: no thread chooses it.
+        buffers.path.clear();
+        buffers.path_hashes.clear();
+        buffers.path.push((Tree::ROOT, 0));
+        Descent {
+            node: Tree::ROOT,
+            to_move: self.root_to_move,
+            passes: self.root_passes,
+            last_move: self.root_recent[0],
+        }
+    }
+
+    /// Makes the node `at` stands on ready to choose a child: expanded
+    /// when it has earned it, and given the network's prior when due.
+    /// False when it stays a leaf.
+    fn make_ready(&self, w: &mut Worker, buffers: &mut IterationBuffers, at: &Descent) -> bool {
+        if !self.tree.node(at.node).is_expanded() && !self.expand(w, buffers, at) {
+            return false;
+        }
+        if let Some(network) = self
+            .network
+            .as_ref()
+            .filter(|n| n.is_due(&self.tree, at.node))
+        {
+            let recent = recent_moves(&buffers.moves, &self.root_recent);
+            let board: &mut PlayoutBoard = &mut buffers.board;
+            network.add(
+                &self.tree,
+                at.node,
+                &mut w.scratch,
+                board,
+                at.to_move,
+                &recent,
+            );
+        }
+        true
+    }
+
+    /// Makes the root ready (expanded, with the network's prior) on this
+    /// thread before the threads start: a thread that found the root being
+    /// expanded by another played out from the root itself, a visit that
+    /// reached no root move (8 threads asked for 25 visits gave the root's
+    /// moves 1), and the network's prior came after the heuristics' had
+    /// drawn the first visits.
+    pub fn prepare_root(&self, w: &mut Worker) {
+        let mut buffers = w
+            .buffers
+            .take()
+            .unwrap_or_else(|| IterationBuffers::new(&self.root_board));
+        let at = self.start_descent(&mut buffers);
+        if at.passes < 2 {
+            self.make_ready(w, &mut buffers, &at);
+        }
+        w.buffers = Some(buffers);
     }
 
     /// Expands the leaf `at` stands on once it has `expand_visits`
@@ -718,6 +751,9 @@ pub fn run_threads(
     playouts_left: &AtomicU64,
     stop: &AtomicBool,
 ) {
+    if let Some(first) = workers.first_mut() {
+        search.prepare_root(first);
+    }
     std::thread::scope(|scope| {
         let threads: Vec<_> = workers
             .iter_mut()
