@@ -378,3 +378,28 @@ fn every_visit_asked_for_reaches_the_root_whatever_the_threads() {
     }
     client.finish();
 }
+
+#[test]
+fn query_models_names_the_network_in_use() {
+    // It always claimed "a 6x64 policy network", also when the network
+    // file could not be used.
+    let query = r#"{"id":"m","action":"query_models"}"#;
+    let internal_name = |args: &[&str]| {
+        let mut client = Client::start(args);
+        client.send(query);
+        let name = client.receive()["models"][0]["internalName"]
+            .as_str()
+            .expect("a name")
+            .to_string();
+        client.finish();
+        name
+    };
+    let shipped = internal_name(&[]);
+    assert!(
+        shipped.contains("6 residual blocks of 64 channels"),
+        "{shipped}"
+    );
+    let none = internal_name(&["--network", "/nonexistent/net.bin"]);
+    assert!(none.contains("no network"), "{none}");
+    assert!(!none.contains("64 channels"), "{none}");
+}

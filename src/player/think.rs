@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use log::{debug, info};
 
+use super::clock::Budget;
 use super::decision::{
     after_pass_check, first_decision, kept_to_filter, pass_check, Decision, Resign, Situation,
 };
@@ -68,7 +69,16 @@ struct Plan {
     komi: f32,
     filter: MoveFilter,
     moves_ownership: bool,
+    /// The evaluator, where the budget can pay for it.
+    evaluator: Option<Arc<dyn Evaluator>>,
 }
+
+/// A search asks its evaluator only when its time is at least this many
+/// evaluations: below, the evaluations (the root's, and the nodes' that
+/// earn one, each a pause of the thread that runs it) would take a share
+/// of the move's time that the clock did not plan for, and in sudden
+/// death's last seconds hane lost on time.
+const EVALUATIONS_A_BUDGET_PAYS: u32 = 20;
 
 /// The move generator: owns the search (the tree all threads share, and
 /// its root position), kept from move to move for tree reuse, and the
@@ -176,6 +186,27 @@ impl Player {
         decision
     }
 
+    /// The configuration's evaluator, unless `budget`'s time is too short
+    /// to pay for its evaluations on `game`'s board: then the search goes
+    /// on with the pattern prior alone, and the move comes in time.
+    fn affordable_evaluator(&self, budget: &Budget, game: &Game) -> Option<Arc<dyn Evaluator>> {
+        let evaluator = self.config.evaluator.as_ref()?;
+        if let (Some(deadline), Some(cost)) =
+            (budget.deadline, evaluator.cost(game.size().points()))
+        {
+            let time = deadline.saturating_duration_since(Instant::now());
+            if time < cost * EVALUATIONS_A_BUDGET_PAYS {
+                debug!(
+                    "{:.0} ms to think, an evaluation about {:.1} ms: no network this move",
+                    time.as_secs_f64() * 1000.0,
+                    cost.as_secs_f64() * 1000.0
+                );
+                return None;
+            }
+        }
+        Some(Arc::clone(evaluator))
+    }
+
     fn cache_use(&self) -> Option<CacheUse> {
         self.config.evaluator.as_ref()?.cache_use()
     }
@@ -232,6 +263,7 @@ impl Player {
             komi,
             filter,
             moves_ownership,
+            evaluator: self.affordable_evaluator(&budget, game),
         };
         let search = self.prepare_search(game, color, plan, keep);
         let mut workers: Vec<Worker> = (0..self.threads)
@@ -292,6 +324,7 @@ impl Player {
             komi,
             filter,
             moves_ownership,
+            evaluator,
         } = plan;
         // A tree grown under another filter, or one whose depths the moves
         // since have shifted, holds moves the filter forbids; one counted
@@ -311,8 +344,7 @@ impl Player {
             // The new search replaces the old tree: free it now.
             self.search = None;
         }
-        let evaluator = self.config.evaluator.as_ref();
-        let search = Search::new(game, color, self.config.search.clone(), evaluator)
+        let search = Search::new(game, color, self.config.search.clone(), evaluator.as_ref())
             .with_filter(filter)
             .with_komi(komi)
             .with_move_ownership(moves_ownership);
@@ -599,5 +631,81 @@ mod tests {
         assert!(shipped < 0.05, "{shipped}");
         let (none, _) = prior_of(None);
         assert!(none < 0.05, "{none}");
+    }
+
+    /// The shipped network, each evaluation taking `0` longer: a network
+    /// file far larger than the shipped one.
+    struct Slow(std::time::Duration, crate::player::knowledge::Network);
+
+    impl Evaluator for Slow {
+        fn evaluate(
+            &self,
+            board: &mut crate::player::board::PlayoutBoard,
+            to_move: Color,
+            recent: &crate::player::knowledge::RecentMoves,
+            scratch: &mut crate::player::knowledge::EvalScratch,
+        ) -> Arc<crate::player::knowledge::Evaluation> {
+            std::thread::sleep(self.0);
+            self.1.evaluate(board, to_move, recent, scratch)
+        }
+
+        fn description(&self) -> String {
+            "slow".to_string()
+        }
+
+        fn has_value(&self) -> bool {
+            false
+        }
+
+        fn uncached(&self) -> &dyn Evaluator {
+            self
+        }
+
+        fn cost(&self, _: usize) -> Option<std::time::Duration> {
+            Some(self.0)
+        }
+    }
+
+    #[test]
+    fn a_short_clock_searches_without_an_evaluator_it_cannot_pay_for() {
+        let slow = Slow(
+            std::time::Duration::from_millis(150),
+            crate::player::knowledge::Network::shipped(),
+        );
+        let mut player = Player::new(&PlayerConfig {
+            seed: Some(5),
+            evaluator: Some(Arc::new(slow)),
+            ..PlayerConfig::default()
+        });
+        let game = Game::new(19, 7.5);
+        let stop = AtomicBool::new(false);
+        let time = std::time::Duration::from_millis(400);
+        let start = Instant::now();
+        let budget = Budget {
+            deadline: Some(start + time),
+            playouts: u64::MAX,
+            latest: None,
+            capped: false,
+        };
+        let decision = player.genmove(SearchRequest::new(&game, Color::Black, budget, &stop));
+        assert!(matches!(decision, Decision::Play(_)), "{decision:?}");
+        // The root's evaluation, the nodes' and the report's would each
+        // have taken 150 ms of the 400.
+        let taken = start.elapsed();
+        assert!(
+            taken < time + std::time::Duration::from_millis(100),
+            "{taken:?}"
+        );
+        // With time for it, the same player uses it: the root's priors are
+        // the network's (a corner point, far above the pattern prior's).
+        let budget = Budget {
+            deadline: Some(Instant::now() + std::time::Duration::from_secs(60)),
+            playouts: 100,
+            latest: None,
+            capped: false,
+        };
+        let report = player.search(SearchRequest::new(&game, Color::Black, budget, &stop));
+        let best_prior = report.moves.iter().map(|m| m.prior).fold(0.0, f32::max);
+        assert!(best_prior > 0.1, "{best_prior}");
     }
 }

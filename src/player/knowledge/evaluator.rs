@@ -9,6 +9,7 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::network::{EvalScratch, Network};
 use super::planes::RecentMoves;
@@ -69,6 +70,14 @@ pub trait Evaluator: Send + Sync {
 
     /// The evaluator behind any cache: what a benchmark times.
     fn uncached(&self) -> &dyn Evaluator;
+
+    /// What one evaluation of a board of `points` points costs, as far as
+    /// it has been measured: what a search on a short clock weighs before
+    /// it asks for one.
+    fn cost(&self, points: usize) -> Option<Duration> {
+        let _ = points;
+        None
+    }
 
     /// Forgets what its cache holds, where it has one (KataGo's
     /// `clear_cache`, so that a client can time or compare fresh
@@ -162,21 +171,63 @@ type Slot = Mutex<Option<(PositionKey, Arc<Evaluation>)>>;
 /// replacing an older one there. Shared by every thread of a player (and
 /// every player made from one configuration); a slot's lock is held only
 /// to copy a pointer in or out.
+///
+/// It also keeps the cost of an evaluation, measured on each it runs: a
+/// large network file can cost a second a position, and a search on a
+/// short clock must know that before it asks.
 pub struct CachedEvaluator<E> {
     inner: E,
     slots: Vec<Slot>,
     lookups: AtomicU64,
     hits: AtomicU64,
+    /// Nanoseconds an evaluation takes per point of the board, a moving
+    /// average over the evaluations run.
+    nanos_per_point: AtomicU64,
 }
 
 impl<E: Evaluator> CachedEvaluator<E> {
+    /// `inner` with an empty cache, its cost measured on one evaluation of
+    /// the empty 9x9 board (a fraction of a millisecond for the shipped
+    /// network).
     pub fn new(inner: E) -> CachedEvaluator<E> {
-        CachedEvaluator {
+        let cached = CachedEvaluator {
             inner,
             slots: (0..CACHE_SLOTS).map(|_| Mutex::new(None)).collect(),
             lookups: AtomicU64::new(0),
             hits: AtomicU64::new(0),
-        }
+            nanos_per_point: AtomicU64::new(0),
+        };
+        let mut board = PlayoutBoard::new(crate::game::BoardSize::square(9));
+        cached.run_timed(
+            &mut board,
+            Color::Black,
+            &[None; 4],
+            &mut EvalScratch::new(),
+        );
+        cached
+    }
+
+    /// The inner evaluation, its time added to the cost's average.
+    fn run_timed(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut EvalScratch,
+    ) -> Arc<Evaluation> {
+        let start = Instant::now();
+        let evaluation = self.inner.evaluate(board, to_move, recent, scratch);
+        let points = board.size().points().max(1) as u64;
+        let per_point = (start.elapsed().as_nanos() as u64 / points).max(1);
+        // Races between threads lose an update at worst.
+        let old = self.nanos_per_point.load(Ordering::Relaxed);
+        let average = if old == 0 {
+            per_point
+        } else {
+            (3 * old + per_point) / 4
+        };
+        self.nanos_per_point.store(average, Ordering::Relaxed);
+        evaluation
     }
 
     fn slot(&self, key: &PositionKey) -> &Slot {
@@ -207,7 +258,7 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
                 return evaluation;
             }
         }
-        let evaluation = self.inner.evaluate(board, to_move, recent, scratch);
+        let evaluation = self.run_timed(board, to_move, recent, scratch);
         let entry = Some((key, Arc::clone(&evaluation)));
         match slot.lock() {
             Ok(mut guard) => *guard = entry,
@@ -233,6 +284,11 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
 
     fn uncached(&self) -> &dyn Evaluator {
         self.inner.uncached()
+    }
+
+    fn cost(&self, points: usize) -> Option<Duration> {
+        let per_point = self.nanos_per_point.load(Ordering::Relaxed);
+        (per_point > 0).then(|| Duration::from_nanos(per_point.saturating_mul(points as u64)))
     }
 
     fn clear_cache(&self) {
