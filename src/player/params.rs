@@ -55,6 +55,11 @@ pub struct SearchParams {
     /// A node's children get the network's prior once the node has this
     /// many playouts; the root's at once.
     pub network_visits: u32,
+    /// Virtual playouts that the value head's judgement of a position
+    /// counts as, in the node the network was asked at (its win rate for
+    /// the selection and for the report); 0: the value is not used. Off
+    /// until a match shows what helps (docs/strength.md).
+    pub value_weight: u32,
     /// Virtual wins for moves that make a good 3x3 shape.
     pub prior_pattern: u32,
     /// Virtual wins for capturing or saving a string in atari.
@@ -103,6 +108,7 @@ impl Default for SearchParams {
             prior_learned_wins_large: 0,
             prior_network: 500,
             network_visits: 50,
+            value_weight: 0,
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
@@ -426,6 +432,14 @@ pub const PARAMS: &[Param] = &[
         doc: "a node's children get the network's prior at this many playouts (the root at once)",
         get: |p| ParamValue::Integer(p.network_visits as u64),
         put: |p, v| p.network_visits = small(v),
+    },
+    Param {
+        name: "value_weight",
+        kind: ParamKind::Integer,
+        range: (0.0, 10_000.0),
+        doc: "virtual playouts the value head's judgement of a node counts as (0: off)",
+        get: |p| ParamValue::Integer(p.value_weight as u64),
+        put: |p, v| p.value_weight = small(v),
     },
     Param {
         name: "virtual_loss",

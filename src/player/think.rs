@@ -708,4 +708,70 @@ mod tests {
         let best_prior = report.moves.iter().map(|m| m.prior).fold(0.0, f32::max);
         assert!(best_prior > 0.1, "{best_prior}");
     }
+
+    /// The shipped network's policy with a fixed judgement: the side to
+    /// move wins with this chance, whatever the position.
+    struct Judge(f32, crate::player::knowledge::Network);
+
+    impl Evaluator for Judge {
+        fn evaluate(
+            &self,
+            board: &mut crate::player::board::PlayoutBoard,
+            to_move: Color,
+            recent: &crate::player::knowledge::RecentMoves,
+            scratch: &mut crate::player::knowledge::EvalScratch,
+        ) -> Arc<crate::player::knowledge::Evaluation> {
+            let mut evaluation = (*self.1.evaluate(board, to_move, recent, scratch)).clone();
+            evaluation.win_chance = Some(self.0);
+            Arc::new(evaluation)
+        }
+
+        fn description(&self) -> String {
+            format!("the side to move wins {}", self.0)
+        }
+
+        fn has_value(&self) -> bool {
+            true
+        }
+
+        fn uncached(&self) -> &dyn Evaluator {
+            self
+        }
+    }
+
+    #[test]
+    fn the_value_weighs_in_the_win_rates_the_search_reports() {
+        let root_win_rate = |chance: f32, value_weight: u32| {
+            let mut player = Player::new(&PlayerConfig {
+                seed: Some(2),
+                evaluator: Some(Arc::new(Judge(
+                    chance,
+                    crate::player::knowledge::Network::shipped(),
+                ))),
+                search: SearchParams {
+                    value_weight,
+                    network_visits: 1,
+                    ..SearchParams::default()
+                },
+                ..PlayerConfig::default()
+            });
+            let game = Game::new(9, 7.5);
+            let stop = AtomicBool::new(false);
+            let report = player.search(SearchRequest::new(
+                &game,
+                Color::Black,
+                playouts(400),
+                &stop,
+            ));
+            report.root_win_rate()
+        };
+        // After Black's move White is to move: a judge that the side to
+        // move always loses says Black wins after every move.
+        let neutral = root_win_rate(0.0, 0);
+        let black_wins = root_win_rate(0.0, 1000);
+        let black_loses = root_win_rate(1.0, 1000);
+        assert!((0.2..0.8).contains(&neutral), "{neutral}");
+        assert!(black_wins > 0.8, "{black_wins}");
+        assert!(black_loses < 0.2, "{black_loses}");
+    }
 }

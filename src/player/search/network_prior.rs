@@ -69,6 +69,11 @@ impl NetworkPrior {
         }
         let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
         let evaluation = self.evaluator.evaluate(board, to_move, recent, scratch);
+        if let Some(chance) = evaluation.win_chance {
+            // The node's statistics are its mover's, the opponent of the
+            // side to move that the value judges for.
+            n.set_value(1.0 - chance);
+        }
         let policy = policy_over(&evaluation, board, &moves);
         for (child, p) in tree.children(node).zip(policy) {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;

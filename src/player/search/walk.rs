@@ -273,7 +273,10 @@ impl Search {
             .children(Tree::ROOT)
             .map(|id| self.tree.node(id))
             .filter(|n| !n.is_illegal())
-            .map(|n| (n.mv(), n.playouts(), n.playout_win_rate()))
+            .map(|n| {
+                let rate = n.reported_win_rate(self.params.value_weight);
+                (n.mv(), n.playouts(), rate)
+            })
             .collect()
     }
 
@@ -637,7 +640,7 @@ impl Search {
     /// Virtual losses under way count as lost visits.
     fn value(&self, child: &Node) -> f32 {
         let n = child.visits() as f32;
-        let q = child.win_rate();
+        let q = child.win_rate_with_value(self.params.value_weight);
         let (amaf_visits, amaf_rate) = child.amaf();
         if amaf_visits == 0 {
             return q;
