@@ -227,7 +227,7 @@ fn main() {
     let kata = match &cli.tool {
         Some(Tool::Analysis(AnalysisArgs { kata, .. }) | Tool::Gtp(kata)) => {
             launch::katago_settings(&kata.config, &kata.override_config)
-                .unwrap_or_else(|message| refuse(message))
+                .unwrap_or_else(|message| refuse_settings(message))
         }
         _ => Default::default(),
     };
@@ -336,6 +336,15 @@ fn refuse(message: String) -> ! {
         .exit()
 }
 
+/// Ends the process with status 2 on a config file or setting that cannot
+/// be used: one line, as the error is in a file or a value, not in the
+/// command line's grammar that clap's usage text would explain.
+fn refuse_settings(message: String) -> ! {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "error: {message}");
+    std::process::exit(2)
+}
+
 /// Refuses the engine's options given before `tool` other than `taken`.
 fn refuse_engine_options(matches: &ArgMatches, tool: &str, taken: &[&str]) {
     for (id, flag) in ENGINE_OPTIONS {
@@ -380,7 +389,7 @@ fn play(cli: &Cli, matches: &ArgMatches, kata: &KataSettings) {
         _ => cli.resign,
     };
     let (playouts, time) = match (cli.playouts, cli.time) {
-        (None, None) => (kata.max_visits, kata.max_time),
+        (None, None) => (kata.visit_limit(), kata.max_time),
         given => given,
     };
     let config = PlayerConfig {
@@ -494,11 +503,11 @@ fn analysis(cli: &Cli, args: AnalysisArgs, kata: &KataSettings) {
         .unwrap_or(1)
         .clamp(1, MAX_THREADS);
     let playouts = before_or_after(cli.playouts, args.playouts, "--playouts", "analysis")
-        .or(kata.max_visits)
+        .or(kata.visit_limit())
         .unwrap_or(1000);
     let analysis_threads = args
         .analysis_threads
-        .or(kata.analysis_threads.map(|n| n.min(MAX_THREADS)))
+        .or(kata.analysis_threads)
         .unwrap_or((cores / threads).max(1));
     if threads.saturating_mul(analysis_threads) > MAX_THREADS {
         refuse(format!(
@@ -627,7 +636,7 @@ fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>) -> usize {
 /// answered its first commands. Refused at start-up, like --threads 0,
 /// rather than capped: the user sees the message where the setting is
 /// made, and no engine runs on a number it was not given.
-const MAX_THREADS: usize = 1024;
+const MAX_THREADS: usize = hane::MAX_THREADS;
 
 fn thread_count(text: &str) -> Result<usize, String> {
     match text.parse::<u64>() {
