@@ -99,11 +99,12 @@ impl SearchReport {
         self.moves.iter().filter(|m| m.visits > 0)
     }
 
-    /// The most visited move that is a play and legal in `game` for the
-    /// side to move: what to play instead of passing.
+    /// The most visited move that is a play, searched at least once and
+    /// legal in `game` for the side to move: what to play instead of
+    /// passing. A move no playout went through is none: among those the
+    /// order is the board's, and A1 is no choice.
     pub fn best_play(&self, game: &Game) -> Option<&RootMove> {
-        self.moves
-            .iter()
+        self.played_out()
             .find(|m| m.mv != Move::Pass && game.is_legal(self.to_move, m.mv))
     }
 
