@@ -628,8 +628,10 @@ fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>) -> usize {
 /// The most search threads hane starts. More than the hardware threads of
 /// the largest machines (two 192-core EPYC sockets have 768); each thread
 /// costs its worker (readers, replies, sums) and its stack, measured at
-/// about 0.45 MB on 19x19 and 0.6 MB on 25x25 (a genmove with 1024 threads
-/// peaked at 455 MB and 633 MB), so the bound keeps them under a gigabyte.
+/// about 0.5 MB on 19x19 and 1.1 MB on 25x25 (a genmove of 1 s with 1024
+/// threads peaked at 495 MB and 1.15 GB, most of it the last-good-reply
+/// tables, two entries for every pair of points), so the bound keeps them
+/// near a gigabyte at most.
 /// A number past it is a typing error, not a machine, and once took all the
 /// memory at the first genmove (4294967296 aborted the allocation, 100000
 /// took 5.9 GB and then failed to spawn a thread), after the engine had
