@@ -98,33 +98,6 @@ fn a_weights_file_replaces_the_built_in_network() {
     );
 }
 
-#[test]
-fn an_unreadable_weights_file_is_named_and_the_pattern_prior_plays_on() {
-    let dir = std::env::temp_dir().join(format!("hane-network-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let not_weights = dir.join("notes.txt");
-    std::fs::write(&not_weights, "not weights").expect("a file");
-    let missing = dir.join("missing.bin");
-    for (path, reason) in [
-        (&missing, "No such file"),
-        (&not_weights, "not a hane policy network file"),
-    ] {
-        let path = path.to_str().expect("a UTF-8 path");
-        let mut gtp = Gtp::start_with(&["--threads", "1", "--network", path]);
-        assert!(best_prior(&root_priors_of(&mut gtp, 19)) < 0.05);
-        assert!(gtp.send("genmove b").starts_with("= "));
-        let (status, stderr) = gtp.close();
-        assert!(status.success());
-        assert!(
-            stderr.contains(path)
-                && stderr.contains(reason)
-                && stderr.contains("pattern prior alone"),
-            "{stderr}"
-        );
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 /// A weights file (format version 1) of one channel, no block and a 1x1
 /// first kernel, every weight 0 but the pass logit's bias: a network that
 /// prefers pass by `pass_bias` over every point.
@@ -165,4 +138,31 @@ fn a_network_that_prefers_pass_does_not_pass_on_an_open_board() {
         assert!(status.success(), "{stderr}");
         assert!(!stderr.contains("pattern prior alone"), "{stderr}");
     }
+}
+
+#[test]
+fn an_unreadable_weights_file_is_named_and_the_pattern_prior_plays_on() {
+    let dir = std::env::temp_dir().join(format!("hane-network-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let not_weights = dir.join("notes.txt");
+    std::fs::write(&not_weights, "not weights").expect("a file");
+    let missing = dir.join("missing.bin");
+    for (path, reason) in [
+        (&missing, "No such file"),
+        (&not_weights, "not a hane policy network file"),
+    ] {
+        let path = path.to_str().expect("a UTF-8 path");
+        let mut gtp = Gtp::start_with(&["--threads", "1", "--network", path]);
+        assert!(best_prior(&root_priors_of(&mut gtp, 19)) < 0.05);
+        assert!(gtp.send("genmove b").starts_with("= "));
+        let (status, stderr) = gtp.close();
+        assert!(status.success());
+        assert!(
+            stderr.contains(path)
+                && stderr.contains(reason)
+                && stderr.contains("pattern prior alone"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
