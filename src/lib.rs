@@ -35,7 +35,7 @@ pub use game::{BoardSize, Color, Game, Move, Rules, Superko, Vertex};
 pub use gtp::{format_response, parse_line, serve, Command, Engine, LiveGfx, ParseError, Request};
 pub use json_analysis::{
     parse_overrides, read_config_file, run_analysis, serve_analysis, AnalysisOptions, KataSettings,
-    NotUsed, ReportAs, Setting,
+    NotUsed, ReportAs, Setting, MAX_THREADS,
 };
 pub use player::model as knowledge;
 pub use player::{

@@ -228,7 +228,7 @@ fn main() {
     let kata = match &cli.tool {
         Some(Tool::Analysis(AnalysisArgs { kata, .. }) | Tool::Gtp(kata)) => {
             launch::katago_settings(&kata.config, &kata.override_config)
-                .unwrap_or_else(|message| refuse(message))
+                .unwrap_or_else(|message| refuse_settings(message))
         }
         _ => Default::default(),
     };
@@ -333,6 +333,15 @@ fn refuse(message: String) -> ! {
         .exit()
 }
 
+/// Ends the process with status 2 on a config file or setting that cannot
+/// be used: one line, as the error is in a file or a value, not in the
+/// command line's grammar that clap's usage text would explain.
+fn refuse_settings(message: String) -> ! {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "error: {message}");
+    std::process::exit(2)
+}
+
 /// Refuses the engine's options given before `tool` other than `taken`.
 fn refuse_engine_options(matches: &ArgMatches, tool: &str, taken: &[&str]) {
     for (id, flag) in ENGINE_OPTIONS {
@@ -377,7 +386,7 @@ fn play(cli: &Cli, matches: &ArgMatches, kata: &KataSettings) {
         _ => cli.resign,
     };
     let (playouts, time) = match (cli.playouts, cli.time) {
-        (None, None) => (kata.max_visits, kata.max_time),
+        (None, None) => (kata.visit_limit(), kata.max_time),
         given => given,
     };
     let config = PlayerConfig {
@@ -493,11 +502,11 @@ fn analysis(cli: &Cli, args: AnalysisArgs, kata: &KataSettings) {
         .unwrap_or(1)
         .clamp(1, MAX_THREADS);
     let playouts = before_or_after(cli.playouts, args.playouts, "--playouts", "analysis")
-        .or(kata.max_visits)
+        .or(kata.visit_limit())
         .unwrap_or(1000);
     let analysis_threads = args
         .analysis_threads
-        .or(kata.analysis_threads.map(|n| n.min(MAX_THREADS)))
+        .or(kata.analysis_threads)
         .unwrap_or((cores / threads).max(1));
     if threads.saturating_mul(analysis_threads) > MAX_THREADS {
         refuse(format!(
@@ -636,15 +645,17 @@ fn max_nodes(max_nodes: usize, max_tree_mb: Option<usize>) -> usize {
 /// The most search threads hane starts. More than the hardware threads of
 /// the largest machines (two 192-core EPYC sockets have 768); each thread
 /// costs its worker (readers, replies, sums) and its stack, measured at
-/// about 0.45 MB on 19x19 and 0.6 MB on 25x25 (a genmove with 1024 threads
-/// peaked at 455 MB and 633 MB), so the bound keeps them under a gigabyte.
+/// about 0.5 MB on 19x19 and 1.1 MB on 25x25 (a genmove of 1 s with 1024
+/// threads peaked at 495 MB and 1.15 GB, most of it the last-good-reply
+/// tables, two entries for every pair of points), so the bound keeps them
+/// near a gigabyte at most.
 /// A number past it is a typing error, not a machine, and once took all the
 /// memory at the first genmove (4294967296 aborted the allocation, 100000
 /// took 5.9 GB and then failed to spawn a thread), after the engine had
 /// answered its first commands. Refused at start-up, like --threads 0,
 /// rather than capped: the user sees the message where the setting is
 /// made, and no engine runs on a number it was not given.
-const MAX_THREADS: usize = 1024;
+const MAX_THREADS: usize = hane::MAX_THREADS;
 
 fn thread_count(text: &str) -> Result<usize, String> {
     match text.parse::<u64>() {

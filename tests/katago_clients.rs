@@ -175,7 +175,7 @@ nnCacheSizePowerOfTwo = 20\n",
         "-config",
         &config,
         "-override-config",
-        "maxVisits=20",
+        "maxVisits=40",
     ]);
     assert_eq!(gtp.ok("name"), "hane");
     gtp.ok("boardsize 9");
@@ -183,8 +183,9 @@ nnCacheSizePowerOfTwo = 20\n",
     gtp.ok("genmove b");
     let (status, stderr) = gtp.close();
     assert!(status.success(), "{status}: {stderr}");
-    // The override's 20 playouts, not the file's 30.
-    assert!(stderr.contains("at most 20 playouts"), "{stderr}");
+    // The override's 40 playouts over the file's 30, as in KataGo (the
+    // smaller of the two was searched).
+    assert!(stderr.contains("at most 40 playouts"), "{stderr}");
     assert!(
         stderr.contains("config key nnCacheSizePowerOfTwo not used"),
         "{stderr}"
@@ -206,12 +207,116 @@ fn katagos_misspelt_or_bad_settings_are_refused_at_start_up() {
             vec!["gtp", "-override-config", "rules=nonsense"],
             "rules = nonsense",
         ),
+        // Refused as --threads 100000 is, not capped at 1024 in silence.
+        (
+            vec!["analysis", "-override-config", "numSearchThreads=100000"],
+            "numSearchThreads = 100000: expected a whole number from 1 to 1024",
+        ),
+        (
+            vec!["gtp", "-override-config", "numAnalysisThreads=5000"],
+            "numAnalysisThreads = 5000: expected a whole number from 1 to 1024",
+        ),
     ] {
         let output = common::start_up(&args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
+}
+
+/// The root visits of `hane analysis` started with `args`, for a query
+/// with `max_visits` and `settings` as its overrideSettings.
+fn visits_searched(args: &[&str], max_visits: Option<u64>, settings: &str) -> f64 {
+    let mut client = Client::start(args);
+    client.send(&katrain_query("V", max_visits, settings));
+    let visits = number(&answer(&client.answer_to("V"))["rootInfo"], "visits");
+    client.finish();
+    visits
+}
+
+#[test]
+fn max_visits_follows_katagos_precedence() {
+    let dir = TempDir::new("max-visits-precedence");
+    let path = |name: &str, text: &str| {
+        dir.file(name, text.as_bytes())
+            .to_string_lossy()
+            .to_string()
+    };
+    let fifty = path("fifty.cfg", "maxVisits = 50\n");
+    let ninety = path("ninety.cfg", "maxVisits = 90\n");
+    let near = |visits: f64, asked: f64| (asked..asked + 20.0).contains(&visits);
+    // A later file over an earlier one (the smaller won: 50).
+    let visits = visits_searched(&["-config", &fifty, "-config", &ninety], None, "{}");
+    assert!(near(visits, 90.0), "{visits} visits");
+    // -override-config over the files.
+    let args = ["-config", &fifty, "-override-config", "maxVisits=70"];
+    let visits = visits_searched(&args, None, "{}");
+    assert!(near(visits, 70.0), "{visits} visits");
+    // In a query, its own maxVisits over overrideSettings', which is over
+    // the config's; an override's maxPlayouts bounds either.
+    let visits = visits_searched(&["-config", &fifty], Some(80), r#"{"maxVisits":64}"#);
+    assert!(near(visits, 80.0), "{visits} visits");
+    let visits = visits_searched(&["-config", &fifty], None, r#"{"maxVisits":64}"#);
+    assert!(near(visits, 64.0), "{visits} visits");
+    let settings = r#"{"maxVisits":64,"maxPlayouts":30}"#;
+    let visits = visits_searched(&["-config", &fifty], Some(80), settings);
+    assert!(near(visits, 30.0), "{visits} visits");
+}
+
+#[test]
+fn config_files_that_are_not_plain_files_are_refused_at_once() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = TempDir::new("config-not-a-file");
+    let fifo = dir.path().join("fifo.cfg");
+    let name = std::ffi::CString::new(fifo.as_os_str().as_bytes()).expect("a path");
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let fifo = fifo.to_string_lossy().to_string();
+    let included = dir.file("includes.cfg", format!("@include {fifo}\n").as_bytes());
+    let included = included.to_string_lossy().to_string();
+    for (tool, path) in [
+        ("analysis", "/dev/zero"),
+        ("analysis", fifo.as_str()),
+        ("gtp", "/dev/zero"),
+        ("analysis", included.as_str()),
+    ] {
+        let mut child = common::spawn_hane(&[tool, "-config", path]);
+        let status = common::wait_bounded(&mut child, Duration::from_secs(10), path);
+        let stderr = common::stderr_of(&mut child);
+        assert_eq!(status.code(), Some(2), "{path}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{path}: {stderr}");
+        assert!(stderr.contains("not a file"), "{path}: {stderr}");
+    }
+}
+
+#[test]
+fn a_config_file_included_twice_is_refused() {
+    let dir = TempDir::new("config-includes");
+    // Four files of 64 @include lines of the next: 16.7 million reads.
+    dir.file("level4.cfg", b"maxVisits = 10\n");
+    for level in 1..4 {
+        let line = format!("@include level{}.cfg\n", level + 1);
+        dir.file(&format!("level{level}.cfg"), line.repeat(64).as_bytes());
+    }
+    let top = dir.path().join("level1.cfg").to_string_lossy().to_string();
+    let started = Instant::now();
+    let output = common::start_up(&["analysis", "-config", &top]);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("level4.cfg: included twice"), "{stderr}");
+    // A file that includes itself.
+    let itself = dir.file("itself.cfg", b"@include itself.cfg\n");
+    let output = common::start_up(&["gtp", "-config", &itself.to_string_lossy()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("itself.cfg: included twice"), "{stderr}");
+    // One file included by two others is read once, refused the second time.
+    dir.file("shared.cfg", b"maxVisits = 10\n");
+    dir.file("a.cfg", b"@include shared.cfg\n");
+    let both = dir.file("both.cfg", b"@include a.cfg\n@include shared.cfg\n");
+    let output = common::start_up(&["gtp", "-config", &both.to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(2));
 }
 
 /// Lizzie's check (featurecat/lizzie, Leelaz.java parseLine): a `name`

@@ -98,6 +98,48 @@ fn a_weights_file_replaces_the_built_in_network() {
     );
 }
 
+/// A weights file (format version 1) of one channel, no block and a 1x1
+/// first kernel, every weight 0 but the pass logit's bias: a network that
+/// prefers pass by `pass_bias` over every point.
+fn pass_loving_network(pass_bias: f32) -> Vec<u8> {
+    let mut bytes = b"HANEPOL1".to_vec();
+    for word in [1u32, 19, 1, 0, 1] {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    // Stem (19 weights, 1 bias), head (1 weight, bias), pass (1 weight).
+    for _ in 0..23 {
+        bytes.extend_from_slice(&0f32.to_le_bytes());
+    }
+    bytes.extend_from_slice(&pass_bias.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn a_network_that_prefers_pass_does_not_pass_on_an_open_board() {
+    let dir = common::TempDir::new("pass-loving-network");
+    for bias in [5.0, 20.0] {
+        let file = dir.file(&format!("pass-{bias}.bin"), &pass_loving_network(bias));
+        let file = file.to_string_lossy().to_string();
+        let args = ["--threads", "1", "--playouts", "200", "--seed", "1"];
+        let mut gtp = Gtp::start_with(&[&args[..], &["--network", &file]].concat());
+        gtp.ok("boardsize 19");
+        for turn in 0..8 {
+            let color = ["b", "w"][turn % 2];
+            let answer = gtp.ok(&format!("genmove {color}"));
+            // Pass (bias 5, at move 3 or 4), or with every visit on pass
+            // the first legal points in board order, A1 and T19 (bias 20).
+            assert!(
+                !["pass", "A1", "T19"].contains(&answer.as_str()),
+                "pass bias {bias}, move {}: {color} {answer}",
+                turn + 1
+            );
+        }
+        let (status, stderr) = gtp.close();
+        assert!(status.success(), "{stderr}");
+        assert!(!stderr.contains("pattern prior alone"), "{stderr}");
+    }
+}
+
 #[test]
 fn an_unreadable_weights_file_is_named_and_the_pattern_prior_plays_on() {
     let dir = std::env::temp_dir().join(format!("hane-network-{}", std::process::id()));

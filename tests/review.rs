@@ -204,6 +204,10 @@ fn bad_input_and_outputs_are_refused_with_a_message() {
     assert_refused(&game, &through_dot, "the output is the input file");
     assert_eq!(std::fs::read(&game).expect("input"), GAME);
 
+    // A collection: the second game was dropped without a word.
+    let two_games = dir.file("two.sgf", &[GAME, GAME].concat());
+    assert_refused(&two_games, &output, "two.sgf: a collection of 2 games");
+
     let no_folder = dir.path().join("no-such-folder").join("out.sgf");
     assert_refused(&game, &no_folder, "cannot write");
     assert_refused(&game, dir.path(), "cannot write");
@@ -433,4 +437,53 @@ fn the_win_rate_graph_does_not_zigzag_with_the_side_to_move() {
         share < 0.7,
         "direction changes at {share:.2} of the moves: {values:?}"
     );
+}
+
+/// The review of `game` (its stderr, the reviewed file's root comment).
+fn reviewed(dir: &TempDir, name: &str, game: &[u8]) -> (String, String) {
+    let input = dir.file(name, game);
+    let output = dir.path().join(format!("reviewed-{name}"));
+    let run = hane_analyze(&input, &output);
+    assert!(run.status.success(), "{name}: {}", stderr(&run));
+    let written = std::fs::read(&output).expect("the review");
+    let tree = sgf::SgfTree::parse(&written).expect("the review reads");
+    let comment = text(tree.property(tree.root(), "C"));
+    (stderr(&run), comment)
+}
+
+#[test]
+fn rules_hane_does_not_play_are_named_and_a_decimal_comma_komi_is_read() {
+    let dir = TempDir::new("analyze-rules");
+    let with = |properties: &str| {
+        String::from_utf8_lossy(GAME)
+            .replace("KM[7.5]", properties)
+            .into_bytes()
+    };
+    // Japanese rules count territory: said on stderr and in the root's
+    // comment (the game's own comment kept).
+    let (stderr, comment) = reviewed(&dir, "japanese.sgf", &with("KM[6.5]RU[Japanese]"));
+    for said in [&stderr, &comment] {
+        assert!(said.contains("RU[Japanese] count territory"), "{said}");
+        assert!(said.contains("scoring \"TERRITORY\""), "{said}");
+        assert!(said.contains("reviewed under Tromp-Taylor"), "{said}");
+    }
+    assert!(comment.starts_with("A short game to review."), "{comment}");
+    let (stderr, comment) = reviewed(&dir, "odd.sgf", &with("RU[Ing-ish]"));
+    assert!(
+        stderr.contains("RU[Ing-ish] are none hane knows"),
+        "{stderr}"
+    );
+    assert!(
+        comment.contains("RU[Ing-ish] are none hane knows"),
+        "{comment}"
+    );
+    // Area counts need no word; nor does a game without RU.
+    for (name, rules) in [("chinese.sgf", "RU[Chinese]"), ("aga.sgf", "RU[AGA]")] {
+        let (stderr, comment) = reviewed(&dir, name, &with(rules));
+        assert!(!stderr.contains("RU["), "{stderr}");
+        assert!(!comment.contains("hane analyze:"), "{comment}");
+    }
+    // KM[6,5], a decimal comma: refused the whole game; read as 6.5.
+    let (stderr, _) = reviewed(&dir, "comma.sgf", &with("KM[6,5]"));
+    assert!(!stderr.contains("KM"), "{stderr}");
 }

@@ -19,7 +19,7 @@ pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
 pub use history::{Action, Game, IllegalMove, MAX_RECORD_ACTIONS};
 pub use record::result_text;
 pub use rules::{Rules, DEFAULT_KOMI};
-pub use rules_object::{HandicapBonus, RulesObject};
+pub use rules_object::{HandicapBonus, RulesObject, Scoring};
 pub use rules_text::{KomiInRules, RulesText};
 pub use superko::Superko;
 pub use vertex::{BoardSize, Move, Vertex, MAX_SIZE};

@@ -390,7 +390,10 @@ fn variation(color: Color, pv: &[Move]) -> String {
 /// other's.
 fn summary(report: &SearchReport) -> String {
     let to_move = report.to_move;
-    let margin = (to_move.sign() * report.black_margin * 2.0).round() / 2.0;
+    let best = report.played_out().next();
+    // The best move's lead beside its win rate, on the side they both name.
+    let lead = best.map_or(report.root_score_lead(), |m| report.score_lead(m));
+    let margin = (lead * 2.0).round() / 2.0;
     let lead = if margin > 0.0 {
         format!("leads by {margin}")
     } else if margin < 0.0 {
@@ -402,7 +405,7 @@ fn summary(report: &SearchReport) -> String {
         Color::Black => "Black",
         Color::White => "White",
     };
-    match report.played_out().next() {
+    match best {
         Some(best) => format!(
             "{side} to move: win rate {:.0}%, {lead} ({} playouts)",
             best.win_rate.clamp(0.0, 1.0) * 100.0,
@@ -550,8 +553,10 @@ ownershipStdev{}",
         };
         let ownership = gfx_text(&report, GfxView::Ownership);
         assert!(ownership.starts_with("INFLUENCE A1 0.50 B1 0.50 C1 0.50 A2 0.50"));
-        // Black to move, a point behind: win rate and score both Black's.
-        assert!(ownership.contains("C3 -1.00\nTEXT Black to move: win rate 60%, trails by 1"));
+        // Black to move: B2 wins 60% for Black, while its playouts' margins
+        // have Black 2.5 points behind; the two would name different
+        // sides ("win rate 60%, trails by 2.5"), so the score is even.
+        assert!(ownership.contains("C3 -1.00\nTEXT Black to move: win rate 60%, even score"));
         assert_eq!(
             gfx_text(&report, GfxView::Candidates),
             "LABEL B2 60\nSQUARE B2\nTEXT best B2 60.0% (300 visits, 86%); labels: win %"
@@ -561,7 +566,10 @@ ownershipStdev{}",
             Some("VAR b B2 w C2 b pass")
         );
         assert!(gfx_text(&report, GfxView::Score)
-            .starts_with("TEXT Black to move: win rate 60%, trails"));
+            .starts_with("TEXT Black to move: win rate 60%, even score"));
+        // White to move, the same numbers: 60% and a lead of 2.5 for White.
+        assert!(gfx_text(&sample_report(), GfxView::Score)
+            .starts_with("TEXT White to move: win rate 60%, leads by 2.5"));
     }
 
     /// The sample report with C2, the best move's answer in its variation,

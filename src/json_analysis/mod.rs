@@ -39,7 +39,9 @@ use crate::player::{Budget, Player, PlayerConfig, SearchReport, SearchRequest, W
 use query::{Defaults, Query, Request};
 use response::{analysis, ResponseSpec};
 
-pub use settings::{parse_overrides, read_config_file, KataSettings, NotUsed, ReportAs, Setting};
+pub use settings::{
+    parse_overrides, read_config_file, KataSettings, NotUsed, ReportAs, Setting, MAX_THREADS,
+};
 
 /// What `hane analysis` is asked to do.
 #[derive(Clone, Debug)]

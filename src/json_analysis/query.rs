@@ -344,14 +344,23 @@ impl Fields<'_> {
         }
         let turns = self.turns(setup.moves.len())?;
         let settings = self.override_settings()?;
-        // The query's own maxVisits before overrideSettings', as in KataGo.
+        // The query's own maxVisits before overrideSettings', as in KataGo
+        // (which answers 2,000 visits to `"maxVisits": 2000` with an
+        // override of 64); an override's maxPlayouts bounds either.
         let max_visits = match self.map.get("maxVisits") {
-            None => settings.max_visits.unwrap_or(defaults.max_visits),
-            Some(value) => value
-                .as_u64()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| self.error("maxVisits", "Must be an integer of at least 1"))?,
+            None => settings.max_visits,
+            Some(value) => Some(
+                value
+                    .as_u64()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| self.error("maxVisits", "Must be an integer of at least 1"))?,
+            ),
         };
+        let max_visits = [max_visits, settings.max_playouts]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(defaults.max_visits);
         let pv_len =
             match self.map.get("analysisPVLen") {
                 None => None,

@@ -5,6 +5,7 @@
 //! others are named back with the reason they are not (no GPU backend,
 //! or no such setting).
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::game::Rules;
@@ -66,9 +67,11 @@ pub struct KataSettings {
     pub threads: Option<usize>,
     /// `numAnalysisThreads`.
     pub analysis_threads: Option<usize>,
-    /// `maxVisits`, `maxPlayouts`: hane's tree has one visit per playout,
-    /// so the smaller of the two bounds the search.
+    /// `maxVisits`: the last value given wins, as in KataGo (a later
+    /// config file over an earlier one, `-override-config` over files).
     pub max_visits: Option<u64>,
+    /// `maxPlayouts`, its own limit beside `maxVisits` as in KataGo.
+    pub max_playouts: Option<u64>,
     /// `maxTime`, in seconds.
     pub max_time: Option<f64>,
     /// `reportAnalysisWinratesAs`.
@@ -161,15 +164,18 @@ impl KataSettings {
         let bad = |what: &str| format!("{key} = {value}: expected {what}");
         match key {
             "numSearchThreads" | "numSearchThreadsPerAnalysisThread" => {
-                self.threads = Some(whole(value).ok_or_else(|| bad("a whole number from 1"))?)
+                self.threads = Some(thread_count(value).ok_or_else(|| bad(THREADS))?)
             }
             "numAnalysisThreads" => {
-                self.analysis_threads =
-                    Some(whole(value).ok_or_else(|| bad("a whole number from 1"))?)
+                self.analysis_threads = Some(thread_count(value).ok_or_else(|| bad(THREADS))?)
             }
-            "maxVisits" | "maxPlayouts" => {
-                let n = whole(value).ok_or_else(|| bad("a whole number from 1"))? as u64;
-                self.max_visits = Some(self.max_visits.map_or(n, |m| m.min(n)));
+            "maxVisits" => {
+                self.max_visits =
+                    Some(whole(value).ok_or_else(|| bad("a whole number from 1"))? as u64)
+            }
+            "maxPlayouts" => {
+                self.max_playouts =
+                    Some(whole(value).ok_or_else(|| bad("a whole number from 1"))? as u64)
             }
             "maxTime" => {
                 let seconds = value
@@ -245,6 +251,16 @@ impl KataSettings {
         Ok(not_used)
     }
 
+    /// The playouts a search may make: hane's tree has one visit per
+    /// playout, so where both `maxVisits` and `maxPlayouts` are given the
+    /// smaller bounds the search (KataGo stops at whichever comes first).
+    pub fn visit_limit(&self) -> Option<u64> {
+        match (self.max_visits, self.max_playouts) {
+            (Some(v), Some(p)) => Some(v.min(p)),
+            (v, p) => v.or(p),
+        }
+    }
+
     /// `search` with hane's parameters among these set on it.
     pub fn search_params(&self, search: &SearchParams) -> Result<SearchParams, String> {
         let mut search = search.clone();
@@ -253,6 +269,19 @@ impl KataSettings {
         }
         Ok(search)
     }
+}
+
+/// The most threads hane runs, searching (`--threads`,
+/// `numSearchThreads`) or analysing positions (`--analysis-threads`,
+/// `numAnalysisThreads`): 100000 took 5.9 GB and then failed to spawn a
+/// thread. A bigger number is refused where it is given, on the command
+/// line or in a config, never capped in silence.
+pub const MAX_THREADS: usize = 1024;
+
+const THREADS: &str = "a whole number from 1 to 1024";
+
+fn thread_count(text: &str) -> Option<usize> {
+    whole(text).filter(|&n| n <= MAX_THREADS)
 }
 
 fn whole(text: &str) -> Option<usize> {
@@ -269,23 +298,52 @@ fn boolean(text: &str) -> Option<bool> {
 
 /// The `key = value` lines of a KataGo config file, in order: `#` starts a
 /// comment, blank lines are skipped, and `@include FILE` reads another file
-/// (relative to this one's folder) in its place.
+/// (relative to this one's folder) in its place. A file included twice is
+/// refused, as KataGo refuses it: without that memory, four files of 64
+/// `@include` lines each made 16.7 million reads.
 pub fn read_config_file(path: &Path) -> Result<Vec<(String, String)>, String> {
-    read_config(path, 0)
+    let mut seen = Vec::new();
+    read_config(path, 0, &mut seen)
 }
 
 /// Files included within files, at most: a file that includes itself is
 /// refused rather than read for ever.
 const MAX_INCLUDE_DEPTH: usize = 16;
 
-fn read_config(path: &Path, depth: usize) -> Result<Vec<(String, String)>, String> {
+/// Files one config reads in all, itself and every `@include`.
+const MAX_CONFIG_FILES: usize = 64;
+
+/// The most bytes read from one config file (KataGo's own are a few tens
+/// of kilobytes): a device such as `/dev/zero` reports no size, so the read
+/// itself is bounded.
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+fn read_config(
+    path: &Path,
+    depth: usize,
+    seen: &mut Vec<PathBuf>,
+) -> Result<Vec<(String, String)>, String> {
     if depth > MAX_INCLUDE_DEPTH {
         return Err(format!(
             "{}: @include nested more than {MAX_INCLUDE_DEPTH} deep",
             path.display()
         ));
     }
-    let text = std::fs::read_to_string(path)
+    let identity = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    if seen.contains(&identity) {
+        return Err(format!(
+            "{}: included twice (@include may name a file once)",
+            path.display()
+        ));
+    }
+    if seen.len() == MAX_CONFIG_FILES {
+        return Err(format!(
+            "{}: more than {MAX_CONFIG_FILES} config files included",
+            path.display()
+        ));
+    }
+    seen.push(identity);
+    let text = config_text(path)
         .map_err(|e| format!("cannot read the config file {}: {e}", path.display()))?;
     let mut pairs = Vec::new();
     for (number, line) in text.lines().enumerate() {
@@ -296,7 +354,7 @@ fn read_config(path: &Path, depth: usize) -> Result<Vec<(String, String)>, Strin
         if let Some(included) = line.strip_prefix("@include") {
             let included = included.trim().trim_matches('"');
             let base = path.parent().unwrap_or(Path::new("."));
-            pairs.extend(read_config(&base.join(included), depth + 1)?);
+            pairs.extend(read_config(&base.join(included), depth + 1, seen)?);
             continue;
         }
         let (key, value) = line.split_once('=').ok_or_else(|| {
@@ -309,6 +367,25 @@ fn read_config(path: &Path, depth: usize) -> Result<Vec<(String, String)>, Strin
         pairs.push((key.trim().to_string(), unquote(value.trim())));
     }
     Ok(pairs)
+}
+
+/// A config file's text: only a regular file is opened (a FIFO would
+/// block, a device never end), and at most MAX_CONFIG_BYTES are read
+/// whatever its metadata says.
+fn config_text(path: &Path) -> Result<String, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !metadata.is_file() {
+        return Err("not a file".to_string());
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_CONFIG_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(format!("larger than {MAX_CONFIG_BYTES} bytes"));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }
 
 /// `-override-config`'s text: `key=value, key=value, ...`.
@@ -362,6 +439,13 @@ mod tests {
         let search = settings.search_params(&SearchParams::default()).unwrap();
         assert_ne!(search, SearchParams::default());
         assert!(settings.set("maxVisits", "0").is_err());
+        let error = settings.set("numSearchThreads", "100000").unwrap_err();
+        assert_eq!(
+            error,
+            "numSearchThreads = 100000: expected a whole number from 1 to 1024"
+        );
+        assert!(settings.set("numAnalysisThreads", "1025").is_err());
+        assert_eq!(settings.threads, Some(8));
         assert!(settings.set("rave_equiv", "-5").is_err());
     }
 
@@ -384,5 +468,18 @@ mod tests {
             ]
         );
         assert!(parse_overrides("maxVisits").is_err());
+    }
+
+    #[test]
+    fn the_last_max_visits_given_wins() {
+        let mut settings = KataSettings::default();
+        for (key, value) in [("maxVisits", "50"), ("maxVisits", "300")] {
+            settings.set(key, value).unwrap();
+        }
+        assert_eq!(settings.visit_limit(), Some(300));
+        settings.set("maxPlayouts", "200").unwrap();
+        assert_eq!(settings.visit_limit(), Some(200));
+        settings.set("maxPlayouts", "1000").unwrap();
+        assert_eq!(settings.visit_limit(), Some(300));
     }
 }

@@ -206,7 +206,11 @@ pub(super) fn kept_to_filter(decision: Decision, situation: &Situation) -> Decis
     if decision != Decision::Pass || filter.allows(color, Move::Pass, 0) {
         return decision;
     }
-    report.best_play(game).map_or(decision, |m| m.mv.into())
+    if let Some(play) = report.best_play(game) {
+        return play.mv.into();
+    }
+    let allowed = |v: Vertex| filter.allows(color, Move::Play(v), 0);
+    prior_choice(game, color, allowed).map_or(decision, Decision::Play)
 }
 
 /// From the search's statistics to a move, with the pass, resign and
@@ -262,7 +266,7 @@ fn first_choice(game: &Game, color: Color, report: &SearchReport, resign: Resign
         if scored_out && wins_as_it_stands(game, color) {
             return Decision::Pass;
         }
-        if let Some(choice) = prior_choice(game, color) {
+        if let Some(choice) = prior_choice(game, color, |_| true) {
             info!(
                 "{} playouts, too few to judge: the prior's choice {choice}",
                 report.playouts
@@ -276,14 +280,18 @@ fn first_choice(game: &Game, color: Color, report: &SearchReport, resign: Resign
     if scored_out && (wins_as_it_stands(game, color) || best.win_rate < 0.5) {
         return Decision::Pass;
     }
-    match (best.mv, best_play) {
-        (Move::Play(_), Some(play)) => play.mv.into(),
-        (Move::Play(_), None) => Decision::Pass,
-        (Move::Pass, _) if scored_out => Decision::Pass,
-        // Not scored out: a move that does no worse than passing keeps
-        // the game going until the board can be counted as it stands.
-        (Move::Pass, Some(play)) if play.win_rate >= best.win_rate - NO_WORSE => play.mv.into(),
-        (Move::Pass, _) => Decision::Pass,
+    if scored_out && best.mv == Move::Pass {
+        return Decision::Pass;
+    }
+    // Not scored out: the game goes on until the board can be counted as
+    // it stands, whatever the search thought of passing. A network whose
+    // prior prefers pass sends most visits there, and the pass then looks
+    // no worse than the few playouts of each play (hane passed at move 3
+    // on an open 19x19 board); with every visit on pass, no play was
+    // searched at all, and the learned prior chooses one.
+    match best_play {
+        Some(play) => play.mv.into(),
+        None => prior_choice(game, color, |_| true).map_or(Decision::Pass, Decision::Play),
     }
 }
 
@@ -302,12 +310,12 @@ fn too_small_to_judge(report: &SearchReport) -> bool {
 
 /// The play the learned prior (the shipped gammas: shape, captures,
 /// ataris, self-ataris, distances to the last two moves, line) rates
-/// strongest, the first of equals in board order; never a suicide, an own
-/// eye or a move the game's superko forbids. None when there is no such
-/// play. A few microseconds a point: the cheapest sensible move. (The
+/// strongest among those `allowed`, the first of equals in board order;
+/// never a suicide, an own eye or a move the game's superko forbids. None
+/// when there is no such play. A few microseconds a point: the cheapest sensible move. (The
 /// tree's own prior is flat on an open small board, where it chose first
 /// line moves.)
-fn prior_choice(game: &Game, color: Color) -> Option<Vertex> {
+fn prior_choice(game: &Game, color: Color, allowed: impl Fn(Vertex) -> bool) -> Option<Vertex> {
     let size = game.size();
     let board = board_of(game);
     // The last two moves, back to the last setup, as the search sees them.
@@ -322,7 +330,7 @@ fn prior_choice(game: &Game, color: Color) -> Option<Vertex> {
     let gammas = Gammas::shipped();
     let mut best: Option<(f32, Vertex)> = None;
     for vertex in Vertex::all(size) {
-        if game.board().get(vertex).is_some() {
+        if game.board().get(vertex).is_some() || !allowed(vertex) {
             continue;
         }
         let point = board.point(vertex);
@@ -704,7 +712,7 @@ mod tests {
     }
 
     #[test]
-    fn on_an_open_board_a_move_no_worse_than_passing_is_played() {
+    fn on_a_board_not_scored_out_a_play_is_chosen_whatever_the_pass_rates() {
         let game = game_with(5, &[("C3", B), ("C4", W)]);
         let open = vec![0.0; 25];
         let report = report(&game, B, &[("pass", 0.6), ("D3", 0.56)], open.clone());
@@ -712,8 +720,30 @@ mod tests {
             first_choice(&game, B, &report, NO_RESIGN),
             Decision::Play(v("D3"))
         );
+        // A prior that prefers pass: pass most visited and rated higher
+        // than the play's few playouts (hane passed at move 3 on 19x19).
         let report = self::report(&game, B, &[("pass", 0.6), ("D3", 0.5)], open.clone());
-        assert_eq!(first_choice(&game, B, &report, NO_RESIGN), Decision::Pass);
+        assert_eq!(
+            first_choice(&game, B, &report, NO_RESIGN),
+            Decision::Play(v("D3"))
+        );
+        // Every visit on pass: no play was searched, and the first legal
+        // point in board order (A1) is no choice; the learned prior's is.
+        let mut starved = self::report(
+            &game,
+            B,
+            &[("pass", 0.6), ("A1", 0.5), ("B1", 0.5)],
+            open.clone(),
+        );
+        for m in starved.moves.iter_mut().skip(1) {
+            m.visits = 0;
+        }
+        let choice = prior_choice(&game, B, |_| true).expect("a play");
+        assert_ne!(choice, v("A1"));
+        assert_eq!(
+            first_choice(&game, B, &starved, NO_RESIGN),
+            Decision::Play(choice)
+        );
         // The best board move is played when it leads; an illegal one is
         // skipped for the next.
         let report = self::report(&game, B, &[("C4", 0.7), ("D3", 0.6), ("pass", 0.5)], open);
@@ -736,7 +766,7 @@ mod tests {
         let choice = first_choice(&game, W, &tiny, NO_RESIGN);
         assert_eq!(
             choice,
-            Decision::Play(prior_choice(&game, W).expect("a play"))
+            Decision::Play(prior_choice(&game, W, |_| true).expect("a play"))
         );
         // As many threads as playouts, none played out twice: the same.
         tiny.playouts = 100;
@@ -762,7 +792,7 @@ mod tests {
                 ("pass", W),
             ],
         );
-        assert_eq!(prior_choice(&game, B), Some(v("C4")));
+        assert_eq!(prior_choice(&game, B, |_| true), Some(v("C4")));
         // Nothing but own eyes and suicides left: no play.
         let game = game_with(
             3,
@@ -780,7 +810,7 @@ mod tests {
             filled.play(B, mv(point)).expect("legal");
             filled.play(W, Move::Pass).expect("legal");
         }
-        assert_eq!(prior_choice(&filled, B), None);
-        assert!(prior_choice(&game, B).is_some());
+        assert_eq!(prior_choice(&filled, B, |_| true), None);
+        assert!(prior_choice(&game, B, |_| true).is_some());
     }
 }

@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::frontend::{open_for_writing, read_sgf_file, write_over};
-use crate::game::sgf::{MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
-use crate::game::{Color, Game, Move, Rules, DEFAULT_KOMI};
+use crate::game::sgf::{count_game_trees, MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
+use crate::game::{Color, Game, Move, Rules, RulesObject, Scoring, DEFAULT_KOMI};
 use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport, SearchRequest};
 use notes::{comment, Verdict};
 use progress::Progress;
@@ -67,6 +67,8 @@ pub enum ReviewError {
     SameFile,
     Read(PathBuf, String),
     Sgf(PathBuf, SgfError),
+    /// A collection of this many games.
+    Collection(PathBuf, usize),
     Replay(PathBuf, String),
     Write(PathBuf, std::io::Error),
 }
@@ -79,6 +81,12 @@ impl fmt::Display for ReviewError {
             ),
             ReviewError::Read(path, why) => write!(f, "cannot read {}: {why}", path.display()),
             ReviewError::Sgf(path, error) => write!(f, "{}: {error}", path.display()),
+            ReviewError::Collection(path, games) => write!(
+                f,
+                "{}: a collection of {games} games; hane analyze reviews one game a file: \
+split it into one file a game",
+                path.display()
+            ),
             ReviewError::Replay(path, why) => {
                 write!(
                     f,
@@ -111,9 +119,20 @@ pub fn review_file(options: &ReviewOptions) -> Result<ReviewSummary, ReviewError
         .map_err(|why| ReviewError::Read(options.input.clone(), why))?;
     let sgf_error = |e| ReviewError::Sgf(options.input.clone(), e);
     let mut tree = SgfTree::parse(&text).map_err(sgf_error)?;
+    // Only the first game would be reviewed and written: the others are
+    // refused with their number rather than dropped without a word. (A
+    // review takes minutes a game, and a collection may hold hundreds.)
+    let games = count_game_trees(&text);
+    if games > 1 {
+        return Err(ReviewError::Collection(options.input.clone(), games));
+    }
     let main_line = tree.main_line().map_err(sgf_error)?;
     let plan = plan(&main_line, options.rules)
         .map_err(|why| ReviewError::Replay(options.input.clone(), why))?;
+    if let Some(note) = rules_note(&main_line.game, options.rules) {
+        log::warn!("{}: {note}", options.input.display());
+        tree.append_comment(tree.root(), &format!("hane analyze: {note}"));
+    }
     // Caught before the output is made, so that no signal leaves an empty
     // file behind.
     interrupt::catch();
@@ -214,6 +233,31 @@ fn plan(main_line: &MainLine, rules: Rules) -> Result<Vec<Step>, String> {
         });
     }
     Ok(steps)
+}
+
+/// What to say when the game names rules (RU) that hane does not play,
+/// in the words `hane analysis` warns with: a territory count (japanese,
+/// korean) or rules KataGo's names do not cover. Rules that count area
+/// (chinese, tromp-taylor, aga, new-zealand, ...) give the same result as
+/// Tromp-Taylor on a finished board: nothing needs saying.
+fn rules_note(record: &SgfGame, rules: Rules) -> Option<String> {
+    let named = record.rules.as_deref()?.trim();
+    if named.is_empty() {
+        return None;
+    }
+    let komi = record.komi.unwrap_or(DEFAULT_KOMI);
+    match RulesObject::parse(named) {
+        Ok(asked) if asked.scoring == Scoring::Area => None,
+        Ok(asked) => {
+            let why = asked.played(komi).err().unwrap_or_default();
+            Some(format!(
+                "the game's rules RU[{named}] count territory; {why}; reviewed under {rules}"
+            ))
+        }
+        Err(_) => Some(format!(
+            "the game's rules RU[{named}] are none hane knows; reviewed under {rules}"
+        )),
+    }
 }
 
 /// The game of `record` before its first action, under `rules` with the

@@ -41,7 +41,8 @@ impl Verdict {
                 Color::Black => win,
                 Color::White => 1.0 - win,
             },
-            black_lead: (report.root_visits() > 0).then_some(f64::from(report.black_margin)),
+            black_lead: (report.root_visits() > 0)
+                .then_some(f64::from(report.to_move.sign() * report.root_score_lead())),
         }
     }
 
@@ -91,8 +92,8 @@ pub(super) fn comment(report: &SearchReport, best: &RootMove, played: Move) -> S
         text.push_str(", as played");
     }
     text.push_str(&format!(": win rate {}", percent(best.win_rate)));
-    if let Some(margin) = best.black_margin {
-        text.push_str(&format!(", score lead {:.1}", color.sign() * margin));
+    if best.black_margin.is_some() {
+        text.push_str(&format!(", score lead {:.1}", report.score_lead(best)));
     }
     // The search goes on from the tree kept from the position before, so
     // a move's visits may pass this search's playouts: both are named.

@@ -27,6 +27,7 @@ mod write;
 mod tests;
 
 pub use read::parse;
+pub use syntax::count_game_trees;
 pub use tree::{MainLine, NodeId, SgfTree};
 pub use types::{
     SgfAction, SgfError, SgfGame, MAX_MAIN_LINE_ACTIONS, MAX_SETUP_POINTS, MAX_TREE_NODES,

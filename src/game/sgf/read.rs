@@ -139,7 +139,10 @@ fn number(text: &[u8]) -> Option<usize> {
     std::str::from_utf8(text).ok()?.parse().ok()
 }
 
-/// `KM[6.5]`; an empty value means no komi is given.
+/// `KM[6.5]`; an empty value means no komi is given. A decimal comma
+/// (`KM[6,5]`, as files from programs in a comma locale write it) is read
+/// as the point it stands for: refusing the whole game over it, where a
+/// missing komi reads as the default, served no one.
 fn komi(property: &Property<'_>) -> Result<Option<f64>, SgfError> {
     let text = single_value(property)?.trim_ascii();
     if text.is_empty() {
@@ -147,11 +150,11 @@ fn komi(property: &Property<'_>) -> Result<Option<f64>, SgfError> {
     }
     let is_real_syntax = text
         .iter()
-        .all(|&c| c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.'));
+        .all(|&c| c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.' | b','));
     let komi = std::str::from_utf8(text)
         .ok()
-        .filter(|_| is_real_syntax)
-        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|t| is_real_syntax && t.matches(',').count() + t.matches('.').count() <= 1)
+        .and_then(|t| t.replace(',', ".").parse::<f64>().ok())
         .filter(|k| k.is_finite());
     komi.map(Some).ok_or_else(|| bad_value(property))
 }

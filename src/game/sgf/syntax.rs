@@ -209,7 +209,31 @@ where
 /// the starts and ends of the variations inside it (the parentheses of the
 /// game tree itself are not events). Anything after the first game tree is
 /// ignored, and so is anything before its `(`.
-pub(super) fn walk_tree<'a, F>(text: &'a [u8], keep: Keep, mut on_event: F) -> Result<(), SgfError>
+pub(super) fn walk_tree<'a, F>(text: &'a [u8], keep: Keep, on_event: F) -> Result<(), SgfError>
+where
+    F: FnMut(Event<'a>) -> Result<(), SgfError>,
+{
+    walk_one_tree(text, keep, on_event).map(|_| ())
+}
+
+/// How many game trees `text` holds one after another (a collection, FF[4]
+/// section 3: `(;GM[1]...)(;GM[1]...)`), counting up to the first that
+/// does not read; 0 when the first does not.
+pub fn count_game_trees(text: &[u8]) -> usize {
+    let mut count = 0;
+    let mut rest = text;
+    while let Ok(after) = walk_one_tree(rest, Keep::Used, |_| Ok(())) {
+        count += 1;
+        rest = whitespace(after).map_or(after, |(after, _)| after);
+        if rest.first() != Some(&b'(') {
+            break;
+        }
+    }
+    count
+}
+
+/// `walk_tree`, returning the text after the game tree's closing `)`.
+fn walk_one_tree<'a, F>(text: &'a [u8], keep: Keep, mut on_event: F) -> Result<&'a [u8], SgfError>
 where
     F: FnMut(Event<'a>) -> Result<(), SgfError>,
 {
@@ -239,7 +263,7 @@ where
             (Some(b')'), Expect::InSequence | Expect::AfterVariation) => {
                 depth -= 1;
                 if depth == 0 {
-                    return Ok(());
+                    return Ok(&input[1..]);
                 }
                 on_event(Event::VariationEnd)?;
                 input = &input[1..];

@@ -174,6 +174,13 @@ fn tt_is_a_pass_only_up_to_19x19() {
 }
 
 #[test]
+fn a_decimal_comma_komi_is_read_as_its_number() {
+    assert_eq!(parse(b"(;KM[6,5])").unwrap().komi, Some(6.5));
+    assert_eq!(parse(b"(;KM[ -0,5 ])").unwrap().komi, Some(-0.5));
+    assert_eq!(parse(b"(;KM[7])").unwrap().komi, Some(7.0));
+}
+
+#[test]
 fn ff3_identifiers_and_empty_values_are_tolerated() {
     let game = parse(b"(;SiZe[5]AddBlack[aa]KM[]HA[]RE[]GM[1]FF[3];B[bb])").unwrap();
     assert_eq!(game.size, BoardSize::square(5));
@@ -225,7 +232,8 @@ fn syntax_errors_say_what_and_where() {
 fn value_errors() {
     assert_eq!(error_text(b"(;KM[abc])"), "malformed SGF: bad KM 'abc'");
     assert_eq!(error_text(b"(;KM[inf])"), "malformed SGF: bad KM 'inf'");
-    assert_eq!(error_text(b"(;KM[6,5])"), "malformed SGF: bad KM '6,5'");
+    assert_eq!(error_text(b"(;KM[6,5,0])"), "malformed SGF: bad KM '6,5,0'");
+    assert_eq!(error_text(b"(;KM[6,5.0])"), "malformed SGF: bad KM '6,5.0'");
     assert_eq!(error_text(b"(;HA[-1])"), "malformed SGF: bad HA '-1'");
     assert_eq!(error_text(b"(;SZ[abc])"), "malformed SGF: bad SZ 'abc'");
     assert_eq!(error_text(b"(;SZ[])"), "malformed SGF: bad SZ ''");

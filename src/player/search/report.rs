@@ -99,11 +99,12 @@ impl SearchReport {
         self.moves.iter().filter(|m| m.visits > 0)
     }
 
-    /// The most visited move that is a play and legal in `game` for the
-    /// side to move: what to play instead of passing.
+    /// The most visited move that is a play, searched at least once and
+    /// legal in `game` for the side to move: what to play instead of
+    /// passing. A move no playout went through is none: among those the
+    /// order is the board's, and A1 is no choice.
     pub fn best_play(&self, game: &Game) -> Option<&RootMove> {
-        self.moves
-            .iter()
+        self.played_out()
             .find(|m| m.mv != Move::Pass && game.is_legal(self.to_move, m.mv))
     }
 
@@ -130,21 +131,41 @@ impl SearchReport {
     }
 
     /// Points the side to move leads by over all the playouts (the
-    /// position's estimate).
+    /// position's estimate), on the side `root_win_rate` favours.
     pub fn root_score_lead(&self) -> f32 {
-        self.to_move.sign() * self.black_margin
+        agreeing(
+            self.to_move.sign() * self.black_margin,
+            self.root_win_rate(),
+        )
     }
 
     /// Points the side to move leads by after `m`, as the playouts through
-    /// it ended (the position's estimate when there were none).
+    /// it ended (the position's estimate when there were none), on the side
+    /// its win rate favours.
     pub fn score_lead(&self, m: &RootMove) -> f32 {
-        self.to_move.sign() * m.black_margin.unwrap_or(self.black_margin)
+        let lead = self.to_move.sign() * m.black_margin.unwrap_or(self.black_margin);
+        agreeing(lead, m.win_rate)
     }
 
     /// The spread of the margins after `m` (the position's when it was
     /// not played out).
     pub fn score_stdev(&self, m: &RootMove) -> f32 {
         m.score_stdev.unwrap_or(self.score_stdev)
+    }
+}
+
+/// `lead`, or 0 where it names the other side than `win_rate` beside it.
+/// The two come from different counts: the win rate from the tree (the
+/// visits of a kept tree included, each playout's result at its own
+/// komi-adjusted margin), the lead from the margins at which this search's
+/// playouts split evenly; a client shows them side by side, and "win rate
+/// 49%, leads by 3.5" contradicts itself. Where they disagree neither side
+/// leads clearly, and 0 says so.
+fn agreeing(lead: f32, win_rate: f32) -> f32 {
+    if (win_rate > 0.5 && lead < 0.0) || (win_rate < 0.5 && lead > 0.0) {
+        0.0
+    } else {
+        lead
     }
 }
 
@@ -376,8 +397,28 @@ mod tests {
         let played: Vec<&RootMove> = report.played_out().collect();
         assert_eq!(played.len(), 2, "unvisited moves are left out");
         assert_eq!(report.score_lead(played[0]), 2.5);
-        // Pass has no margin of its own: the position's, seen by White.
-        assert_eq!(report.score_lead(played[1]), 1.0);
+        // Pass has no margin of its own: the position's, seen by White,
+        // who leads by 1; but its win rate (30%) says White trails, so
+        // neither side is shown leading.
+        assert_eq!(report.score_lead(played[1]), 0.0);
         assert!(played[0].lcb() < 0.6 && played[0].lcb() > 0.5);
+    }
+
+    #[test]
+    fn the_lead_and_the_win_rate_name_the_same_side() {
+        let mut report = sample_report();
+        // The root: 59% for White over 350 visits; Black leads by 3.5.
+        report.black_margin = 3.5;
+        assert!(report.root_win_rate() > 0.5);
+        assert_eq!(report.root_score_lead(), 0.0);
+        report.black_margin = -3.5;
+        assert_eq!(report.root_score_lead(), 3.5);
+        // A move: 60% for White, and White trails by 2 after it.
+        report.moves[0].black_margin = Some(2.0);
+        assert_eq!(report.score_lead(&report.moves[0]), 0.0);
+        report.moves[0].win_rate = 0.4;
+        assert_eq!(report.score_lead(&report.moves[0]), -2.0);
+        // An unvisited move (50%) shows the position's lead.
+        assert_eq!(report.score_lead(&report.moves[2]), 3.5);
     }
 }
