@@ -367,7 +367,7 @@ fn before_or_after<T>(before: Option<T>, after: Option<T>, flag: &str, tool: &st
 /// The GTP engine on stdin/stdout; `kata`, the settings of KataGo's
 /// config, where the command line gives none.
 fn play(cli: &Cli, matches: &ArgMatches, kata: &KataSettings) {
-    let threads = threads_or_every_core(cli.threads.or(kata.threads));
+    let threads = threads_or_every_core(cli.threads.or_else(|| within_cores(kata.threads)));
     let search = search_params(cli, kata);
     let mut rules = rules(cli);
     if let Some((nearest, differs)) = &kata.rules {
@@ -498,7 +498,7 @@ fn review(cli: &Cli, args: ReviewArgs) {
 fn analysis(cli: &Cli, args: AnalysisArgs, kata: &KataSettings) {
     let cores = threads_or_every_core(None);
     let threads = before_or_after(cli.threads, args.threads, "--threads", "analysis")
-        .or(kata.threads)
+        .or_else(|| within_cores(kata.threads))
         .unwrap_or(1)
         .clamp(1, MAX_THREADS);
     let playouts = before_or_after(cli.playouts, args.playouts, "--playouts", "analysis")
@@ -532,6 +532,23 @@ more than {MAX_THREADS} search threads"
         log::error!("hane analysis: cannot read standard input: {e}");
         std::process::exit(1);
     }
+}
+
+/// A KataGo config's `numSearchThreads`, at most the machine's cores:
+/// configs are written for other machines (KaTrain's asks for 8), and
+/// search threads beyond the cores add no playouts a second, only a wider,
+/// shallower tree. Said on stderr; `--threads` is taken as given.
+fn within_cores(config_threads: Option<usize>) -> Option<usize> {
+    let asked = config_threads?;
+    let cores = threads_or_every_core(None);
+    if asked <= cores {
+        return Some(asked);
+    }
+    log::warn!(
+        "numSearchThreads = {asked} in the config, more than this machine's {cores} cores: \
+searching with {cores} threads (--threads sets another number)"
+    );
+    Some(cores)
 }
 
 fn threads_or_every_core(threads: Option<usize>) -> usize {

@@ -384,3 +384,44 @@ fn lizzies_version_check_reads_versions_as_lizzie_does() {
     assert!(lizzie_accepts("Leela Zero", "0.17"));
     assert!(lizzie_accepts("KataGo", "1.0"));
 }
+
+#[test]
+fn katrains_thread_counts_give_every_visit_to_the_root() {
+    // KaTrain's own settings search with 8 threads and 12 positions at
+    // once; its first query asks for 25 visits. They reached the root as
+    // 1 (KaTrain showed "B 100.0%, B+50.0" on the empty board).
+    let dir = TempDir::new("katrain-threads");
+    let config = KATRAIN_CONFIG
+        .replace("numSearchThreads = 1", "numSearchThreads = 8")
+        .replace("numAnalysisThreads = 2", "numAnalysisThreads = 12");
+    let config = dir.file("analysis_config.cfg", config.as_bytes());
+    let config = config.to_string_lossy().to_string();
+    let mut client = Client {
+        engine: Gtp::start_with(&["analysis", "-config", &config, "--seed", "1"]),
+    };
+    let middle_game = r#"[["B","Q16"],["W","D4"],["B","Q3"],["W","D16"],["B","R5"],["W","C14"],["B","K10"],["W","F3"]]"#;
+    for (id, moves, visits) in [
+        ("empty25", "[]", 25),
+        ("empty200", "[]", 200),
+        ("middle25", middle_game, 25),
+        ("middle200", middle_game, 200),
+    ] {
+        client.send(&format!(
+            r#"{{"id":"{id}","moves":{moves},"rules":"chinese","komi":7.5,"boardXSize":19,"boardYSize":19,"maxVisits":{visits}}}"#
+        ));
+        let lines = client.answer_to(id);
+        let root = number(&answer(&lines)["rootInfo"], "visits");
+        assert!(root >= 0.9 * visits as f64, "{id}: {root} of {visits}");
+    }
+    client.engine.close_stdin();
+    let (status, stderr) = client.engine.close();
+    assert!(status.success());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 8 {
+        assert!(
+            stderr.contains("numSearchThreads = 8")
+                && stderr.contains(&format!("searching with {cores} threads")),
+            "{stderr}"
+        );
+    }
+}
