@@ -19,6 +19,7 @@
 //! `quit_without_waiting`.
 
 mod query;
+mod query_text;
 mod response;
 mod settings;
 

@@ -7,12 +7,14 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::game::{BoardSize, Color, Game, IllegalMove, Move, Rules, Vertex, MAX_RECORD_ACTIONS};
 use crate::game::{HandicapBonus, KomiInRules, RulesText};
 use crate::player::{FilterKind, MoveFilter, MoveRule};
 
+use super::query_text::{ActionText, Given, QueryText, RulesGiven};
 use super::settings::{KataSettings, ReportAs, Setting};
 
 /// KataGo supports komi in this range.
@@ -156,13 +158,13 @@ pub(super) fn read(line: &str, defaults: Defaults) -> Read {
         return error_only(json!({"error": "Request must have a string \"id\" field"}));
     };
     let mut fields = Fields {
-        map: &map,
         id: &id,
         messages: Vec::new(),
     };
-    let request = match map.get("action") {
-        Some(action) => fields.action(action),
-        None => fields.query(defaults).map(Request::Analyze),
+    let request = if map.contains_key("action") {
+        fields.action(&map)
+    } else {
+        fields.query(&map, defaults).map(Request::Analyze)
     };
     match request {
         Ok(request) => Read {
@@ -191,37 +193,12 @@ fn quoted(line: &str) -> String {
 
 /// The fields of one request, read with KataGo's errors.
 struct Fields<'a> {
-    map: &'a Map<String, Value>,
     id: &'a str,
     /// Warnings so far.
     messages: Vec<Value>,
 }
 
-/// The fields a query may have, and those of them hane reads but does not
-/// use (warned about).
-const QUERY_FIELDS: [&str; 21] = [
-    "overrideSettings",
-    "id",
-    "moves",
-    "initialStones",
-    "initialPlayer",
-    "rules",
-    "komi",
-    "whiteHandicapBonus",
-    "boardXSize",
-    "boardYSize",
-    "analyzeTurns",
-    "maxVisits",
-    "analysisPVLen",
-    "includeOwnership",
-    "includeOwnershipStdev",
-    "includeMovesOwnership",
-    "includePolicy",
-    "includePVVisits",
-    "avoidMoves",
-    "allowMoves",
-    "reportDuringSearchEvery",
-];
+/// Fields hane reads but does not use (warned about).
 const UNUSED_FIELDS: [&str; 5] = [
     "rootPolicyTemperature",
     "rootFpuReductionMax",
@@ -240,7 +217,6 @@ const START_UP_ONLY: [&str; 8] = [
     "resignThreshold",
     "logFile",
 ];
-const PRIORITY_FIELDS: [&str; 2] = ["priority", "priorities"];
 
 type Checked<T> = Result<T, Value>;
 
@@ -254,19 +230,25 @@ impl Fields<'_> {
         self.messages.push(warning);
     }
 
-    fn action(&mut self, action: &Value) -> Checked<Request> {
-        let request = self.map.clone();
-        match action.as_str() {
+    fn action(&mut self, map: &Map<String, Value>) -> Checked<Request> {
+        let request = map.clone();
+        let text: ActionText = ActionText::deserialize(Value::Object(request.clone()))
+            .map_err(|e| json!({"error": e.to_string()}))?;
+        let action = match &text.action {
+            Given::Typed(action) => Some(action.as_str()),
+            _ => None,
+        };
+        match action {
             Some("query_version" | "clear_cache" | "query_models") => Ok(Request::Echo(request)),
             Some("terminate") => {
-                let id = match self.map.get("terminateId").and_then(Value::as_str) {
-                    Some(id) => id.to_string(),
-                    None => return Err(self.error(
+                let id = match &text.terminate_id {
+                    Given::Typed(id) => id.clone(),
+                    _ => return Err(self.error(
                         "terminateId",
                         "Requests for a terminate action must have a string \"terminateId\" field",
                     )),
                 };
-                let turns = self.terminate_turns()?;
+                let turns = self.terminate_turns(&text)?;
                 Ok(Request::Terminate {
                     request,
                     id: Some(id),
@@ -274,7 +256,7 @@ impl Fields<'_> {
                 })
             }
             Some("terminate_all") => {
-                let turns = self.terminate_turns()?;
+                let turns = self.terminate_turns(&text)?;
                 Ok(Request::Terminate {
                     request,
                     id: None,
@@ -287,11 +269,11 @@ impl Fields<'_> {
         }
     }
 
-    fn terminate_turns(&self) -> Checked<Option<Vec<usize>>> {
+    fn terminate_turns(&self, text: &ActionText) -> Checked<Option<Vec<usize>>> {
         const WHY: &str = "If provided, must be an array of integers indicating turns to terminate";
-        match self.map.get("turnNumbers") {
-            None => Ok(None),
-            Some(Value::Array(items)) => items
+        match text.turn_numbers.typed() {
+            Ok(None) => Ok(None),
+            Ok(Some(items)) => items
                 .iter()
                 .map(|item| {
                     item.as_u64()
@@ -300,29 +282,32 @@ impl Fields<'_> {
                 })
                 .collect::<Checked<Vec<usize>>>()
                 .map(Some),
-            Some(_) => Err(self.error("turnNumbers", WHY)),
+            Err(_) => Err(self.error("turnNumbers", WHY)),
         }
     }
 
-    fn query(&mut self, defaults: Defaults) -> Checked<Query> {
-        let width = self.board_side("boardXSize")?;
-        let height = self.board_side("boardYSize")?;
+    fn query(&mut self, map: &Map<String, Value>, defaults: Defaults) -> Checked<Query> {
+        // Reading never fails: a field of another type is kept as given.
+        let text = QueryText::deserialize(Value::Object(map.clone()))
+            .map_err(|e| json!({"error": e.to_string()}))?;
+        let width = self.board_side("boardXSize", &text.board_x_size)?;
+        let height = self.board_side("boardYSize", &text.board_y_size)?;
         let size = BoardSize::new(width, height)
             .ok_or_else(|| self.error("boardXSize", "Board sizes from 2 to 25 are supported"))?;
-        let moves = self.moves(size)?;
-        let initial_stones = self.initial_stones(size)?;
-        let initial_player = match self.map.get("initialPlayer") {
-            None => match moves.first() {
+        let moves = self.moves(&text, size)?;
+        let initial_stones = self.initial_stones(&text, size)?;
+        let initial_player = match text.initial_player.typed() {
+            Ok(None) => match moves.first() {
                 Some(&(color, _)) => color,
                 None if is_handicap(&initial_stones) => Color::White,
                 None => Color::Black,
             },
-            Some(value) => {
-                color(value).ok_or_else(|| self.error("initialPlayer", "Must be \"b\" or \"w\""))?
-            }
+            Ok(Some(name)) => color_named(name)
+                .ok_or_else(|| self.error("initialPlayer", "Must be \"b\" or \"w\""))?,
+            Err(_) => return Err(self.error("initialPlayer", "Must be \"b\" or \"w\"")),
         };
-        let komi = self.komi()?;
-        let rules = self.rules(komi)?;
+        let komi = self.komi(&text)?;
+        let rules = self.rules(&text, komi)?;
         let setup = Setup {
             size,
             rules,
@@ -342,56 +327,48 @@ impl Fields<'_> {
         for note in notes {
             self.warn("moves", note);
         }
-        let turns = self.turns(setup.moves.len())?;
-        let settings = self.override_settings()?;
+        let turns = self.turns(&text, setup.moves.len())?;
+        let settings = self.override_settings(&text)?;
         // The query's own maxVisits before overrideSettings', as in KataGo
         // (which answers 2,000 visits to `"maxVisits": 2000` with an
         // override of 64); an override's maxPlayouts bounds either.
-        let max_visits = match self.map.get("maxVisits") {
-            None => settings.max_visits,
-            Some(value) => Some(
-                value
-                    .as_u64()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| self.error("maxVisits", "Must be an integer of at least 1"))?,
-            ),
+        let max_visits = match text.max_visits.typed() {
+            Ok(None) => settings.max_visits,
+            Ok(Some(&n)) if n >= 1 => Some(n),
+            _ => return Err(self.error("maxVisits", "Must be an integer of at least 1")),
         };
         let max_visits = [max_visits, settings.max_playouts]
             .into_iter()
             .flatten()
             .min()
             .unwrap_or(defaults.max_visits);
-        let pv_len =
-            match self.map.get("analysisPVLen") {
-                None => None,
-                Some(value) => Some(value.as_u64().map(|n| n.min(1000) as usize).ok_or_else(
-                    || self.error("analysisPVLen", "Must be a non-negative integer"),
-                )?),
-            };
-        let report_every = match self.map.get("reportDuringSearchEvery") {
-            None => None,
-            Some(value) => Some(
-                value
-                    .as_f64()
-                    .filter(|s| s.is_finite() && *s > 0.0 && *s <= 1e6)
-                    .map(|s| Duration::from_secs_f64(s.max(MIN_REPORT_SECONDS)))
-                    .ok_or_else(|| {
-                        self.error(
-                            "reportDuringSearchEvery",
-                            "Must be a positive number of seconds",
-                        )
-                    })?,
-            ),
+        let pv_len = match text.analysis_pv_len.typed() {
+            Ok(n) => n.map(|&n| n.min(1000) as usize),
+            Err(_) => return Err(self.error("analysisPVLen", "Must be a non-negative integer")),
+        };
+        let report_every = match text.report_during_search_every.typed() {
+            Ok(None) => None,
+            Ok(Some(&s)) if s.is_finite() && s > 0.0 && s <= 1e6 => {
+                Some(Duration::from_secs_f64(s.max(MIN_REPORT_SECONDS)))
+            }
+            _ => {
+                return Err(self.error(
+                    "reportDuringSearchEvery",
+                    "Must be a positive number of seconds",
+                ))
+            }
         };
         let include = Include {
-            ownership: self.boolean("includeOwnership")?,
-            ownership_stdev: self.boolean("includeOwnershipStdev")?,
-            moves_ownership: self.boolean("includeMovesOwnership")?,
-            policy: self.boolean("includePolicy")?,
-            pv_visits: self.boolean("includePVVisits")?,
+            ownership: self.boolean("includeOwnership", &text.include_ownership)?,
+            ownership_stdev: self
+                .boolean("includeOwnershipStdev", &text.include_ownership_stdev)?,
+            moves_ownership: self
+                .boolean("includeMovesOwnership", &text.include_moves_ownership)?,
+            policy: self.boolean("includePolicy", &text.include_policy)?,
+            pv_visits: self.boolean("includePVVisits", &text.include_pv_visits)?,
         };
-        let filter = self.filter(size)?;
-        self.warn_about_other_fields();
+        let filter = self.filter(&text, size)?;
+        self.warn_about_other_fields(&text);
         Ok(Query {
             id: self.id.to_string(),
             setup,
@@ -414,13 +391,12 @@ impl Fields<'_> {
     /// with a meaning for one query are honoured (maxVisits, maxPlayouts,
     /// maxTime, reportAnalysisWinratesAs, hane's search parameters); one
     /// warning names the others and why each is not used.
-    fn override_settings(&mut self) -> Checked<KataSettings> {
+    fn override_settings(&mut self, text: &QueryText) -> Checked<KataSettings> {
         let mut settings = KataSettings::default();
-        let Some(value) = self.map.get("overrideSettings") else {
-            return Ok(settings);
-        };
-        let Value::Object(entries) = value else {
-            return Err(self.error("overrideSettings", "Must be an object"));
+        let entries = match text.override_settings.typed() {
+            Ok(None) => return Ok(settings),
+            Ok(Some(entries)) => entries,
+            Err(_) => return Err(self.error("overrideSettings", "Must be an object")),
         };
         let mut not_used = Vec::new();
         for (key, value) in entries {
@@ -451,20 +427,18 @@ impl Fields<'_> {
         Ok(settings)
     }
 
-    fn board_side(&self, field: &str) -> Checked<usize> {
-        self.map
-            .get(field)
-            .and_then(Value::as_u64)
-            .filter(|n| (2..=25).contains(n))
-            .map(|n| n as usize)
-            .ok_or_else(|| self.error(field, "Must provide an integer from 2 to 25"))
+    fn board_side(&self, field: &str, given: &Given<u64>) -> Checked<usize> {
+        match given {
+            Given::Typed(n) if (2..=25).contains(n) => Ok(*n as usize),
+            _ => Err(self.error(field, "Must provide an integer from 2 to 25")),
+        }
     }
 
-    fn moves(&self, size: BoardSize) -> Checked<Vec<(Color, Move)>> {
-        let Some(value) = self.map.get("moves") else {
+    fn moves(&self, text: &QueryText, size: BoardSize) -> Checked<Vec<(Color, Move)>> {
+        if !text.moves.is_given() {
             return Err(self.error("moves", "Must specify an array of [player,location] pairs"));
-        };
-        let moves = self.placements("moves", value, size, true)?;
+        }
+        let moves = self.placements("moves", &text.moves, size, true)?;
         if moves.len() > MAX_RECORD_ACTIONS {
             return Err(self.error(
                 "moves",
@@ -474,11 +448,8 @@ impl Fields<'_> {
         Ok(moves)
     }
 
-    fn initial_stones(&self, size: BoardSize) -> Checked<Vec<(Vertex, Color)>> {
-        let Some(value) = self.map.get("initialStones") else {
-            return Ok(Vec::new());
-        };
-        let stones = self.placements("initialStones", value, size, false)?;
+    fn initial_stones(&self, text: &QueryText, size: BoardSize) -> Checked<Vec<(Vertex, Color)>> {
+        let stones = self.placements("initialStones", &text.initial_stones, size, false)?;
         let mut placed: Vec<(Vertex, Color)> = Vec::new();
         for (color, mv) in stones {
             let Move::Play(v) = mv else { continue };
@@ -490,18 +461,21 @@ impl Fields<'_> {
         Ok(placed)
     }
 
-    /// `[["B","Q4"],["W","pass"],...]`: a colour and a location each.
+    /// `[["B","Q4"],["W","pass"],...]`: a colour and a location each;
+    /// none when not given.
     fn placements(
         &self,
         field: &str,
-        value: &Value,
+        given: &Given<Vec<Value>>,
         size: BoardSize,
         allow_pass: bool,
     ) -> Checked<Vec<(Color, Move)>> {
         const WHY: &str =
             "Must be an array of pairs of the form: [\"b\" or \"w\", GTP board vertex]";
-        let Value::Array(items) = value else {
-            return Err(self.error(field, WHY));
+        let items = match given.typed() {
+            Ok(None) => return Ok(Vec::new()),
+            Ok(Some(items)) => items,
+            Err(_) => return Err(self.error(field, WHY)),
         };
         items
             .iter()
@@ -533,27 +507,28 @@ impl Fields<'_> {
     /// suicide), else the nearest, with a warning naming what differs, as
     /// KataGo warns when its network lacks a rule. The komi is the query's,
     /// else the rules' (given with them, or KataGo's guess for them).
-    fn rules(&mut self, komi: Option<f64>) -> Checked<Rules> {
+    fn rules(&mut self, text: &QueryText, komi: Option<f64>) -> Checked<Rules> {
         const WHY: &str = "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON object with detailed rules parameters.";
         // KataGo quotes the rules back whole, whatever was wrong in them.
         let could_not = |text: &str| self.error("rules", format!("Could not parse rules: {text}"));
-        let read = match self.map.get("rules") {
-            Some(Value::String(text)) => {
-                RulesText::parse(text, KomiInRules::Allowed).map_err(|_| could_not(text))?
+        let read = match &text.rules {
+            Given::Typed(RulesGiven::Text(name)) => {
+                RulesText::parse(name, KomiInRules::Allowed).map_err(|_| could_not(name))?
             }
-            Some(object @ Value::Object(map)) => RulesText::object(map, KomiInRules::Allowed)
-                .map_err(|_| could_not(&object.to_string()))?,
+            Given::Typed(RulesGiven::Object(map)) => {
+                RulesText::object(map, KomiInRules::Allowed)
+                    .map_err(|_| could_not(&Value::Object(map.clone()).to_string()))?
+            }
             _ => return Err(self.error("rules", WHY)),
         };
         let mut asked = read.rules;
-        if let Some(value) = self.map.get("whiteHandicapBonus") {
-            asked.white_handicap_bonus =
-                value
-                    .as_str()
-                    .and_then(HandicapBonus::parse)
-                    .ok_or_else(|| {
-                        self.error("whiteHandicapBonus", "Must be \"0\", \"N\" or \"N-1\"")
-                    })?;
+        let bonus_why = || self.error("whiteHandicapBonus", "Must be \"0\", \"N\" or \"N-1\"");
+        match text.white_handicap_bonus.typed() {
+            Ok(None) => {}
+            Ok(Some(bonus)) => {
+                asked.white_handicap_bonus = HandicapBonus::parse(bonus).ok_or_else(bonus_why)?
+            }
+            Err(_) => return Err(bonus_why()),
         }
         let komi = komi.unwrap_or(read.komi);
         if komi.abs() > MAX_KOMI {
@@ -578,14 +553,11 @@ impl Fields<'_> {
     }
 
     /// The query's `komi`, when it gives one.
-    fn komi(&self) -> Checked<Option<f64>> {
-        match self.map.get("komi") {
-            None => Ok(None),
-            Some(value) => value
-                .as_f64()
-                .filter(|k| k.is_finite() && k.abs() <= MAX_KOMI)
-                .map(Some)
-                .ok_or_else(|| self.error("komi", "Must be a number from -400 to 400")),
+    fn komi(&self, text: &QueryText) -> Checked<Option<f64>> {
+        match text.komi.typed() {
+            Ok(None) => Ok(None),
+            Ok(Some(&k)) if k.is_finite() && k.abs() <= MAX_KOMI => Ok(Some(k)),
+            _ => Err(self.error("komi", "Must be a number from -400 to 400")),
         }
     }
 
@@ -593,17 +565,17 @@ impl Fields<'_> {
     /// KataGo reads the list as a set: a turn named twice is analysed once
     /// (with the priority given last for it), and the turns are queued in
     /// the game's order, whatever the list's.
-    fn turns(&self, moves: usize) -> Checked<Vec<(usize, i64)>> {
-        let turns: Vec<usize> = match self.map.get("analyzeTurns") {
-            None => vec![moves],
-            Some(Value::Array(items)) => items
+    fn turns(&self, text: &QueryText, moves: usize) -> Checked<Vec<(usize, i64)>> {
+        let turns: Vec<usize> = match text.analyze_turns.typed() {
+            Ok(None) => vec![moves],
+            Ok(Some(items)) => items
                 .iter()
                 .map(|item| match item.as_u64() {
                     Some(turn) if turn as usize <= moves => Ok(turn as usize),
                     _ => Err(self.error("analyzeTurns", format!("Invalid turn number: {item}"))),
                 })
                 .collect::<Checked<_>>()?,
-            Some(_) => {
+            Err(_) => {
                 return Err(self.error(
                     "analyzeTurns",
                     "Must specify an array of integers indicating turns to analyze",
@@ -615,13 +587,15 @@ impl Fields<'_> {
                 .as_i64()
                 .ok_or_else(|| self.error(field, format!("Invalid priority: {value}")))
         };
-        let priorities: Vec<i64> = match (self.map.get("priority"), self.map.get("priorities")) {
-            (Some(_), Some(_)) => {
+        let priorities: Vec<i64> = match (&text.priority, text.priorities.typed()) {
+            (Given::Absent, Ok(None)) => vec![0; turns.len()],
+            (Given::Typed(_) | Given::Mistyped(_), Ok(Some(_)) | Err(_)) => {
                 return Err(self.error("priority", "Cannot specify both priority and priorities"))
             }
-            (Some(value), None) => vec![priority(value, "priority")?; turns.len()],
-            (None, Some(Value::Array(items))) => {
-                if !self.map.contains_key("analyzeTurns") {
+            (Given::Typed(p), Ok(None)) => vec![*p; turns.len()],
+            (Given::Mistyped(value), Ok(None)) => vec![priority(value, "priority")?; turns.len()],
+            (Given::Absent, Ok(Some(items))) => {
+                if !text.analyze_turns.is_given() {
                     return Err(self.error(
                         "priorities",
                         "Can only specify when also specifying analyzeTurns",
@@ -637,38 +611,35 @@ impl Fields<'_> {
                     .map(|item| priority(item, "priorities"))
                     .collect::<Checked<_>>()?
             }
-            (None, Some(_)) => {
+            (Given::Absent, Err(_)) => {
                 return Err(self.error(
                     "priorities",
                     "Must specify an array of integers indicating priorities",
                 ))
             }
-            (None, None) => vec![0; turns.len()],
         };
         let set: BTreeMap<usize, i64> = turns.into_iter().zip(priorities).collect();
         Ok(set.into_iter().collect())
     }
 
-    fn boolean(&self, field: &str) -> Checked<bool> {
-        match self.map.get(field) {
-            None => Ok(false),
-            Some(value) => value
-                .as_bool()
-                .ok_or_else(|| self.error(field, "Must be a boolean")),
+    fn boolean(&self, field: &str, given: &Given<bool>) -> Checked<bool> {
+        match given.typed() {
+            Ok(value) => Ok(value.copied().unwrap_or(false)),
+            Err(_) => Err(self.error(field, "Must be a boolean")),
         }
     }
 
     /// `avoidMoves` / `allowMoves`: `[{"player":"B","moves":["C3"],
     /// "untilDepth":1}, ...]`, as the analysis commands' avoid and allow.
-    fn filter(&self, size: BoardSize) -> Checked<MoveFilter> {
+    fn filter(&self, text: &QueryText, size: BoardSize) -> Checked<MoveFilter> {
         const WHY: &str = "Must be a list of dicts with subfields 'player', 'moves', 'untilDepth'";
         let mut filter = MoveFilter::default();
         let given = [
-            ("avoidMoves", FilterKind::Avoid),
-            ("allowMoves", FilterKind::Allow),
+            ("avoidMoves", FilterKind::Avoid, &text.avoid_moves),
+            ("allowMoves", FilterKind::Allow, &text.allow_moves),
         ]
         .into_iter()
-        .filter_map(|(field, kind)| self.map.get(field).map(|value| (field, kind, value)))
+        .filter(|(_, _, given)| given.is_given())
         .collect::<Vec<_>>();
         if given.len() == 2 {
             return Err(self.error(
@@ -677,7 +648,7 @@ impl Fields<'_> {
             ));
         }
         for (field, kind, value) in given {
-            let Value::Array(items) = value else {
+            let Ok(Some(items)) = value.typed() else {
                 return Err(self.error(field, WHY));
             };
             for item in items {
@@ -721,13 +692,11 @@ impl Fields<'_> {
         Ok(filter)
     }
 
-    fn warn_about_other_fields(&mut self) {
-        let keys: Vec<String> = self.map.keys().cloned().collect();
-        for key in keys {
+    /// The fields no part of a query names: read but not used, or not
+    /// KataGo's.
+    fn warn_about_other_fields(&mut self, text: &QueryText) {
+        for key in text.other.keys() {
             let key = key.as_str();
-            if QUERY_FIELDS.contains(&key) || PRIORITY_FIELDS.contains(&key) {
-                continue;
-            }
             if UNUSED_FIELDS.contains(&key) {
                 self.warn(key, "hane reads but does not use this field");
             } else {
@@ -745,7 +714,11 @@ fn is_handicap(stones: &[(Vertex, Color)]) -> bool {
 
 /// `"B"`, `"b"`, `"black"`, `"W"`, ...
 fn color(value: &Value) -> Option<Color> {
-    match value.as_str()?.to_ascii_lowercase().as_str() {
+    color_named(value.as_str()?)
+}
+
+fn color_named(name: &str) -> Option<Color> {
+    match name.to_ascii_lowercase().as_str() {
         "b" | "black" => Some(Color::Black),
         "w" | "white" => Some(Color::White),
         _ => None,

@@ -139,3 +139,23 @@ fn actions() {
         Some(Request::Echo(_))
     ));
 }
+
+#[test]
+fn a_query_reads_into_its_typed_fields_whatever_their_types() {
+    let text: QueryText = serde_json::from_str(
+        r#"{"id":"q","boardXSize":19,"boardYSize":"19","komi":6,"includePolicy":true,"moves":[["B","Q4"]],"rules":{"ko":"SIMPLE"},"turnNumbers":[1]}"#,
+    )
+    .expect("reading a query never fails");
+    assert!(matches!(text.board_x_size, Given::Typed(19)));
+    // A field of another type is kept as given, for the error naming it.
+    assert!(matches!(&text.board_y_size, Given::Mistyped(Value::String(s)) if s == "19"));
+    assert!(matches!(text.komi, Given::Typed(k) if k == 6.0));
+    assert!(matches!(text.include_policy, Given::Typed(true)));
+    assert!(matches!(text.include_ownership, Given::Absent));
+    assert!(matches!(&text.moves, Given::Typed(moves) if moves.len() == 1));
+    assert!(matches!(text.rules, Given::Typed(RulesGiven::Object(_))));
+    // What no field names is left for the warnings.
+    assert_eq!(text.other.keys().collect::<Vec<_>>(), ["turnNumbers"]);
+    let e = error(r#"{"id":"q","boardXSize":19,"boardYSize":"19","moves":[],"rules":"chinese"}"#);
+    assert_eq!(e["field"], "boardYSize");
+}
