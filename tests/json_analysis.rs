@@ -43,6 +43,9 @@ fn check_analysis(response: &Value, size: usize) {
             assert!((0.0..=1.0).contains(&number(info, key)), "{key} in {info}");
         }
         assert_eq!(info["scoreLead"], info["scoreMean"]);
+        // A move's lead names the side its win rate does (or is 0).
+        let (lead, rate) = (number(info, "scoreLead"), number(info, "winrate"));
+        assert!((rate - 0.5) * lead >= 0.0, "{info}");
         assert!(number(info, "scoreStdev") >= 0.0, "{info}");
         assert_eq!(info["visits"], info["edgeVisits"]);
         let visits = number(info, "visits");
@@ -58,13 +61,9 @@ fn check_analysis(response: &Value, size: usize) {
     let root = &response["rootInfo"];
     assert!(number(root, "visits") >= visits_sum);
     assert!((0.0..=1.0).contains(&number(root, "winrate")));
-    // The lead names the side the win rate does: the margin at which
-    // the playouts split evenly.
+    // The lead names the side the win rate does (or is 0).
     let (lead, rate) = (number(root, "scoreLead"), number(root, "winrate"));
-    assert!(
-        (rate - 0.5).abs() < 0.01 || (lead > 0.0) == (rate > 0.5),
-        "{root}"
-    );
+    assert!((rate - 0.5) * lead >= 0.0, "{root}");
     assert!(number(root, "scoreStdev") >= 0.0, "{root}");
     assert!(matches!(root["currentPlayer"].as_str(), Some("B" | "W")));
     assert_eq!(root["thisHash"].as_str().map(str::len), Some(16));
