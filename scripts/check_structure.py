@@ -19,7 +19,7 @@ MAX_LINES = 800
 
 
 def module_path(path):
-    """src/player/search/walk.rs -> ['player', 'search', 'walk']"""
+    """src/player/search/search.rs -> ['player', 'search', 'search']"""
     rel = os.path.relpath(path, ROOT)[:-3].split(os.sep)
     if rel[-1] in ("mod", "lib", "main"):
         rel = rel[:-1]

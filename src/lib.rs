@@ -32,7 +32,9 @@ mod review;
 pub use game::sgf;
 pub use game::zobrist::stone_key;
 pub use game::{BoardSize, Color, Game, Move, Rules, Superko, Vertex};
-pub use gtp::{format_response, parse_line, serve, Command, Engine, LiveGfx, ParseError, Request};
+pub use gtp::{
+    format_response, parse_line, serve, Command, Engine, GtpRequest, LiveGfx, ParseError,
+};
 pub use json_analysis::{
     parse_overrides, read_config_file, run_analysis, serve_analysis, AnalysisOptions, KataSettings,
     NotUsed, ReportAs, Setting, MAX_THREADS,

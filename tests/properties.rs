@@ -7,12 +7,12 @@ use proptest::prelude::*;
 
 use hane::format_response;
 use hane::sgf;
-use hane::{parse_line, Command, Engine, ParseError, Request};
+use hane::{parse_line, Command, Engine, GtpRequest, ParseError};
 use hane::{Game, Superko};
 use hane::{PlayerConfig, SearchParams};
 
 /// Checks the shape of one response: one terminating empty line, no other.
-fn assert_one_response(request: &Request, reply: &Result<String, String>) {
+fn assert_one_response(request: &GtpRequest, reply: &Result<String, String>) {
     let response = format_response(request.id, reply);
     assert!(response.ends_with("\n\n"), "{response:?}");
     assert_eq!(response.matches("\n\n").count(), 1, "{response:?}");

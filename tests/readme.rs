@@ -269,7 +269,7 @@ fn the_layout_names_every_source_file() {
             continue;
         }
         assert!(layout.contains(name), "README's Layout names src/{file}");
-        // In a layer's table: the path below the layer (search/walk.rs).
+        // In a layer's table: the path below the layer (search/search.rs).
         let below = if parts.len() > 2 {
             parts[1..].join("/")
         } else {

@@ -7,8 +7,6 @@ mod handicap;
 mod history;
 mod record;
 mod rules;
-mod rules_object;
-mod rules_text;
 pub mod sgf;
 mod superko;
 mod vertex;
@@ -19,8 +17,6 @@ pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
 pub use history::{Action, Game, IllegalMove, MAX_RECORD_ACTIONS};
 pub use record::result_text;
 pub use rules::{Rules, DEFAULT_KOMI};
-pub use rules_object::{HandicapBonus, RulesObject, Scoring};
-pub use rules_text::{KomiInRules, RulesText};
 pub use superko::Superko;
 pub use vertex::{BoardSize, Move, Vertex, MAX_SIZE};
 

@@ -7,7 +7,7 @@ use crate::player::MoveFilter;
 /// One input line after preprocessing: the optional numeric id (echoed in
 /// the response) and either a command or the error to answer with.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Request {
+pub struct GtpRequest {
     pub id: Option<u64>,
     pub command: Result<Command, ParseError>,
 }

@@ -23,7 +23,8 @@ use super::response::{Reply, ResponseStream, ResponseWriter};
 use super::showboard::showboard;
 use super::signals::Signals;
 use crate::frontend::panic_message;
-use crate::game::{result_text, BoardSize, Color, Game, Move, Rules, RulesObject, DEFAULT_KOMI};
+use crate::frontend::RulesObject;
+use crate::game::{result_text, BoardSize, Color, Game, Move, Rules, DEFAULT_KOMI};
 use crate::player::{
     Budget, Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, SearchRequest,
     TimeControl, Watch, UNSEEN_LATENCY,

@@ -14,7 +14,7 @@ use std::thread;
 
 use log::{debug, warn};
 
-use super::command::{ParseError, Request};
+use super::command::{GtpRequest, ParseError};
 use super::engine::{CommandIo, Engine};
 use super::parse::parse_line;
 use super::response::ResponseWriter;
@@ -262,11 +262,11 @@ fn is_interrupt(line: &[u8]) -> bool {
 /// The answer to a line cut at MAX_LINE_BYTES. When a `#` falls inside the
 /// kept part, all that was dropped is comment and the line is read as usual;
 /// otherwise it is a syntax error, with the id if the line starts with one.
-fn too_long(start: &[u8]) -> Option<Request> {
+fn too_long(start: &[u8]) -> Option<GtpRequest> {
     if start.contains(&b'#') {
         return parse_line(start);
     }
-    Some(Request {
+    Some(GtpRequest {
         id: parse_line(start).and_then(|request| request.id),
         command: Err(ParseError::Syntax(format!(
             "line longer than {MAX_LINE_BYTES} bytes"

@@ -12,7 +12,7 @@ mod response;
 mod showboard;
 mod signals;
 
-pub use command::{Command, ParseError, Request};
+pub use command::{Command, GtpRequest, ParseError};
 pub use engine::Engine;
 pub use io::serve;
 pub use live_gfx::LiveGfx;

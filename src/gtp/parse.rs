@@ -1,4 +1,4 @@
-//! The GTP v2 line parser: one raw input line in, one typed `Request` out.
+//! The GTP v2 line parser: one raw input line in, one typed `GtpRequest` out.
 //!
 //! The line is preprocessed as the spec (section 3.1) asks, then parsed as
 //! bytes, not as `str`: bytes >= 128 (valid UTF-8 or not) are ordinary
@@ -9,9 +9,9 @@
 //!
 //! Choices the spec leaves open:
 //! - An id too large for u64 is not an id: the answer is
-//!   `Request { id: None, command: Err(Syntax("id too large")) }`.
+//!   `GtpRequest { id: None, command: Err(Syntax("id too large")) }`.
 //! - A line holding only an id (`12`) has an empty command name, which is not
-//!   a known command: `Request { id: Some(12), command: Err(UnknownCommand) }`.
+//!   a known command: `GtpRequest { id: Some(12), command: Err(UnknownCommand) }`.
 //! - Integers saturate at u64::MAX; the engine judges the value.
 //! - A time of `-0` is accepted as 0.
 
@@ -24,7 +24,7 @@ use nom::sequence::{preceded, terminated};
 use nom::IResult;
 
 use super::command::{
-    AnalyzeArgs, Command, Dialect, GfxView, KgsTimeSystem, ParseError, Request, StoneStatus,
+    AnalyzeArgs, Command, Dialect, GfxView, GtpRequest, KgsTimeSystem, ParseError, StoneStatus,
 };
 use crate::game::{Color, Move, Vertex};
 use crate::player::{FilterKind, MoveRule};
@@ -35,7 +35,7 @@ type Parsed<'a, T> = IResult<Input<'a>, T>;
 /// Parses one input line, given without its trailing LF. Returns `None` for
 /// a line that the spec says to ignore: empty, blank or only a comment once
 /// control characters are gone.
-pub fn parse_line(line: &[u8]) -> Option<Request> {
+pub fn parse_line(line: &[u8]) -> Option<GtpRequest> {
     let text = preprocess(line);
     if text.iter().all(|&byte| is_separator(byte)) {
         return None;
@@ -64,13 +64,13 @@ fn is_separator(byte: u8) -> bool {
 }
 
 /// `[id] command_name [arguments]`, on a line that is not blank.
-fn parse_request(text: &[u8]) -> Request {
+fn parse_request(text: &[u8]) -> GtpRequest {
     let (rest, _) = spaces0(text).unwrap_or((text, &[]));
     let (rest, id) = match id(rest) {
         Ok((rest, digits)) => match exact_u64(digits) {
             Some(id) => (rest, Some(id)),
             None => {
-                return Request {
+                return GtpRequest {
                     id: None,
                     command: Err(syntax("id too large")),
                 }
@@ -81,7 +81,7 @@ fn parse_request(text: &[u8]) -> Request {
     let (rest, _) = spaces0(rest).unwrap_or((rest, &[]));
     // An id-only line leaves an empty name, which matches no command.
     let (arguments, name) = split_word(rest);
-    Request {
+    GtpRequest {
         id,
         command: parse_command(name, arguments),
     }

@@ -37,7 +37,7 @@ use serde_json::{json, Value};
 
 use crate::frontend::{panic_message, BoundedLines, LineEnd, MAX_LINE_BYTES};
 use crate::player::{Budget, Player, PlayerConfig, SearchReport, SearchRequest, Watch};
-use query::{Defaults, Query, Request};
+use query::{Defaults, JsonRequest, Query};
 use response::{analysis, ResponseSpec};
 
 pub use settings::{
@@ -226,8 +226,8 @@ impl<W: Write + Send> Shared<W> {
                 self.emit(message);
             }
             match read.request {
-                Some(Request::Analyze(query)) => self.enqueue(query),
-                Some(Request::Echo(mut request)) => {
+                Some(JsonRequest::Analyze(query)) => self.enqueue(query),
+                Some(JsonRequest::Echo(mut request)) => {
                     match request.get("action").and_then(Value::as_str) {
                         Some("query_version") => {
                             request.insert("version".into(), env!("CARGO_PKG_VERSION").into());
@@ -245,7 +245,7 @@ impl<W: Write + Send> Shared<W> {
                     }
                     self.emit(&request);
                 }
-                Some(Request::Terminate { request, id, turns }) => {
+                Some(JsonRequest::Terminate { request, id, turns }) => {
                     self.terminate(id.as_deref(), turns.as_deref(), &request)
                 }
                 None => {}

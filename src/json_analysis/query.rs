@@ -10,8 +10,8 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
+use crate::frontend::{HandicapBonus, KomiInRules, RulesText};
 use crate::game::{BoardSize, Color, Game, IllegalMove, Move, Rules, Vertex, MAX_RECORD_ACTIONS};
-use crate::game::{HandicapBonus, KomiInRules, RulesText};
 use crate::player::{FilterKind, MoveFilter, MoveRule};
 
 use super::query_text::{ActionText, Given, QueryText, RulesGiven};
@@ -26,7 +26,7 @@ const MAX_QUOTED: usize = 200;
 
 /// What the engine does with one line.
 #[derive(Debug)]
-pub(super) enum Request {
+pub(super) enum JsonRequest {
     Analyze(Query),
     /// `query_version`, `clear_cache`, `query_models`: answered at once.
     Echo(Map<String, Value>),
@@ -127,7 +127,7 @@ impl Setup {
 /// warning objects to write (an error means no request).
 #[derive(Debug, Default)]
 pub(super) struct Read {
-    pub request: Option<Request>,
+    pub request: Option<JsonRequest>,
     pub messages: Vec<Value>,
 }
 
@@ -164,7 +164,7 @@ pub(super) fn read(line: &str, defaults: Defaults) -> Read {
     let request = if map.contains_key("action") {
         fields.action(&map)
     } else {
-        fields.query(&map, defaults).map(Request::Analyze)
+        fields.query(&map, defaults).map(JsonRequest::Analyze)
     };
     match request {
         Ok(request) => Read {
@@ -230,7 +230,7 @@ impl Fields<'_> {
         self.messages.push(warning);
     }
 
-    fn action(&mut self, map: &Map<String, Value>) -> Checked<Request> {
+    fn action(&mut self, map: &Map<String, Value>) -> Checked<JsonRequest> {
         let request = map.clone();
         let text: ActionText = ActionText::deserialize(Value::Object(request.clone()))
             .map_err(|e| json!({"error": e.to_string()}))?;
@@ -239,7 +239,9 @@ impl Fields<'_> {
             _ => None,
         };
         match action {
-            Some("query_version" | "clear_cache" | "query_models") => Ok(Request::Echo(request)),
+            Some("query_version" | "clear_cache" | "query_models") => {
+                Ok(JsonRequest::Echo(request))
+            }
             Some("terminate") => {
                 let id = match &text.terminate_id {
                     Given::Typed(id) => id.clone(),
@@ -249,7 +251,7 @@ impl Fields<'_> {
                     )),
                 };
                 let turns = self.terminate_turns(&text)?;
-                Ok(Request::Terminate {
+                Ok(JsonRequest::Terminate {
                     request,
                     id: Some(id),
                     turns,
@@ -257,7 +259,7 @@ impl Fields<'_> {
             }
             Some("terminate_all") => {
                 let turns = self.terminate_turns(&text)?;
-                Ok(Request::Terminate {
+                Ok(JsonRequest::Terminate {
                     request,
                     id: None,
                     turns,

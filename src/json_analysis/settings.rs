@@ -8,8 +8,9 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::frontend::RulesObject;
 use crate::game::Rules;
-use crate::game::{RulesObject, DEFAULT_KOMI};
+use crate::game::DEFAULT_KOMI;
 use crate::player::SearchParams;
 
 use crate::game::Color;

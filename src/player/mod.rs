@@ -14,7 +14,7 @@
 //! - `clock`: how long to think (the time controls and a move's budget;
 //!   it uses only `game`).
 //!
-//! Above them, `request` is what a caller asks for, `think` (the `Player`)
+//! Above them, `request` is what a caller asks for, `player` (the `Player`)
 //! runs a search on every thread, and `decision` turns its report into
 //! genmove's move.
 
@@ -28,15 +28,17 @@ mod playout;
 mod request;
 mod rng;
 mod search;
-mod think;
+// Each file is named for the one type it holds: `Player` in player.rs.
+#[allow(clippy::module_inception)]
+mod player;
 
 pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
 pub use knowledge::{evaluator_from_file, shipped_evaluator, CacheUse, Evaluator};
 pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, PARAMS};
+pub use player::{Player, PlayerConfig};
 pub use request::{SearchRequest, Watch};
 pub use search::{FilterKind, MoveFilter, MoveRule, RootMove, SearchReport};
-pub use think::{Player, PlayerConfig};
 
 /// The move model's pieces the offline tools read game records with: the
 /// playout board, the features of a move (examples/fit_prior) and the

@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::frontend::{open_for_writing, read_sgf_file, write_over};
+use crate::frontend::{RulesObject, Scoring};
 use crate::game::sgf::{count_game_trees, MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
-use crate::game::{Color, Game, Move, Rules, RulesObject, Scoring, DEFAULT_KOMI};
+use crate::game::{Color, Game, Move, Rules, DEFAULT_KOMI};
 use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport, SearchRequest};
 use notes::{comment, Verdict};
 use progress::Progress;

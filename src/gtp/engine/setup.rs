@@ -9,11 +9,11 @@ use log::{info, warn};
 
 use super::position::vertex_list;
 use super::Engine;
-use crate::frontend::{open_for_writing, read_sgf_file, write_over};
+use crate::frontend::{open_for_writing, read_sgf_file, write_over, RulesObject};
 use crate::game::sgf;
 use crate::game::{
-    fixed_handicap_vertices, free_handicap_vertices, Action, BoardSize, Color, Game, Move,
-    RulesObject, Vertex, MAX_RECORD_ACTIONS,
+    fixed_handicap_vertices, free_handicap_vertices, Action, BoardSize, Color, Game, Move, Vertex,
+    MAX_RECORD_ACTIONS,
 };
 use crate::gtp::command::KgsTimeSystem;
 use crate::gtp::response::Reply;

@@ -1,7 +1,7 @@
 use super::*;
 use std::time::{Duration, Instant};
 
-fn parse(line: &str) -> Option<Request> {
+fn parse(line: &str) -> Option<GtpRequest> {
     parse_line(line.as_bytes())
 }
 
@@ -642,21 +642,21 @@ fn control_characters_are_removed_and_tabs_separate() {
     );
     assert_eq!(
         parse_line(b"na\x00me"),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Ok(Command::Name)
         })
     );
     assert_eq!(
         parse_line(b"ge\x01nmove \x1bw\x7f\r"),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Ok(Command::Genmove(Color::White))
         })
     );
     assert_eq!(
         parse_line(b"1\x002 pla\x08y b D\x004"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(12),
             command: Ok(Command::Play(Color::Black, Move::Play(v("D4"))))
         })
@@ -670,35 +670,35 @@ fn control_characters_are_removed_and_tabs_separate() {
 fn ids_are_returned() {
     assert_eq!(
         parse("12 name"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(12),
             command: Ok(Command::Name)
         })
     );
     assert_eq!(
         parse("0\tname"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(0),
             command: Ok(Command::Name)
         })
     );
     assert_eq!(
         parse(" 007  genmove b "),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(7),
             command: Ok(Command::Genmove(Color::Black))
         })
     );
     assert_eq!(
         parse("18446744073709551615 quit"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(u64::MAX),
             command: Ok(Command::Quit)
         })
     );
     assert_eq!(
         parse("name"),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Ok(Command::Name)
         })
@@ -709,21 +709,21 @@ fn ids_are_returned() {
 fn ids_are_echoed_on_errors() {
     assert_eq!(
         parse("5 frobnicate"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(5),
             command: Err(ParseError::UnknownCommand)
         })
     );
     assert_eq!(
         parse("6 play b I5"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(6),
             command: Err(syntax(EXPECTED_MOVE))
         })
     );
     assert_eq!(
         parse("7 boardsize 19 19 19"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(7),
             command: Err(syntax(TOO_MANY))
         })
@@ -731,14 +731,14 @@ fn ids_are_echoed_on_errors() {
     // An id-only line: the empty name is not a command.
     assert_eq!(
         parse("12"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(12),
             command: Err(ParseError::UnknownCommand)
         })
     );
     assert_eq!(
         parse("12 # c"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(12),
             command: Err(ParseError::UnknownCommand)
         })
@@ -749,14 +749,14 @@ fn ids_are_echoed_on_errors() {
 fn overflowing_ids_are_not_ids() {
     assert_eq!(
         parse("18446744073709551616 name"),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Err(syntax("id too large"))
         })
     );
     assert_eq!(
         parse("99999999999999999999999999"),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Err(syntax("id too large"))
         })
@@ -764,14 +764,14 @@ fn overflowing_ids_are_not_ids() {
     // Signs and other characters make a word a (unknown) name, not an id.
     assert_eq!(
         parse("-1 name"),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Err(ParseError::UnknownCommand)
         })
     );
     assert_eq!(
         parse("+1 name"),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Err(ParseError::UnknownCommand)
         })
@@ -784,14 +784,14 @@ fn overflowing_ids_are_not_ids() {
 fn invalid_utf8_is_an_unknown_name_or_a_bad_argument() {
     assert_eq!(
         parse_line(b"3 n\xffame"),
-        Some(Request {
+        Some(GtpRequest {
             id: Some(3),
             command: Err(ParseError::UnknownCommand)
         })
     );
     assert_eq!(
         parse_line(b"\xff\xfe"),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Err(ParseError::UnknownCommand)
         })
@@ -844,7 +844,7 @@ const MEGABYTE: usize = 1 << 20;
 
 /// Parses `line` and checks that it took well under a second: linear work
 /// on a megabyte is milliseconds, quadratic work would be minutes.
-fn parse_quickly(line: &[u8]) -> Option<Request> {
+fn parse_quickly(line: &[u8]) -> Option<GtpRequest> {
     let start = Instant::now();
     let request = parse_line(line);
     let elapsed = start.elapsed();
@@ -880,7 +880,7 @@ fn megabyte_lines_are_handled_in_linear_time() {
     let digits = repeat(b"9", b"");
     assert_eq!(
         parse_quickly(&digits),
-        Some(Request {
+        Some(GtpRequest {
             id: None,
             command: Err(syntax("id too large"))
         })

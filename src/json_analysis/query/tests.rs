@@ -9,7 +9,7 @@ const DEFAULTS: Defaults = Defaults {
 fn query(line: &str) -> Query {
     let read = read(line, DEFAULTS);
     match read.request {
-        Some(Request::Analyze(query)) => query,
+        Some(JsonRequest::Analyze(query)) => query,
         other => panic!("{other:?} {:?}", read.messages),
     }
 }
@@ -85,7 +85,7 @@ fn other_rules_and_unknown_fields_are_warnings() {
         r#"{"id":"w","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisit":5,"overrideSettings":{"wideRootNoise":0.04,"maxTime":2}}"#,
         DEFAULTS,
     );
-    assert!(matches!(read.request, Some(Request::Analyze(_))));
+    assert!(matches!(read.request, Some(JsonRequest::Analyze(_))));
     let fields: Vec<&str> = read
         .messages
         .iter()
@@ -126,7 +126,7 @@ fn actions() {
     )
     .request
     {
-        Some(Request::Terminate { id, turns, .. }) => {
+        Some(JsonRequest::Terminate { id, turns, .. }) => {
             assert_eq!(id.as_deref(), Some("foo"));
             assert_eq!(turns, Some(vec![1, 2]));
         }
@@ -136,7 +136,7 @@ fn actions() {
     assert_eq!(e["field"], "terminateId");
     assert!(matches!(
         read(r#"{"id":"v","action":"query_version"}"#, DEFAULTS).request,
-        Some(Request::Echo(_))
+        Some(JsonRequest::Echo(_))
     ));
 }
 

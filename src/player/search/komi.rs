@@ -8,9 +8,9 @@
 //! komi.
 //!
 //! After Pachi's "linear" dynamic komi: a handicap bonus that fades
-//! linearly over the first part of the game. (An adaptive part, moved after
-//! each move by the win rate, lost its match and was removed:
-//! docs/strength.md, "Adaptive dynamic komi".)
+//! linearly over the first part of the game. No adaptive part, moved after
+//! each move by the win rate: the linear fade is what matches supported
+//! (docs/strength.md, "Adaptive dynamic komi").
 
 use crate::game::{Action, Color, Game};
 

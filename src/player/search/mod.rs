@@ -13,15 +13,17 @@ mod priors;
 mod report;
 mod stopping;
 mod tree;
-mod walk;
+// Each file is named for the one type it holds: `Search` in search.rs.
+#[allow(clippy::module_inception)]
+mod search;
 mod worker;
 
 pub use filter::{FilterKind, MoveFilter, MoveRule};
 pub use komi::{handicap_extra, search_komi};
 pub use report::{summarise, RootMove, SearchReport};
+pub use search::{run_threads, Search};
 pub use stopping::{manage_time, CHECK_INTERVAL};
 pub use tree::{Node, Tree};
-pub use walk::{run_threads, Search};
 pub use worker::Worker;
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use super::margins::Margins;
+use super::search::Search;
 use super::tree::PASS;
-use super::walk::Search;
 use super::worker::Worker;
 use crate::game::{BoardSize, Color, Game, Move, Vertex};
 use crate::player::board::Point;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use log::info;
 
 use super::report::{root_totals, MoveTotals};
-use super::walk::Search;
+use super::search::Search;
 use super::worker::Worker;
 use crate::game::Color;
 

@@ -1,6 +1,6 @@
 //! One search thread's own state (`Worker`): its random stream, tactical
 //! readers, last good replies, the buffers an iteration works in, and the
-//! sums the report adds over the threads. The walk (`walk.rs`) uses it;
+//! sums the report adds over the threads. The search (`search.rs`) uses it;
 //! the tree stays shared.
 
 use super::margins::Margins;

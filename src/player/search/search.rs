@@ -2,7 +2,7 @@
 //! manner of Michi and Pachi's UCT engine.
 //!
 //! A `Search` is the tree and the position at its root, shared by every
-//! search thread (`player/mod.rs` runs them); a `Worker` is one thread's
+//! search thread (`player/player.rs` runs them); a `Worker` is one thread's
 //! own state (its random stream, readers, last good replies and the sums it
 //! reports). Each iteration copies the root board, walks down the tree
 //! choosing the child with the best blend of its own and its RAVE win rate,

@@ -16,8 +16,7 @@
 
 use serde::Serialize;
 
-use super::rules::Rules;
-use super::superko::Superko;
+use crate::game::{Rules, Superko};
 
 /// KataGo's `ko` field: how cycles are prevented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
