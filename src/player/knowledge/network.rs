@@ -487,7 +487,9 @@ mod tests {
         let got = output.value_logit.expect("a value");
         assert!((got - want).abs() < 1e-4, "{got} against {want}");
         // The policy is the same with or without the head.
-        let plain = Network::shipped().run(&mut scratch, &mut board, Color::White, &[None; 4]);
+        let mut without = Network::shipped();
+        without.value = None;
+        let plain = without.run(&mut scratch, &mut board, Color::White, &[None; 4]);
         assert_eq!(plain.logits, output.logits);
         assert_eq!(plain.value_logit, None);
     }
