@@ -9,9 +9,10 @@ each position, the side to move's chance of winning being its sigmoid).
 
   python3 scripts/golden_from_training.py net.json > data/policy-net-golden.json
 
-train_value.py's outputs are the trained PyTorch model's own (eval mode,
-float64), so a mistake in the export shows as a difference; train_policy.py's
-are a float64 forward pass of its exported weights.
+Both scripts write the trained PyTorch model's own outputs (eval mode,
+float64), so that a mistake in the export shows as a difference (summaries
+of train_policy.py before it did hold a float64 forward pass of the
+exported weights instead).
 """
 import json
 import sys
@@ -26,7 +27,7 @@ if "mode" in summary:
         "outputs, eval mode, float64)"
     )
 else:
-    source = "scripts/train_policy.py (float64 forward pass of the exported weights)"
+    source = "scripts/train_policy.py (float64)"
 network = {k: summary[k] for k in ("blocks", "channels", "held_out") if k in summary}
 for k in ("format_version", "value_channels", "hidden"):
     if k in summary:

@@ -560,7 +560,7 @@ def calibrate_norms(model, x):
     network rather than from a scrambled one, and keeps batch norm's
     tolerance of a high learning rate (without it, the folded network
     diverged within three steps at 0.01)."""
-    pairs = [(model.net.stem, model.net.stem_bn)]
+    pairs = [(model.net.stem, model.net.stem_bn), (model.value.conv, model.value.bn)]
     for block in model.net.blocks:
         pairs += [(block.conv1, block.bn1), (block.conv2, block.bn2)]
     stats = {}
