@@ -202,16 +202,25 @@ def folded_forward(tensors, x, blocks):
     return torch.cat([points, pass_logit.unsqueeze(1)], 1)
 
 
+@torch.no_grad()
 def golden(model, path, size, planes, positions):
     """The logits of chosen positions of a planes file (write_planes on a
-    small game record): what the engine's forward pass must reproduce."""
+    small game record): what the engine's forward pass must reproduce. They
+    are the trained model's own (eval mode, float64), so that a mistake in
+    the export shows; the exported weights' forward pass must agree."""
     if not path:
         return None
     x, _ = load_split(path, "train", size, planes)
     chosen = [i for i in positions if i < x.shape[0]]
     xb = unpack(torch.from_numpy(x[chosen]), size, planes).double()
-    tensors = [t.cpu() for t in folded_tensors(model.cpu())]
-    logits = folded_forward(tensors, xb, model.blocks_count)
+    model = model.cpu().double().eval()
+    logits = model(xb)
+    tensors = [t.cpu() for t in folded_tensors(model)]
+    model.float()
+    exported = folded_forward(tensors, xb, model.blocks_count)
+    difference = (exported - logits).abs().max().item()
+    if not difference <= 1e-4 + 1e-6 * logits.abs().max().item():
+        sys.exit(f"the exported weights' logits differ from the model's by {difference:.2e}")
     return {"positions": chosen, "logits": [[round(v, 6) for v in row] for row in logits.tolist()]}
 
 

@@ -1,10 +1,12 @@
-//! The policy network's plane writer: replays game records and writes, for
-//! every position before a move, the input planes the engine computes
-//! (`knowledge::write_planes`, the same function) and the move played. The
-//! training script (scripts/train_policy.py) reads what it writes.
+//! The network's plane writer: replays game records and writes, for every
+//! position before a move, the input planes the engine computes
+//! (`knowledge::write_planes`, the same function), the move played and
+//! whether the side to move went on to win. The training scripts
+//! (scripts/train_policy.py, scripts/train_value.py) read what it writes.
 //!
 //! ```sh
-//! cargo run --release --example write_planes -- --out planes CORPUS/Tom/kifu/*
+//! cargo run --release --example write_planes -- --out planes \
+//!     --results CORPUS/Tom/Kifu.index CORPUS/Tom/kifu/*
 //! ```
 //!
 //! Records are SGF files (one game each) or files of one game a line in the
@@ -14,18 +16,39 @@
 //! fixed: of the distinct games, in the order read, every
 //! `--held-out-every`-th (the first, the N+1-th, ...) is held out (0: none).
 //!
+//! A game's result is its SGF RE property or, for a Tom line, the sixth
+//! column of the line of `--results` (the corpus's Kifu.index: `ID<TAB>date
+//! <TAB>white<TAB>black<TAB>komi<TAB>B+Resign<TAB>...`) whose first column
+//! is the line's ID: the Tom lines carry no result themselves. Only
+//! `B+...`/`W+...` name a winner; anything else (a draw, `?`, no result)
+//! is unknown. Neither the result nor `--per-game` changes which games are
+//! read or how they are split.
+//!
+//! `--per-game K` writes only K positions of each game (0, the default:
+//! all), one drawn in each of K equal stretches of the game (a fixed hash
+//! of the game's number and the stretch, so reruns write the same): the
+//! value's training set, where the positions of one game are too alike
+//! for more than a few to teach anything but that game's result.
+//! `--held-per-game K` sets it apart for the held-out games, where more
+//! positions a game make the measure by phase finer.
+//!
 //! Written into `--out`, one set per thread t:
 //! - `train-t.bin` / `held-t.bin`: per position, the planes bit-packed, plane
 //!   after plane, points in `BoardSize::index` order, eight points a byte,
 //!   the first point in the lowest bit; each position padded to whole bytes;
 //! - `train-t.lbl` / `held-t.lbl`: per position, the move as a little-endian
 //!   u16, the point's index or width * height for a pass;
-//! - `meta.json`: the board size, planes, bytes per position and counts.
+//! - `train-t.val` / `held-t.val`: per position, one byte: 1 if the side to
+//!   move won the game, 0 if it lost, 255 if the result is unknown;
+//! - `train-t.num` / `held-t.num`: per position, its move number in the game
+//!   (0 before the first move) as a little-endian u16, for measures by phase;
+//! - `meta.json`: the board size, planes, bytes per position and counts
+//!   (`value_known`: the positions whose value byte is 0 or 1).
 
 #[path = "../common/tom_lines.rs"]
 mod tom_lines;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -38,18 +61,25 @@ use hane::knowledge::{
 use hane::sgf::{self, SgfAction};
 use hane::{BoardSize, Color, Move};
 
+/// The value byte of a position whose game's result is unknown.
+const VALUE_UNKNOWN: u8 = 255;
+
 struct Options {
     out: String,
     held_out_every: usize,
     threads: usize,
     max_games: usize,
     size: usize,
+    results: Option<String>,
+    per_game: usize,
+    held_per_game: Option<usize>,
 }
 
-/// One game: its moves, and whether it is held out.
+/// One game: its moves, whether it is held out, and its winner if known.
 struct Record {
-    moves: Vec<(Color, Move)>,
+    moves: Moves,
     held_out: bool,
+    winner: Option<Color>,
 }
 
 fn main() -> ExitCode {
@@ -59,12 +89,16 @@ fn main() -> ExitCode {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         max_games: usize::MAX,
         size: 19,
+        results: None,
+        per_game: 0,
+        held_per_game: None,
     };
     let mut paths = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let value = match arg.as_str() {
-            "--out" | "--held-out-every" | "--threads" | "--games" | "--size" => args.next(),
+            "--out" | "--held-out-every" | "--threads" | "--games" | "--size" | "--results"
+            | "--per-game" | "--held-per-game" => args.next(),
             _ => {
                 paths.push(arg);
                 continue;
@@ -76,9 +110,12 @@ fn main() -> ExitCode {
         let number = value.parse::<usize>();
         match (arg.as_str(), number) {
             ("--out", _) => options.out = value,
+            ("--results", _) => options.results = Some(value),
             ("--held-out-every", Ok(n)) => options.held_out_every = n,
             ("--threads", Ok(n)) => options.threads = n.max(1),
             ("--games", Ok(n)) => options.max_games = n,
+            ("--per-game", Ok(n)) => options.per_game = n,
+            ("--held-per-game", Ok(n)) => options.held_per_game = Some(n),
             ("--size", Ok(n)) if BoardSize::new(n, n).is_some_and(|s| s.is_playable()) => {
                 options.size = n
             }
@@ -88,10 +125,21 @@ fn main() -> ExitCode {
     if options.out.is_empty() || paths.is_empty() {
         return usage();
     }
-    let records = read_records(&paths, &options);
+    let results = match &options.results {
+        None => HashMap::new(),
+        Some(path) => match std::fs::read(path) {
+            Ok(text) => read_results(&text),
+            Err(e) => {
+                eprintln!("cannot read {path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let records = read_records(&paths, &results, &options);
     let held = records.iter().filter(|r| r.held_out).count();
+    let known = records.iter().filter(|r| r.winner.is_some()).count();
     eprintln!(
-        "{} distinct games of {}x{} ({held} held out)",
+        "{} distinct games of {}x{} ({held} held out, {known} with a winner)",
         records.len(),
         options.size,
         options.size
@@ -112,15 +160,50 @@ fn main() -> ExitCode {
 fn usage() -> ExitCode {
     eprintln!(
         "usage: write_planes --out DIR [--held-out-every N (0: none)] [--threads N] \
-         [--games N] [--size N (the records' board, default 19)] FILE..."
+         [--games N] [--size N (the records' board, default 19)] \
+         [--results KIFU_INDEX (the Tom lines' results)] [--per-game K (0: all)] \
+         [--held-per-game K (default: --per-game)] FILE..."
     );
     ExitCode::FAILURE
+}
+
+/// The results of a Tom index, by game ID: the first column and the sixth.
+fn read_results(text: &[u8]) -> HashMap<Vec<u8>, Vec<u8>> {
+    text.split(|&b| b == b'\n')
+        .filter_map(|line| {
+            let mut columns = line.split(|&b| b == b'\t');
+            let id = columns.next()?;
+            let result = columns.nth(4)?;
+            Some((id.to_vec(), result.trim_ascii().to_vec()))
+        })
+        .collect()
+}
+
+/// The winner a result names (`B+Resign`, `W+0.5`, ...), or None for a
+/// draw or anything unreadable.
+fn winner(result: &[u8]) -> Option<Color> {
+    match result {
+        [b'B' | b'b', b'+', ..] => Some(Color::Black),
+        [b'W' | b'w', b'+', ..] => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// The ID of a Tom line, the text before its tab.
+fn line_id(line: &[u8]) -> Option<&[u8]> {
+    line.iter()
+        .position(|&b| b == b'\t')
+        .map(|tab| &line[..tab])
 }
 
 /// The distinct games of the files, in the order read, each marked taught
 /// or held out. Games of another size, with setup stones, or that do not
 /// parse are skipped.
-fn read_records(paths: &[String], options: &Options) -> Vec<Record> {
+fn read_records(
+    paths: &[String],
+    results: &HashMap<Vec<u8>, Vec<u8>>,
+    options: &Options,
+) -> Vec<Record> {
     let mut seen = HashSet::new();
     let mut records = Vec::new();
     for path in paths {
@@ -131,16 +214,22 @@ fn read_records(paths: &[String], options: &Options) -> Vec<Record> {
                 continue;
             }
         };
-        let games: Vec<Vec<u8>> = if text.first() == Some(&b'(') {
-            vec![text]
+        // Each game with the result its line's ID has in the index.
+        let games: Vec<(Vec<u8>, Option<&Vec<u8>>)> = if text.first() == Some(&b'(') {
+            vec![(text, None)]
         } else {
-            text.split(|&b| b == b'\n').filter_map(line_game).collect()
+            text.split(|&b| b == b'\n')
+                .filter_map(|line| {
+                    let result = line_id(line).and_then(|id| results.get(id));
+                    line_game(line).map(|game| (game, result))
+                })
+                .collect()
         };
-        for game in games {
+        for (game, indexed) in games {
             if records.len() >= options.max_games {
                 return records;
             }
-            let Some(moves) = moves_of(&game, options.size) else {
+            let Some((moves, result)) = moves_of(&game, options.size) else {
                 continue;
             };
             if moves.is_empty() || !seen.insert(moves.clone()) {
@@ -148,14 +237,26 @@ fn read_records(paths: &[String], options: &Options) -> Vec<Record> {
             }
             let held_out =
                 options.held_out_every > 0 && records.len() % options.held_out_every == 0;
-            records.push(Record { moves, held_out });
+            let winner = match indexed {
+                Some(r) => winner(r),
+                None => result.as_deref().and_then(|r| winner(r.trim().as_bytes())),
+            };
+            records.push(Record {
+                moves,
+                held_out,
+                winner,
+            });
         }
     }
     records
 }
 
-/// The moves of an SGF game of the given size with no setup stones.
-fn moves_of(text: &[u8], size: usize) -> Option<Vec<(Color, Move)>> {
+/// A game's moves in order.
+type Moves = Vec<(Color, Move)>;
+
+/// The moves of an SGF game of the given size with no setup stones, and
+/// its RE.
+fn moves_of(text: &[u8], size: usize) -> Option<(Moves, Option<String>)> {
     let record = sgf::parse(text).ok()?;
     if record.size != BoardSize::square(size) {
         return None;
@@ -168,7 +269,7 @@ fn moves_of(text: &[u8], size: usize) -> Option<Vec<(Color, Move)>> {
             SgfAction::Play(color, mv) => moves.push((*color, *mv)),
         }
     }
-    Some(moves)
+    Some((moves, record.result))
 }
 
 /// Counts of what one thread wrote.
@@ -177,6 +278,7 @@ struct Counts {
     train: u64,
     held: u64,
     broken: u64,
+    value_known: u64,
 }
 
 fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
@@ -185,7 +287,7 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         let handles: Vec<_> = records
             .chunks(chunk)
             .enumerate()
-            .map(|(t, part)| scope.spawn(move || write_part(t, part, options)))
+            .map(|(t, part)| scope.spawn(move || write_part(t, t * chunk, part, options)))
             .collect();
         handles
             .into_iter()
@@ -201,12 +303,14 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         total.train += counts.train;
         total.held += counts.held;
         total.broken += counts.broken;
+        total.value_known += counts.value_known;
     }
     let points = options.size * options.size;
     let meta = format!(
         "{{\"size\": {}, \"planes\": {PLANES}, \"bytes_per_position\": {}, \"threads\": {}, \
          \"train\": {}, \"held\": {}, \"games\": {}, \"held_out_every\": {}, \
-         \"stopped_at_illegal_move\": {}}}\n",
+         \"stopped_at_illegal_move\": {}, \"per_game\": {}, \"held_per_game\": {}, \
+         \"games_with_winner\": {}, \"value_known\": {}, \"value_unknown_byte\": {VALUE_UNKNOWN}}}\n",
         options.size,
         (PLANES * points).div_ceil(8),
         records.len().div_ceil(chunk),
@@ -214,44 +318,138 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         total.held,
         records.len(),
         options.held_out_every,
-        total.broken
+        total.broken,
+        options.per_game,
+        options.held_per_game.unwrap_or(options.per_game),
+        records.iter().filter(|r| r.winner.is_some()).count(),
+        total.value_known
     );
     std::fs::write(format!("{}/meta.json", options.out), &meta)?;
     eprint!("{meta}");
     Ok(())
 }
 
-/// The planes and moves of `records` into the files of thread `t`.
-fn write_part(t: usize, records: &[Record], options: &Options) -> std::io::Result<Counts> {
-    let file = |name: &str| -> std::io::Result<BufWriter<File>> {
-        Ok(BufWriter::with_capacity(
-            1 << 20,
-            File::create(format!("{}/{name}", options.out))?,
-        ))
-    };
-    let mut train = (
-        file(&format!("train-{t}.bin"))?,
-        file(&format!("train-{t}.lbl"))?,
-    );
-    let mut held = (
-        file(&format!("held-{t}.bin"))?,
-        file(&format!("held-{t}.lbl"))?,
-    );
-    let size = BoardSize::square(options.size);
-    let points = size.points();
-    let mut planes = vec![0f32; PLANES * points];
-    let mut packed = vec![0u8; (PLANES * points).div_ceil(8)];
-    let mut reader = TacticalReader::new(DEEP_BUDGET);
-    let mut counts = Counts::default();
-    for record in records {
-        let (bin, lbl) = if record.held_out {
-            (&mut held.0, &mut held.1)
-        } else {
-            (&mut train.0, &mut train.1)
+/// The four files of one split of one thread.
+struct Sinks<W: Write> {
+    bin: W,
+    lbl: W,
+    val: W,
+    num: W,
+}
+
+impl<W: Write> Sinks<W> {
+    fn flush(&mut self) -> std::io::Result<()> {
+        for w in [&mut self.bin, &mut self.lbl, &mut self.val, &mut self.num] {
+            w.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// The planes, moves and values of `records` (the first numbered `first`
+/// among all games) into the files of thread `t`.
+fn write_part(
+    t: usize,
+    first: usize,
+    records: &[Record],
+    options: &Options,
+) -> std::io::Result<Counts> {
+    let sinks = |split: &str| -> std::io::Result<Sinks<BufWriter<File>>> {
+        let file = |ext: &str| -> std::io::Result<BufWriter<File>> {
+            Ok(BufWriter::with_capacity(
+                1 << 20,
+                File::create(format!("{}/{split}-{t}.{ext}", options.out))?,
+            ))
         };
-        let mut board = PlayoutBoard::new(size);
+        Ok(Sinks {
+            bin: file("bin")?,
+            lbl: file("lbl")?,
+            val: file("val")?,
+            num: file("num")?,
+        })
+    };
+    let mut train = sinks("train")?;
+    let mut held = sinks("held")?;
+    let size = BoardSize::square(options.size);
+    let mut writer = GameWriter::new(size);
+    let mut counts = Counts::default();
+    for (i, record) in records.iter().enumerate() {
+        let out = if record.held_out {
+            &mut held
+        } else {
+            &mut train
+        };
+        let per_game = match options.held_per_game {
+            Some(k) if record.held_out => k,
+            _ => options.per_game,
+        };
+        let chosen = chosen_positions(first + i, record.moves.len(), per_game);
+        writer.write_game(record, chosen.as_deref(), out, &mut counts)?;
+    }
+    train.flush()?;
+    held.flush()?;
+    Ok(counts)
+}
+
+/// The positions of a game of `moves` moves that `--per-game K` keeps:
+/// one in each of K equal stretches (fewer if the game is shorter), at a
+/// place a hash of the game's number and the stretch picks. None: all.
+fn chosen_positions(game: usize, moves: usize, per_game: usize) -> Option<Vec<usize>> {
+    if per_game == 0 {
+        return None;
+    }
+    let k = per_game.min(moves);
+    let chosen = (0..k)
+        .map(|j| {
+            let (lo, hi) = (j * moves / k, (j + 1) * moves / k);
+            let hash = splitmix64(((game as u64) << 16) ^ j as u64);
+            lo + (hash % (hi - lo) as u64) as usize
+        })
+        .collect();
+    Some(chosen)
+}
+
+/// SplitMix64's output function: a fixed, well-mixed hash.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// What replaying a game needs, kept from one game to the next.
+struct GameWriter {
+    size: BoardSize,
+    planes: Vec<f32>,
+    packed: Vec<u8>,
+    reader: TacticalReader,
+}
+
+impl GameWriter {
+    fn new(size: BoardSize) -> GameWriter {
+        let points = size.points();
+        GameWriter {
+            size,
+            planes: vec![0f32; PLANES * points],
+            packed: vec![0u8; (PLANES * points).div_ceil(8)],
+            reader: TacticalReader::new(DEEP_BUDGET),
+        }
+    }
+
+    /// Replays one game, writing the positions before its moves (those of
+    /// `chosen`, sorted, or all).
+    fn write_game<W: Write>(
+        &mut self,
+        record: &Record,
+        chosen: Option<&[usize]>,
+        out: &mut Sinks<W>,
+        counts: &mut Counts,
+    ) -> std::io::Result<()> {
+        let points = self.size.points();
+        let mut board = PlayoutBoard::new(self.size);
         let mut recent: RecentMoves = [None; RECENT_MOVES];
-        for &(color, mv) in &record.moves {
+        let mut next_chosen = 0;
+        for (number, &(color, mv)) in record.moves.iter().enumerate() {
             let point = match mv {
                 Move::Pass => None,
                 Move::Play(v) => {
@@ -265,26 +463,49 @@ fn write_part(t: usize, records: &[Record], options: &Options) -> std::io::Resul
                     Some(p)
                 }
             };
-            write_planes(&mut board, color, &recent, &mut reader, &mut planes);
-            pack(&planes, &mut packed);
-            bin.write_all(&packed)?;
-            let label = match mv {
-                Move::Pass => points,
-                Move::Play(v) => size.index(v),
+            let keep = match chosen {
+                None => true,
+                // The stretches do not overlap: `chosen` rises strictly.
+                Some(chosen) if chosen.get(next_chosen) == Some(&number) => {
+                    next_chosen += 1;
+                    true
+                }
+                Some(_) => false,
             };
-            lbl.write_all(&(label as u16).to_le_bytes())?;
-            if record.held_out {
-                counts.held += 1;
-            } else {
-                counts.train += 1;
+            if keep {
+                write_planes(
+                    &mut board,
+                    color,
+                    &recent,
+                    &mut self.reader,
+                    &mut self.planes,
+                );
+                pack(&self.planes, &mut self.packed);
+                out.bin.write_all(&self.packed)?;
+                let label = match mv {
+                    Move::Pass => points,
+                    Move::Play(v) => self.size.index(v),
+                };
+                out.lbl.write_all(&(label as u16).to_le_bytes())?;
+                let value = match record.winner {
+                    Some(winner) => u8::from(winner == color),
+                    None => VALUE_UNKNOWN,
+                };
+                out.val.write_all(&[value])?;
+                out.num.write_all(&(number as u16).to_le_bytes())?;
+                if value != VALUE_UNKNOWN {
+                    counts.value_known += 1;
+                }
+                if record.held_out {
+                    counts.held += 1;
+                } else {
+                    counts.train += 1;
+                }
             }
             play_and_remember(&mut board, color, point, &mut recent);
         }
+        Ok(())
     }
-    for mut w in [train.0, train.1, held.0, held.1] {
-        w.flush()?;
-    }
-    Ok(counts)
 }
 
 /// Ones and zeros eight to a byte, the first in the lowest bit.
@@ -294,5 +515,119 @@ fn pack(planes: &[f32], packed: &mut [u8]) {
         if x > 0.5 {
             packed[i / 8] |= 1 << (i % 8);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value bytes and move numbers `write_game` writes for a game.
+    fn values(sgf: &[u8], results: &[u8], per_game: usize) -> (Vec<u8>, Vec<u16>) {
+        let dir = std::env::temp_dir().join(format!("write_planes_test_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.txt");
+        std::fs::write(&path, sgf).unwrap();
+        let options = Options {
+            out: String::new(),
+            held_out_every: 0,
+            threads: 1,
+            max_games: usize::MAX,
+            size: 9,
+            results: None,
+            per_game,
+            held_per_game: None,
+        };
+        let paths = [path.to_string_lossy().into_owned()];
+        let records = read_records(&paths, &read_results(results), &options);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(records.len(), 1);
+        let mut out = Sinks {
+            bin: Vec::new(),
+            lbl: Vec::new(),
+            val: Vec::new(),
+            num: Vec::new(),
+        };
+        let mut counts = Counts::default();
+        let chosen = chosen_positions(0, records[0].moves.len(), per_game);
+        GameWriter::new(BoardSize::square(9))
+            .write_game(&records[0], chosen.as_deref(), &mut out, &mut counts)
+            .unwrap();
+        let bytes = (PLANES * 81).div_ceil(8);
+        assert_eq!(out.bin.len(), out.val.len() * bytes);
+        assert_eq!(out.lbl.len(), out.val.len() * 2);
+        let numbers = out
+            .num
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        (out.val, numbers)
+    }
+
+    #[test]
+    fn the_value_byte_says_whether_the_side_to_move_won() {
+        // Black, White, Black, then White passes.
+        let moves = "B[ee];W[cc];B[gg];W[]";
+        let game = |re: &str| format!("(;SZ[9]{re};{moves})").into_bytes();
+        assert_eq!(values(&game("RE[B+3.5]"), b"", 0).0, [1, 0, 1, 0]);
+        assert_eq!(values(&game("RE[W+Resign]"), b"", 0).0, [0, 1, 0, 1]);
+        for unknown in ["", "RE[0]", "RE[Draw]", "RE[?]"] {
+            assert_eq!(values(&game(unknown), b"", 0).0, [255; 4], "{unknown}");
+        }
+        assert_eq!(values(&game(""), b"", 0).1, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_tom_lines_result_comes_from_the_index_by_its_id() {
+        // A Tom line is 19x19: its moves, its ID, and the index's columns.
+        let line = b"77\t;B[pd];W[dd];B[pp]\n";
+        let index = |id: &str, re: &str| {
+            format!("{id}\t2003.09.25 20:21\tsomeone\tother\t6.5\t{re}\t3\t30/3 5m\n").into_bytes()
+        };
+        let tom = |index: &[u8]| {
+            let dir = std::env::temp_dir().join(format!("write_planes_tom_{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join("kifu");
+            std::fs::write(&path, line).unwrap();
+            let options = Options {
+                out: String::new(),
+                held_out_every: 0,
+                threads: 1,
+                max_games: usize::MAX,
+                size: 19,
+                results: None,
+                per_game: 0,
+                held_per_game: None,
+            };
+            let paths = [path.to_string_lossy().into_owned()];
+            let records = read_records(&paths, &read_results(index), &options);
+            std::fs::remove_dir_all(&dir).unwrap();
+            records[0].winner
+        };
+        assert_eq!(tom(&index("77", "W+Resign")), Some(Color::White));
+        assert_eq!(tom(&index("77", "B+0.5")), Some(Color::Black));
+        assert_eq!(tom(&index("78", "B+0.5")), None);
+        assert_eq!(tom(b""), None);
+    }
+
+    #[test]
+    fn per_game_keeps_k_positions_spread_over_the_game() {
+        let moves: Vec<String> = ["B[aa]", "W[ba]", "B[ca]", "W[da]", "B[ea]", "W[fa]"]
+            .iter()
+            .cycle()
+            .take(6)
+            .map(|m| m.to_string())
+            .collect();
+        let game = format!("(;SZ[9]RE[W+R];{})", moves.join(";")).into_bytes();
+        let (val, numbers) = values(&game, b"", 3);
+        assert_eq!(numbers.len(), 3);
+        // One in each third: moves 0-1, 2-3, 4-5; Black moves at the even.
+        for (j, &n) in numbers.iter().enumerate() {
+            assert!((2 * j..2 * j + 2).contains(&(n as usize)), "{numbers:?}");
+            assert_eq!(val[j], u8::from(n % 2 == 1));
+        }
+        // More asked than the game has: each position once.
+        assert_eq!(values(&game, b"", 10).1, [0, 1, 2, 3, 4, 5]);
+        assert_eq!(chosen_positions(5, 200, 4), chosen_positions(5, 200, 4));
     }
 }
