@@ -14,7 +14,10 @@ accuracy on a fixed sample of held-out positions is measured and the best
 weights so far are kept; at the end the best is measured on every held-out
 position and exported with batch norm folded into the convolutions.
 
-  python3 scripts/train_policy.py --data PLANES --out OUT --blocks 6 --channels 64 --minutes 8
+  python3 scripts/train_policy.py --data PLANES --out OUT --blocks 6 --channels 64 --steps 14000
+
+(--steps is the run's length in batches of --batch, --minutes a limit; a
+run without --steps is timed by --minutes, as the shipped policy was.)
 
 writes OUT.bin (the weights, the engine's format), OUT.json (the
 measurements, and the logits of the `--golden` positions that the engine's
@@ -230,7 +233,9 @@ def main():
     ap.add_argument("--out", required=True, help="OUT of OUT.bin, OUT.json, OUT.pt")
     ap.add_argument("--blocks", type=int, default=6)
     ap.add_argument("--channels", type=int, default=64)
-    ap.add_argument("--minutes", type=float, default=8.0, help="training time, measurement included")
+    ap.add_argument("--minutes", type=float, default=8.0, help="training time, measurement included (with --steps: a limit only)")
+    ap.add_argument("--steps", type=int, default=None, help="the run's length in batches: the learning rate follows it and the held-out sample is measured every --eval-steps, so that a rerun repeats it; without it the run is timed by --minutes")
+    ap.add_argument("--eval-steps", type=int, default=None, help="with --steps: batches between measures (default a twentieth of the run)")
     ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--lr", type=float, default=0.1, help="peak learning rate")
     ap.add_argument("--weight-decay", type=float, default=1e-4)
@@ -288,11 +293,17 @@ def main():
     seen = 0
     # Warm-up: the first 3% of the time (none when resuming).
     warm = 0.0 if args.resume else 0.03
+    eval_steps = args.eval_steps or max(1, (args.steps or 0) // 20)
     while True:
         elapsed = time.time() - t0
-        frac = elapsed / budget
-        if frac >= 1.0:
-            break
+        if args.steps:
+            frac = step / args.steps
+            if step >= args.steps or elapsed >= budget:
+                break
+        else:
+            frac = elapsed / budget
+            if frac >= 1.0:
+                break
         if frac < warm:
             lr = args.lr * max(0.05, frac / warm)
         else:
@@ -315,7 +326,8 @@ def main():
         opt.step()
         step += 1
         seen += xb.shape[0]
-        if time.time() - last_eval >= args.eval_every:
+        due = step % eval_steps == 0 if args.steps else time.time() - last_eval >= args.eval_every
+        if due:
             last_eval = time.time()
             top1, top5, held_loss = measure(model, xs, ys, size, planes, device)
             history.append({"seconds": round(last_eval - t0), "positions": seen, "lr": lr, "top1": top1, "top5": top5, "loss": held_loss})
@@ -344,6 +356,7 @@ def main():
         "positions_trained": seen,
         "steps": step,
         "minutes": args.minutes,
+        "steps_asked": args.steps,
         "batch": args.batch,
         "lr": args.lr,
         "weight_decay": args.weight_decay,
