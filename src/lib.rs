@@ -41,7 +41,8 @@ pub use json_analysis::{
 };
 pub use player::model as knowledge;
 pub use player::{
-    bench, evaluator_from_file, param, shipped_evaluator, CacheUse, Evaluator, Param, ParamError,
-    ParamKind, ParamValue, PlayerConfig, SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
+    bench, describe_weights, evaluate_weights_on_empty_board, evaluator_from_file, param,
+    shipped_evaluator, CacheUse, Evaluation, Evaluator, Param, ParamError, ParamKind, ParamValue, PlayerConfig,
+    SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
 };
 pub use review::{review_file, ReviewError, ReviewOptions, ReviewSummary};

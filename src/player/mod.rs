@@ -34,7 +34,10 @@ mod player;
 
 pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
-pub use knowledge::{evaluator_from_file, shipped_evaluator, CacheUse, Evaluator};
+pub use knowledge::{
+    describe_weights, evaluate_weights_on_empty_board, evaluator_from_file, shipped_evaluator,
+    CacheUse, Evaluation, Evaluator,
+};
 pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, PARAMS};
 pub use player::{Player, PlayerConfig};
 pub use request::{SearchRequest, Watch};

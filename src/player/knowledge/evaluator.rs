@@ -95,6 +95,48 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// An evaluation with only numbers in it. Weights checked finite can
+/// still overflow (a file of huge weights): a logit that is not a number
+/// becomes the lowest (its move never preferred), all of them 0 (no
+/// preference), and a win chance that is not a number none, so that no
+/// client is ever shown NaN.
+fn finite(mut evaluation: Evaluation) -> Evaluation {
+    if evaluation.logits.iter().all(|l| !l.is_finite()) {
+        evaluation.logits.fill(0.0);
+    }
+    for logit in &mut evaluation.logits {
+        if !logit.is_finite() {
+            *logit = f32::MIN;
+        }
+    }
+    evaluation.win_chance = evaluation.win_chance.filter(|w| w.is_finite());
+    evaluation
+}
+
+/// What the bytes of a weights file hold, in words (its blocks, channels
+/// and any value head), or why they are refused: the whole check a file
+/// gets when it is loaded, for tools and the fuzzer.
+pub fn describe_weights(bytes: &[u8]) -> Result<String, String> {
+    Network::from_bytes(bytes)
+        .map(|network| network.description())
+        .map_err(|e| e.to_string())
+}
+
+/// The evaluation of the empty board of `size` by the network of a
+/// weights file's bytes (None when they are refused): for the fuzzer,
+/// which checks that any file the loader takes evaluates to numbers.
+pub fn evaluate_weights_on_empty_board(bytes: &[u8], size: usize) -> Option<Evaluation> {
+    let network = Network::from_bytes(bytes).ok()?;
+    let mut board = PlayoutBoard::new(crate::game::BoardSize::square(size));
+    let evaluation = network.evaluate(
+        &mut board,
+        Color::Black,
+        &[None; 4],
+        &mut EvalScratch::new(),
+    );
+    Some((*evaluation).clone())
+}
+
 impl Evaluator for Network {
     fn evaluate(
         &self,
@@ -104,10 +146,10 @@ impl Evaluator for Network {
         scratch: &mut EvalScratch,
     ) -> Arc<Evaluation> {
         let output = self.run(scratch, board, to_move, recent);
-        Arc::new(Evaluation {
+        Arc::new(finite(Evaluation {
             logits: output.logits,
             win_chance: output.value_logit.map(sigmoid),
-        })
+        }))
     }
 
     fn description(&self) -> String {
@@ -384,6 +426,22 @@ mod tests {
             evaluation.win_chance.is_some(),
             Network::shipped().has_value()
         );
+    }
+
+    #[test]
+    fn an_evaluation_that_overflows_holds_numbers_only() {
+        let evaluation = finite(Evaluation {
+            logits: vec![1.0, f32::INFINITY, f32::NAN, -2.0],
+            win_chance: Some(f32::NAN),
+        });
+        assert_eq!(evaluation.logits, [1.0, f32::MIN, f32::MIN, -2.0]);
+        assert_eq!(evaluation.win_chance, None);
+        let all_bad = finite(Evaluation {
+            logits: vec![f32::NAN; 3],
+            win_chance: Some(0.25),
+        });
+        assert_eq!(all_bad.logits, [0.0; 3]);
+        assert_eq!(all_bad.win_chance, Some(0.25));
     }
 
     #[test]

@@ -16,7 +16,10 @@ pub mod patterns;
 mod planes;
 mod spatial;
 
-pub use evaluator::{evaluator_from_file, shipped_evaluator, CacheUse, Evaluation, Evaluator};
+pub use evaluator::{
+    describe_weights, evaluate_weights_on_empty_board, evaluator_from_file, shipped_evaluator,
+    CacheUse, Evaluation, Evaluator,
+};
 pub use features::{canonical_shape, features, is_empty_area, Group, MoveFeatures, Recent, GROUPS};
 pub use gammas::{Gammas, LARGE_FROM};
 pub use network::EvalScratch;
