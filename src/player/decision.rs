@@ -283,8 +283,18 @@ fn first_choice(game: &Game, color: Color, report: &SearchReport, resign: Resign
     if scored_out && best.mv == Move::Pass {
         return Decision::Pass;
     }
-    // Not scored out: the game goes on until the board can be counted as
-    // it stands, whatever the search thought of passing. A network whose
+    // Not scored out, but nearly every point settled (a seki the playouts
+    // keep breaking, say): the pass stays where every play searched does
+    // clearly worse, as filling a seki's shared liberty gives the group
+    // away.
+    if best.mv == Move::Pass
+        && settled_share(game, &report.ownership) >= NEARLY_SETTLED
+        && best_play.is_none_or(|play| play.win_rate < best.win_rate - NO_WORSE)
+    {
+        return Decision::Pass;
+    }
+    // Elsewhere the game goes on until the board can be counted as it
+    // stands, whatever the search thought of passing. A network whose
     // prior prefers pass sends most visits there, and the pass then looks
     // no worse than the few playouts of each play (hane passed at move 3
     // on an open 19x19 board); with every visit on pass, no play was
@@ -421,6 +431,11 @@ const NO_WORSE: f32 = 0.05;
 /// as scored out, or for a stone to count as dead.
 const SURE_OWNER: f32 = 0.8;
 
+/// The settled share of the board (`settled_share`) from which a pass
+/// that every play does clearly worse than is kept, though the board is
+/// not scored out: an open board is far below it.
+const NEARLY_SETTLED: f32 = 0.8;
+
 /// Whether the count of the board as it stands is what play would give:
 /// every point a colour owns now (its stone, or an empty point reaching only
 /// that colour) is owned by that colour at the end of nearly all playouts,
@@ -428,18 +443,35 @@ const SURE_OWNER: f32 = 0.8;
 /// both colours. An open area (an empty point with no stone beside it, say
 /// on the empty board) is never scored out, however the playouts split it.
 fn is_scored_out(game: &Game, ownership: &[f32]) -> bool {
+    Vertex::all(game.size())
+        .enumerate()
+        .all(|(i, v)| is_settled(game, ownership, i, v))
+}
+
+/// The share of points where the count as it stands is what the playouts
+/// expect: the settled part of a board that `is_scored_out` wants whole.
+fn settled_share(game: &Game, ownership: &[f32]) -> f32 {
+    let points = game.size().points().max(1);
+    let settled = Vertex::all(game.size())
+        .enumerate()
+        .filter(|&(i, v)| is_settled(game, ownership, i, v))
+        .count();
+    settled as f32 / points as f32
+}
+
+/// Whether the point `v` (index `i`) counts as the playouts expect: an
+/// owner they are sure of, or dame between the two colours.
+fn is_settled(game: &Game, ownership: &[f32], i: usize, v: Vertex) -> bool {
     let board = game.board();
-    Vertex::all(game.size()).enumerate().all(|(i, v)| {
-        let expected = ownership.get(i).copied().unwrap_or(0.0);
-        match board.owner(v) {
-            Some(Color::Black) => expected > SURE_OWNER,
-            Some(Color::White) => expected < -SURE_OWNER,
-            None => {
-                let beside: Vec<Color> = board.neighbours(v).filter_map(|n| board.get(n)).collect();
-                beside.contains(&Color::Black) && beside.contains(&Color::White)
-            }
+    let expected = ownership.get(i).copied().unwrap_or(0.0);
+    match board.owner(v) {
+        Some(Color::Black) => expected > SURE_OWNER,
+        Some(Color::White) => expected < -SURE_OWNER,
+        None => {
+            let beside: Vec<Color> = board.neighbours(v).filter_map(|n| board.get(n)).collect();
+            beside.contains(&Color::Black) && beside.contains(&Color::White)
         }
-    })
+    }
 }
 
 #[cfg(test)]
@@ -548,6 +580,31 @@ mod tests {
         let game = Game::new(9, 7.5);
         assert!(!is_scored_out(&game, &[0.0; 81]));
         assert!(!is_scored_out(&game, &[-1.0; 81]));
+    }
+
+    #[test]
+    fn a_nearly_settled_board_keeps_a_pass_every_play_does_clearly_worse_than() {
+        // One stone the playouts are unsure of (a seki they keep
+        // breaking): not scored out, 8 of 9 points settled.
+        let (game, mut ownership) = walls();
+        ownership[0] = 0.5;
+        assert!(!is_scored_out(&game, &ownership));
+        let moves = [("pass", 0.6), ("B2", 0.4)];
+        let report = report(&game, B, &moves, ownership.clone());
+        assert_eq!(first_choice(&game, B, &report, NO_RESIGN), Decision::Pass);
+        // A play no worse than the pass is played.
+        let report = self::report(&game, B, &[("pass", 0.6), ("B2", 0.58)], ownership);
+        assert_eq!(
+            first_choice(&game, B, &report, NO_RESIGN),
+            Decision::Play(v("B2"))
+        );
+        // On an open board the same numbers play on.
+        let open = Game::new(3, 0.5);
+        let report = self::report(&open, B, &moves, vec![0.0; 9]);
+        assert_eq!(
+            first_choice(&open, B, &report, NO_RESIGN),
+            Decision::Play(v("B2"))
+        );
     }
 
     #[test]
