@@ -42,7 +42,7 @@ pub use json_analysis::{
 pub use player::model as knowledge;
 pub use player::{
     bench, describe_weights, evaluate_weights_on_empty_board, evaluator_from_file, param,
-    shipped_evaluator, CacheUse, Evaluation, Evaluator, Param, ParamError, ParamKind, ParamValue, PlayerConfig,
-    SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
+    shipped_evaluator, CacheUse, Evaluation, Evaluator, Param, ParamError, ParamKind, ParamValue,
+    PlayerConfig, SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
 };
 pub use review::{review_file, ReviewError, ReviewOptions, ReviewSummary};
