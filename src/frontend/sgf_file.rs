@@ -16,22 +16,44 @@ const MAX_SGF_BYTES: u64 = 16 * 1024 * 1024;
 /// sane size before reading it: a directory, a device or a FIFO (whose
 /// opening would wait for a writer) is `not a file`.
 pub fn read_sgf_file(path: &Path) -> Result<Vec<u8>, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    read_regular_file(path, MAX_SGF_BYTES).map_err(|refusal| match refusal {
+        Unreadable::NotAFile => "not a file".into(),
+        Unreadable::TooLarge => format!("file larger than {MAX_SGF_BYTES} bytes"),
+        Unreadable::Io(e) => e,
+    })
+}
+
+/// Why a file a client named was not read.
+pub enum Unreadable {
+    /// A directory, a device or a FIFO.
+    NotAFile,
+    /// More bytes than the caller's bound.
+    TooLarge,
+    /// The system's own error, as text.
+    Io(String),
+}
+
+/// The bytes of the regular file at `path`, at most `max_bytes` of them:
+/// anything else is refused before it is opened (a FIFO's opening would
+/// wait for a writer, a device may never end), and the read is bounded
+/// whatever the metadata said (the file may grow after the check, or be a
+/// /proc file that reports no length). The front-ends' one way to read a
+/// file a client names.
+pub fn read_regular_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
+    let io = |e: io::Error| Unreadable::Io(e.to_string());
+    let metadata = std::fs::metadata(path).map_err(io)?;
     if !metadata.is_file() {
-        return Err("not a file".into());
+        return Err(Unreadable::NotAFile);
     }
-    let too_large = || format!("file larger than {MAX_SGF_BYTES} bytes");
-    if metadata.len() > MAX_SGF_BYTES {
-        return Err(too_large());
+    if metadata.len() > max_bytes {
+        return Err(Unreadable::TooLarge);
     }
-    // The file may grow after the check (or be a /proc file that reports
-    // no length): read no more than the cap allows, whatever it says.
     let mut bytes = Vec::new();
     File::open(path)
-        .and_then(|file| file.take(MAX_SGF_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_SGF_BYTES {
-        return Err(too_large());
+        .and_then(|file| file.take(max_bytes + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(Unreadable::TooLarge);
     }
     Ok(bytes)
 }

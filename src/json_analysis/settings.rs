@@ -5,10 +5,9 @@
 //! others are named back with the reason they are not (no GPU backend,
 //! or no such setting).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::frontend::RulesObject;
+use crate::frontend::{read_regular_file, RulesObject, Unreadable};
 use crate::game::Rules;
 use crate::game::DEFAULT_KOMI;
 use crate::player::SearchParams;
@@ -374,18 +373,11 @@ fn read_config(
 /// block, a device never end), and at most MAX_CONFIG_BYTES are read
 /// whatever its metadata says.
 fn config_text(path: &Path) -> Result<String, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !metadata.is_file() {
-        return Err("not a file".to_string());
-    }
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
-    file.take(MAX_CONFIG_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(format!("larger than {MAX_CONFIG_BYTES} bytes"));
-    }
+    let bytes = read_regular_file(path, MAX_CONFIG_BYTES).map_err(|refusal| match refusal {
+        Unreadable::NotAFile => "not a file".to_string(),
+        Unreadable::TooLarge => format!("larger than {MAX_CONFIG_BYTES} bytes"),
+        Unreadable::Io(e) => e,
+    })?;
     String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }
 

@@ -8,7 +8,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::network::{EvalScratch, Network};
@@ -208,6 +208,12 @@ const CACHE_SLOTS: usize = 8192;
 
 type Slot = Mutex<Option<(PositionKey, Arc<Evaluation>)>>;
 
+/// A slot's lock. One that a panicking thread left poisoned holds a whole
+/// pointer still: the lock guards nothing half-written.
+fn lock(slot: &Slot) -> MutexGuard<'_, Option<(PositionKey, Arc<Evaluation>)>> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// An evaluator with a cache of its answers in front: a fixed table of
 /// slots, each position in the one its key hashes to, a newer position
 /// replacing an older one there. Shared by every thread of a player (and
@@ -287,13 +293,8 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
     ) -> Arc<Evaluation> {
         let key = PositionKey::of(board, to_move, recent);
         self.lookups.fetch_add(1, Ordering::Relaxed);
-        // A slot whose lock a panicking thread left poisoned holds a
-        // whole pointer still: the lock guards nothing half-written.
         let slot = self.slot(&key);
-        let cached = match slot.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
+        let cached = lock(slot).clone();
         if let Some((k, evaluation)) = cached {
             if k == key {
                 self.hits.fetch_add(1, Ordering::Relaxed);
@@ -302,10 +303,7 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
         }
         let evaluation = self.run_timed(board, to_move, recent, scratch);
         let entry = Some((key, Arc::clone(&evaluation)));
-        match slot.lock() {
-            Ok(mut guard) => *guard = entry,
-            Err(poisoned) => *poisoned.into_inner() = entry,
-        }
+        *lock(slot) = entry;
         evaluation
     }
 
@@ -335,10 +333,7 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
 
     fn clear_cache(&self) {
         for slot in &self.slots {
-            match slot.lock() {
-                Ok(mut guard) => *guard = None,
-                Err(poisoned) => *poisoned.into_inner() = None,
-            }
+            *lock(slot) = None;
         }
     }
 }
