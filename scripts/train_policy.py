@@ -205,6 +205,15 @@ def folded_forward(tensors, x, blocks):
     return torch.cat([points, pass_logit.unsqueeze(1)], 1)
 
 
+def golden_planes(path, size, planes, positions):
+    """The golden positions of a planes folder that it holds (their
+    indices) and their planes in float64, as both training scripts feed
+    them to the trained model."""
+    x, _ = load_split(path, "train", size, planes)
+    chosen = [i for i in positions if i < x.shape[0]]
+    return chosen, unpack(torch.from_numpy(x[chosen]), size, planes).double()
+
+
 @torch.no_grad()
 def golden(model, path, size, planes, positions):
     """The logits of chosen positions of a planes file (write_planes on a
@@ -213,9 +222,7 @@ def golden(model, path, size, planes, positions):
     the export shows; the exported weights' forward pass must agree."""
     if not path:
         return None
-    x, _ = load_split(path, "train", size, planes)
-    chosen = [i for i in positions if i < x.shape[0]]
-    xb = unpack(torch.from_numpy(x[chosen]), size, planes).double()
+    chosen, xb = golden_planes(path, size, planes, positions)
     model = model.cpu().double().eval()
     logits = model(xb)
     tensors = [t.cpu() for t in folded_tensors(model)]

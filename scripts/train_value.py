@@ -80,7 +80,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_policy import LEGAL_PLANE, MAGIC, STEM_KERNEL, PolicyNet, augment, folded, load_split, symmetry, unpack  # noqa: E402
+from train_policy import LEGAL_PLANE, MAGIC, STEM_KERNEL, PolicyNet, augment, folded, golden_planes, load_split, symmetry, unpack  # noqa: E402
 
 FORMAT_VERSION = 2
 VALUE_UNKNOWN = 255
@@ -358,9 +358,7 @@ def golden(model, path, size, planes, positions):
     positions of a planes folder: what the engine must reproduce."""
     if not path:
         return None
-    x, _ = load_split(path, "train", size, planes)
-    chosen = [i for i in positions if i < x.shape[0]]
-    xb = unpack(torch.from_numpy(x[chosen]), size, planes).double()
+    chosen, xb = golden_planes(path, size, planes, positions)
     model = model.cpu().double().eval()
     logits, values = model(xb)
     model.float()
