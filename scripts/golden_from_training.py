@@ -5,7 +5,9 @@ scripts/train_value.py run with --golden. It holds the outputs the engine's
 forward pass must reproduce (src/player/knowledge/network.rs's golden test):
 "logits" (the policy's, pass last) and, for a network with a value head
 (train_value.py, weights format version 2), "values" (the value logit of
-each position, the side to move's chance of winning being its sigmoid).
+each position, the side to move's chance of winning being its sigmoid),
+and for one with an ownership head (train_ownership.py, version 3),
+"ownership" (each point's owner, tanh, +1 the side to move's).
 
   python3 scripts/golden_from_training.py net.json > data/policy-net-golden.json
 
@@ -21,7 +23,12 @@ summary = json.load(open(sys.argv[1]))
 golden = summary.get("golden")
 if not golden:
     sys.exit(f"{sys.argv[1]} has no golden logits: train with --golden")
-if "mode" in summary:
+if summary.get("format_version") == 3:
+    source = (
+        "scripts/train_ownership.py (the trained model's own outputs, eval mode, "
+        "float64)"
+    )
+elif "mode" in summary:
     source = (
         f"scripts/train_value.py --mode {summary['mode']} (the trained model's own "
         "outputs, eval mode, float64)"
@@ -29,7 +36,7 @@ if "mode" in summary:
 else:
     source = "scripts/train_policy.py (float64)"
 network = {k: summary[k] for k in ("blocks", "channels", "held_out") if k in summary}
-for k in ("format_version", "value_channels", "hidden"):
+for k in ("format_version", "value_channels", "hidden", "ownership_channels"):
     if k in summary:
         network[k] = summary[k]
 out = {
@@ -42,5 +49,7 @@ out = {
 }
 if "values" in golden:
     out["values"] = golden["values"]
+if "ownership" in golden:
+    out["ownership"] = golden["ownership"]
 json.dump(out, sys.stdout)
 print()

@@ -199,7 +199,9 @@ class HeadModel(nn.Module):
 
 
 def read_weights(path):
-    """(header dict, the f32 values after it) of a version 1 or 2 file."""
+    """(header dict, the f32 values after it) of a version 1, 2 or 3 file
+    (version 3: scripts/train_ownership.py's, an ownership head after the
+    value head; its channels O in the header's eighth word)."""
     data = open(path, "rb").read()
     if data[:8] != MAGIC:
         sys.exit(f"{path}: not a hane weights file")
@@ -211,10 +213,14 @@ def read_weights(path):
     elif version == 2:
         _, planes, channels, blocks, kernel, v, h = struct.unpack_from("<7I", data, 8)
         offset = 8 + 7 * 4
+    elif version == 3:
+        _, planes, channels, blocks, kernel, v, h, o = struct.unpack_from("<8I", data, 8)
+        offset = 8 + 8 * 4
     else:
-        sys.exit(f"{path}: format version {version}, this script reads 1 and 2")
+        sys.exit(f"{path}: format version {version}, this script reads 1 to 3")
     values = np.frombuffer(data, dtype="<f4", offset=offset).astype(np.float64)
-    header = {"version": version, "planes": planes, "channels": channels, "blocks": blocks, "kernel": kernel, "value_channels": v, "hidden": h}
+    header = {"version": version, "planes": planes, "channels": channels, "blocks": blocks, "kernel": kernel, "value_channels": v, "hidden": h,
+              "ownership_channels": o if version == 3 else 0}
     return header, values
 
 
@@ -227,6 +233,9 @@ def split_tensors(header, values):
     shapes += [(c,), (1,), (c,), (1,)]
     if v:
         shapes += [(v, c), (v,), (h, 2 * v), (h,), (h,), (1,)]
+    o = header.get("ownership_channels", 0)
+    if o:
+        shapes += [(o, c, 3, 3), (o,), (o,), (1,)]
     out, at = [], 0
     for shape in shapes:
         n = int(np.prod(shape))

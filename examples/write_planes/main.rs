@@ -42,8 +42,16 @@
 //!   move won the game, 0 if it lost, 255 if the result is unknown;
 //! - `train-t.num` / `held-t.num`: per position, its move number in the game
 //!   (0 before the first move) as a little-endian u16, for measures by phase;
+//! - `train-t.own` / `held-t.own`, with `--ownership FILE` only: per
+//!   position, one signed byte a point (`BoardSize::index` order): who owns
+//!   the point at the game's end, for the side to move, in hundredths (-100
+//!   the opponent, 100 the side to move); every byte -128 where the game
+//!   has no line in FILE. FILE is scripts/final_ownership.py's: per game its
+//!   Tom ID, a tab and 361 hundredths for Black in KataGo's order (row 19
+//!   first). SGF records have no ID, so no ownership;
 //! - `meta.json`: the board size, planes, bytes per position and counts
-//!   (`value_known`: the positions whose value byte is 0 or 1).
+//!   (`value_known`: the positions whose value byte is 0 or 1;
+//!   `ownership_known`: those whose ownership is given).
 
 #[path = "../common/tom_lines.rs"]
 mod tom_lines;
@@ -64,6 +72,14 @@ use hane::{BoardSize, Color, Move};
 /// The value byte of a position whose game's result is unknown.
 const VALUE_UNKNOWN: u8 = 255;
 
+/// The ownership byte of every point of a position whose game's final
+/// ownership is unknown.
+const OWNERSHIP_UNKNOWN: i8 = i8::MIN;
+
+/// Final ownership by game ID: per point in `BoardSize::index` order,
+/// Black's share in hundredths.
+type OwnershipById = HashMap<Vec<u8>, Vec<i8>>;
+
 struct Options {
     out: String,
     held_out_every: usize,
@@ -71,6 +87,7 @@ struct Options {
     max_games: usize,
     size: usize,
     results: Option<String>,
+    ownership: Option<String>,
     per_game: usize,
     held_per_game: Option<usize>,
 }
@@ -80,6 +97,8 @@ struct Record {
     moves: Moves,
     held_out: bool,
     winner: Option<Color>,
+    /// Black's final ownership, in hundredths, where known.
+    ownership: Option<Vec<i8>>,
 }
 
 fn main() -> ExitCode {
@@ -90,6 +109,7 @@ fn main() -> ExitCode {
         max_games: usize::MAX,
         size: 19,
         results: None,
+        ownership: None,
         per_game: 0,
         held_per_game: None,
     };
@@ -98,7 +118,7 @@ fn main() -> ExitCode {
     while let Some(arg) = args.next() {
         let value = match arg.as_str() {
             "--out" | "--held-out-every" | "--threads" | "--games" | "--size" | "--results"
-            | "--per-game" | "--held-per-game" => args.next(),
+            | "--ownership" | "--per-game" | "--held-per-game" => args.next(),
             _ => {
                 paths.push(arg);
                 continue;
@@ -111,6 +131,7 @@ fn main() -> ExitCode {
         match (arg.as_str(), number) {
             ("--out", _) => options.out = value,
             ("--results", _) => options.results = Some(value),
+            ("--ownership", _) => options.ownership = Some(value),
             ("--held-out-every", Ok(n)) => options.held_out_every = n,
             ("--threads", Ok(n)) => options.threads = n.max(1),
             ("--games", Ok(n)) => options.max_games = n,
@@ -135,7 +156,17 @@ fn main() -> ExitCode {
             }
         },
     };
-    let records = read_records(&paths, &results, &options);
+    let ownership = match &options.ownership {
+        None => HashMap::new(),
+        Some(path) => match std::fs::read(path) {
+            Ok(text) => read_ownership(&text, options.size),
+            Err(e) => {
+                eprintln!("cannot read {path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    let records = read_records(&paths, &results, &ownership, &options);
     let held = records.iter().filter(|r| r.held_out).count();
     let known = records.iter().filter(|r| r.winner.is_some()).count();
     eprintln!(
@@ -161,7 +192,8 @@ fn usage() -> ExitCode {
     eprintln!(
         "usage: write_planes --out DIR [--held-out-every N (0: none)] [--threads N] \
          [--games N] [--size N (the records' board, default 19)] \
-         [--results KIFU_INDEX (the Tom lines' results)] [--per-game K (0: all)] \
+         [--results KIFU_INDEX (the Tom lines' results)] \
+         [--ownership FILE (the Tom lines' final ownership)] [--per-game K (0: all)] \
          [--held-per-game K (default: --per-game)] FILE..."
     );
     ExitCode::FAILURE
@@ -175,6 +207,33 @@ fn read_results(text: &[u8]) -> HashMap<Vec<u8>, Vec<u8>> {
             let id = columns.next()?;
             let result = columns.nth(4)?;
             Some((id.to_vec(), result.trim_ascii().to_vec()))
+        })
+        .collect()
+}
+
+/// The final ownership of scripts/final_ownership.py's lines, by game ID,
+/// turned into `BoardSize::index` order. A line with another count of
+/// points, or a number out of -100..=100, is left out.
+fn read_ownership(text: &[u8], size: usize) -> OwnershipById {
+    let board = BoardSize::square(size);
+    text.split(|&b| b == b'\n')
+        .filter_map(|line| {
+            let tab = line.iter().position(|&b| b == b'\t')?;
+            let numbers: Vec<i8> = std::str::from_utf8(&line[tab + 1..])
+                .ok()?
+                .split_ascii_whitespace()
+                .map(|n| n.parse::<i8>().ok().filter(|n| (-100..=100).contains(n)))
+                .collect::<Option<_>>()?;
+            if numbers.len() != board.points() {
+                return None;
+            }
+            // KataGo's order: the top row (row `size`) first.
+            let mut ownership = vec![0i8; board.points()];
+            for (k, &n) in numbers.iter().enumerate() {
+                let vertex = hane::Vertex::new(k % size, size - 1 - k / size);
+                ownership[board.index(vertex)] = n;
+            }
+            Some((line[..tab].to_vec(), ownership))
         })
         .collect()
 }
@@ -202,6 +261,7 @@ fn line_id(line: &[u8]) -> Option<&[u8]> {
 fn read_records(
     paths: &[String],
     results: &HashMap<Vec<u8>, Vec<u8>>,
+    ownership: &OwnershipById,
     options: &Options,
 ) -> Vec<Record> {
     let mut seen = HashSet::new();
@@ -214,18 +274,21 @@ fn read_records(
                 continue;
             }
         };
-        // Each game with the result its line's ID has in the index.
-        let games: Vec<(Vec<u8>, Option<&Vec<u8>>)> = if text.first() == Some(&b'(') {
-            vec![(text, None)]
+        // Each game with the result and the ownership its line's ID has.
+        type Indexed<'a> = (Option<&'a Vec<u8>>, Option<&'a Vec<i8>>);
+        let games: Vec<(Vec<u8>, Indexed)> = if text.first() == Some(&b'(') {
+            vec![(text, (None, None))]
         } else {
             text.split(|&b| b == b'\n')
                 .filter_map(|line| {
-                    let result = line_id(line).and_then(|id| results.get(id));
-                    line_game(line).map(|game| (game, result))
+                    let id = line_id(line);
+                    let result = id.and_then(|id| results.get(id));
+                    let owner = id.and_then(|id| ownership.get(id));
+                    line_game(line).map(|game| (game, (result, owner)))
                 })
                 .collect()
         };
-        for (game, indexed) in games {
+        for (game, (indexed, owner)) in games {
             if records.len() >= options.max_games {
                 return records;
             }
@@ -245,6 +308,7 @@ fn read_records(
                 moves,
                 held_out,
                 winner,
+                ownership: owner.cloned(),
             });
         }
     }
@@ -279,6 +343,7 @@ struct Counts {
     held: u64,
     broken: u64,
     value_known: u64,
+    ownership_known: u64,
 }
 
 fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
@@ -304,13 +369,15 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         total.held += counts.held;
         total.broken += counts.broken;
         total.value_known += counts.value_known;
+        total.ownership_known += counts.ownership_known;
     }
     let points = options.size * options.size;
     let meta = format!(
         "{{\"size\": {}, \"planes\": {PLANES}, \"bytes_per_position\": {}, \"threads\": {}, \
          \"train\": {}, \"held\": {}, \"games\": {}, \"held_out_every\": {}, \
          \"stopped_at_illegal_move\": {}, \"per_game\": {}, \"held_per_game\": {}, \
-         \"games_with_winner\": {}, \"value_known\": {}, \"value_unknown_byte\": {VALUE_UNKNOWN}}}\n",
+         \"games_with_winner\": {}, \"value_known\": {}, \"value_unknown_byte\": {VALUE_UNKNOWN}, \
+         \"ownership\": {}, \"ownership_known\": {}}}\n",
         options.size,
         (PLANES * points).div_ceil(8),
         records.len().div_ceil(chunk),
@@ -322,25 +389,32 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         options.per_game,
         options.held_per_game.unwrap_or(options.per_game),
         records.iter().filter(|r| r.winner.is_some()).count(),
-        total.value_known
+        total.value_known,
+        options.ownership.is_some(),
+        total.ownership_known
     );
     std::fs::write(format!("{}/meta.json", options.out), &meta)?;
     eprint!("{meta}");
     Ok(())
 }
 
-/// The four files of one split of one thread.
+/// The files of one split of one thread: four, and the ownership's with
+/// `--ownership`.
 struct Sinks<W: Write> {
     bin: W,
     lbl: W,
     val: W,
     num: W,
+    own: Option<W>,
 }
 
 impl<W: Write> Sinks<W> {
     fn flush(&mut self) -> std::io::Result<()> {
         for w in [&mut self.bin, &mut self.lbl, &mut self.val, &mut self.num] {
             w.flush()?;
+        }
+        if let Some(own) = &mut self.own {
+            own.flush()?;
         }
         Ok(())
     }
@@ -366,6 +440,10 @@ fn write_part(
             lbl: file("lbl")?,
             val: file("val")?,
             num: file("num")?,
+            own: match options.ownership {
+                Some(_) => Some(file("own")?),
+                None => None,
+            },
         })
     };
     let mut train = sinks("train")?;
@@ -493,6 +571,13 @@ impl GameWriter {
                 };
                 out.val.write_all(&[value])?;
                 out.num.write_all(&(number as u16).to_le_bytes())?;
+                if let Some(own) = &mut out.own {
+                    let known = ownership_for(record.ownership.as_deref(), color, points);
+                    own.write_all(&known.iter().map(|&n| n as u8).collect::<Vec<u8>>())?;
+                    if record.ownership.is_some() {
+                        counts.ownership_known += 1;
+                    }
+                }
                 if value != VALUE_UNKNOWN {
                     counts.value_known += 1;
                 }
@@ -505,6 +590,16 @@ impl GameWriter {
             play_and_remember(&mut board, color, point, &mut recent);
         }
         Ok(())
+    }
+}
+
+/// The ownership bytes of a position with `to_move` to play: the game's
+/// final ownership for that side, or every point unknown.
+fn ownership_for(black: Option<&[i8]>, to_move: Color, points: usize) -> Vec<i8> {
+    match black {
+        Some(black) if to_move == Color::Black => black.to_vec(),
+        Some(black) => black.iter().map(|&n| -n).collect(),
+        None => vec![OWNERSHIP_UNKNOWN; points],
     }
 }
 
@@ -535,11 +630,12 @@ mod tests {
             max_games: usize::MAX,
             size: 9,
             results: None,
+            ownership: None,
             per_game,
             held_per_game: None,
         };
         let paths = [path.to_string_lossy().into_owned()];
-        let records = read_records(&paths, &read_results(results), &options);
+        let records = read_records(&paths, &read_results(results), &HashMap::new(), &options);
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(records.len(), 1);
         let mut out = Sinks {
@@ -547,6 +643,7 @@ mod tests {
             lbl: Vec::new(),
             val: Vec::new(),
             num: Vec::new(),
+            own: None,
         };
         let mut counts = Counts::default();
         let chosen = chosen_positions(0, records[0].moves.len(), per_game);
@@ -596,11 +693,12 @@ mod tests {
                 max_games: usize::MAX,
                 size: 19,
                 results: None,
+                ownership: None,
                 per_game: 0,
                 held_per_game: None,
             };
             let paths = [path.to_string_lossy().into_owned()];
-            let records = read_records(&paths, &read_results(index), &options);
+            let records = read_records(&paths, &read_results(index), &HashMap::new(), &options);
             std::fs::remove_dir_all(&dir).unwrap();
             records[0].winner
         };
@@ -608,6 +706,72 @@ mod tests {
         assert_eq!(tom(&index("77", "B+0.5")), Some(Color::Black));
         assert_eq!(tom(&index("78", "B+0.5")), None);
         assert_eq!(tom(b""), None);
+    }
+
+    #[test]
+    fn the_ownership_bytes_are_the_final_owner_for_the_side_to_move() {
+        let line = b"77\t;B[pd];W[dd];B[pp]\n";
+        // KataGo's order: A19 first, T1 last.
+        let mut numbers = vec!["0"; 361];
+        numbers[0] = "100";
+        numbers[360] = "-50";
+        let ownership = format!("77\t{}\n", numbers.join(" ")).into_bytes();
+        let dir = std::env::temp_dir().join(format!("write_planes_own_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("kifu");
+        std::fs::write(&path, line).unwrap();
+        let options = Options {
+            out: String::new(),
+            held_out_every: 0,
+            threads: 1,
+            max_games: usize::MAX,
+            size: 19,
+            results: None,
+            ownership: Some(String::new()),
+            per_game: 0,
+            held_per_game: None,
+        };
+        let paths = [path.to_string_lossy().into_owned()];
+        let by_id = read_ownership(&ownership, 19);
+        let records = read_records(&paths, &HashMap::new(), &by_id, &options);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let mut out = Sinks {
+            bin: Vec::new(),
+            lbl: Vec::new(),
+            val: Vec::new(),
+            num: Vec::new(),
+            own: Some(Vec::new()),
+        };
+        let mut counts = Counts::default();
+        GameWriter::new(BoardSize::square(19))
+            .write_game(&records[0], None, &mut out, &mut counts)
+            .unwrap();
+        let own: Vec<i8> = out.own.unwrap().iter().map(|&b| b as i8).collect();
+        assert_eq!(own.len(), 3 * 361);
+        let size = BoardSize::square(19);
+        let (a19, t1) = (
+            size.index(hane::Vertex::new(0, 18)),
+            size.index(hane::Vertex::new(18, 0)),
+        );
+        // Black, White, Black to move.
+        for (position, sign) in [(0, 1), (1, -1), (2, 1)] {
+            let at = |i: usize| own[position * 361 + i];
+            assert_eq!((at(a19), at(t1)), (100 * sign, -50 * sign));
+            assert_eq!(
+                own[position * 361..(position + 1) * 361]
+                    .iter()
+                    .filter(|&&n| n != 0)
+                    .count(),
+                2
+            );
+        }
+        assert_eq!(counts.ownership_known, 3);
+        // A game with no line: every byte unknown; a short line is none.
+        assert_eq!(ownership_for(None, Color::White, 4), [OWNERSHIP_UNKNOWN; 4]);
+        assert!(read_ownership(b"77\t1 2 3\n", 19).is_empty());
+        assert!(
+            read_ownership(format!("77\t{}", ["101"; 361].join(" ")).as_bytes(), 19).is_empty()
+        );
     }
 
     #[test]

@@ -60,6 +60,12 @@ pub struct SearchParams {
     /// the selection and for the report); 0: the value is not used. Off
     /// until a match shows what helps (docs/strength.md).
     pub value_weight: u32,
+    /// The share, in percent, of the reported score lead that comes from
+    /// the network's ownership head (its expected area over the tree,
+    /// `network_score.rs`), the rest from the median of the playouts'
+    /// margins; where the network has no ownership head, or judged no
+    /// node, the playouts give it all. The report only: no move changes.
+    pub score_network: u32,
     /// Virtual wins for moves that make a good 3x3 shape.
     pub prior_pattern: u32,
     /// Virtual wins for capturing or saving a string in atari.
@@ -109,6 +115,7 @@ impl Default for SearchParams {
             prior_network: 500,
             network_visits: 50,
             value_weight: 0,
+            score_network: 100,
             prior_pattern: 10,
             prior_capture: 20,
             prior_self_atari: 10,
@@ -440,6 +447,14 @@ pub const PARAMS: &[Param] = &[
         doc: "virtual playouts the value head's judgement of a node counts as (0: off)",
         get: |p| ParamValue::Integer(p.value_weight as u64),
         put: |p, v| p.value_weight = small(v),
+    },
+    Param {
+        name: "score_network",
+        kind: ParamKind::Integer,
+        range: (0.0, 100.0),
+        doc: "percent of the score lead from the network's ownership head, the rest from the playouts' margins",
+        get: |p| ParamValue::Integer(p.score_network as u64),
+        put: |p, v| p.score_network = small(v),
     },
     Param {
         name: "virtual_loss",

@@ -585,6 +585,7 @@ mod tests {
             Arc::new(crate::player::knowledge::Evaluation {
                 logits,
                 win_chance: None,
+                ownership: None,
             })
         }
 
@@ -631,6 +632,83 @@ mod tests {
         assert!(shipped < 0.05, "{shipped}");
         let (none, _) = prior_of(None);
         assert!(none < 0.05, "{none}");
+    }
+
+    /// An evaluator that sees Black owning the whole board, whoever is to
+    /// move, and has no preference among moves.
+    struct BlackOwnsAll;
+
+    impl Evaluator for BlackOwnsAll {
+        fn evaluate(
+            &self,
+            board: &mut crate::player::board::PlayoutBoard,
+            to_move: Color,
+            _: &crate::player::knowledge::RecentMoves,
+            _: &mut crate::player::knowledge::EvalScratch,
+        ) -> Arc<crate::player::knowledge::Evaluation> {
+            let points = board.size().points();
+            Arc::new(crate::player::knowledge::Evaluation {
+                logits: vec![0.0; points + 1],
+                win_chance: None,
+                ownership: Some(vec![to_move.sign(); points]),
+            })
+        }
+
+        fn description(&self) -> String {
+            "Black owns all".to_string()
+        }
+
+        fn has_value(&self) -> bool {
+            false
+        }
+
+        fn uncached(&self) -> &dyn Evaluator {
+            self
+        }
+    }
+
+    #[test]
+    fn the_lead_is_the_ownership_heads_where_the_network_has_one() {
+        let report = |score_network: u64| {
+            let mut search = SearchParams::default();
+            search
+                .set("score_network", &score_network.to_string())
+                .expect("a value");
+            let mut player = Player::new(&PlayerConfig {
+                seed: Some(5),
+                evaluator: Some(Arc::new(BlackOwnsAll)),
+                search,
+                ..PlayerConfig::default()
+            });
+            let game = Game::new(9, 7.5);
+            let stop = AtomicBool::new(false);
+            player.search(SearchRequest::new(
+                &game,
+                Color::White,
+                playouts(300),
+                &stop,
+            ))
+        };
+        // The whole board, 81 points, less the komi: for the position and
+        // for every move the network judged the position after.
+        let network = report(100);
+        assert_eq!(network.black_margin, 81.0 - 7.5);
+        let judged: Vec<f32> = network
+            .moves
+            .iter()
+            .filter(|m| m.visits >= 60)
+            .filter_map(|m| m.black_margin)
+            .collect();
+        assert!(!judged.is_empty());
+        assert!(judged.iter().all(|&m| m == 81.0 - 7.5), "{judged:?}");
+        // Half and half; and the playouts' alone, which know nothing of it.
+        let half = report(50).black_margin;
+        let playouts = report(0).black_margin;
+        assert!(playouts.abs() < 30.0, "{playouts}");
+        assert!(
+            (half - (73.5 + playouts) / 2.0).abs() < 3.0,
+            "{half} {playouts}"
+        );
     }
 
     /// The shipped network, each evaluation taking `0` longer: a network

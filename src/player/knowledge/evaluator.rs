@@ -24,6 +24,18 @@ pub struct Evaluation {
     /// The side to move's chance of winning, where the evaluator judges
     /// positions (a value head); None where it only ranks moves.
     pub win_chance: Option<f32>,
+    /// Per point in `BoardSize::index` order, who owns it at the game's
+    /// end, from -1 (the opponent) to +1 (the side to move), where the
+    /// evaluator has an ownership head.
+    pub ownership: Option<Vec<f32>>,
+}
+
+impl Evaluation {
+    /// The side to move's expected area less the opponent's at the game's
+    /// end (komi not taken off): the ownership summed over the board.
+    pub fn area_difference(&self) -> Option<f32> {
+        self.ownership.as_ref().map(|o| o.iter().sum())
+    }
 }
 
 /// How often a cache answered.
@@ -110,6 +122,9 @@ fn finite(mut evaluation: Evaluation) -> Evaluation {
         }
     }
     evaluation.win_chance = evaluation.win_chance.filter(|w| w.is_finite());
+    evaluation.ownership = evaluation
+        .ownership
+        .filter(|o| o.iter().all(|v| v.is_finite()));
     evaluation
 }
 
@@ -149,6 +164,7 @@ impl Evaluator for Network {
         Arc::new(finite(Evaluation {
             logits: output.logits,
             win_chance: output.value_logit.map(sigmoid),
+            ownership: output.ownership,
         }))
     }
 
@@ -428,15 +444,19 @@ mod tests {
         let evaluation = finite(Evaluation {
             logits: vec![1.0, f32::INFINITY, f32::NAN, -2.0],
             win_chance: Some(f32::NAN),
+            ownership: Some(vec![0.5, f32::NAN]),
         });
         assert_eq!(evaluation.logits, [1.0, f32::MIN, f32::MIN, -2.0]);
         assert_eq!(evaluation.win_chance, None);
+        assert_eq!(evaluation.ownership, None);
         let all_bad = finite(Evaluation {
             logits: vec![f32::NAN; 3],
             win_chance: Some(0.25),
+            ownership: Some(vec![1.0, -0.5, 0.25]),
         });
         assert_eq!(all_bad.logits, [0.0; 3]);
         assert_eq!(all_bad.win_chance, Some(0.25));
+        assert_eq!(all_bad.area_difference(), Some(0.75));
     }
 
     #[test]

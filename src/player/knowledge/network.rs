@@ -1,7 +1,8 @@
 //! The network: a small residual convolutional network trained on strong
 //! players' games (scripts/train_policy.py) that gives every point, and
 //! pass, a logit for being the move played and, when its file has a value
-//! head, the side to move's chance of winning. The search reads it through
+//! head, the side to move's chance of winning, and with an ownership head,
+//! who will own each point at the game's end. The search reads it through
 //! the `Evaluator` trait (`evaluator.rs`); its file is `network_file.rs`.
 //!
 //! The forward pass is plain: each convolution is an im2col (the input's
@@ -40,6 +41,14 @@ pub(super) struct ValueHead {
     pub(super) fc2_bias: f32,
 }
 
+/// The ownership head: a 3x3 convolution of the trunk, ReLU, and a 1x1
+/// convolution to one channel, whose tanh is the point's owner (+1: the
+/// side to move).
+pub(super) struct OwnershipHead {
+    pub(super) conv: Conv,
+    pub(super) out: Conv,
+}
+
 /// A network's weights (read by `network_file.rs`).
 pub struct Network {
     pub(super) channels: usize,
@@ -51,6 +60,7 @@ pub struct Network {
     pub(super) pass: Vec<f32>,
     pub(super) pass_bias: f32,
     pub(super) value: Option<ValueHead>,
+    pub(super) ownership: Option<OwnershipHead>,
 }
 
 impl Network {
@@ -63,8 +73,12 @@ impl Network {
             ),
             None => String::new(),
         };
+        let ownership = match &self.ownership {
+            Some(o) => format!(", an ownership head of {} channels", o.conv.out),
+            None => String::new(),
+        };
         format!(
-            "{} residual blocks of {} channels{value}",
+            "{} residual blocks of {} channels{value}{ownership}",
             self.blocks.len(),
             self.channels
         )
@@ -87,6 +101,8 @@ pub struct EvalScratch {
     residual: Vec<f32>,
     /// The value head's channels over the board.
     value_points: Vec<f32>,
+    /// The ownership head's hidden channels over the board.
+    ownership_points: Vec<f32>,
     reader: TacticalReader,
 }
 
@@ -105,6 +121,7 @@ impl EvalScratch {
             inner: Vec::new(),
             residual: Vec::new(),
             value_points: Vec::new(),
+            ownership_points: Vec::new(),
             reader: TacticalReader::new(crate::player::board::DEEP_BUDGET),
         }
     }
@@ -117,6 +134,10 @@ pub struct NetworkOutput {
     pub logits: Vec<f32>,
     /// The value head's logit of the side to move's win; None without one.
     pub value_logit: Option<f32>,
+    /// Per point in `BoardSize::index` order, its owner at the game's end
+    /// from -1 (the opponent's) to +1 (the side to move's); None without
+    /// an ownership head.
+    pub ownership: Option<Vec<f32>>,
 }
 
 impl Network {
@@ -142,6 +163,7 @@ impl Network {
         NetworkOutput {
             logits: self.policy(&scratch.trunk, n),
             value_logit: self.value_logit(scratch, (size.width, size.height)),
+            ownership: self.ownership(scratch, (size.width, size.height)),
         }
     }
 
@@ -213,6 +235,35 @@ impl Network {
             logit += out * hidden.max(0.0);
         }
         Some(logit)
+    }
+}
+
+impl Network {
+    /// The ownership head over `scratch.trunk`, where the network has one.
+    fn ownership(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<Vec<f32>> {
+        let head = self.ownership.as_ref()?;
+        let n = shape.0 * shape.1;
+        scratch.ownership_points.resize(head.conv.out * n, 0.0);
+        convolve(
+            &head.conv,
+            &scratch.trunk,
+            shape,
+            &mut scratch.columns,
+            &mut scratch.ownership_points,
+        );
+        relu(&mut scratch.ownership_points);
+        let mut owners = vec![0.0f32; n];
+        convolve(
+            &head.out,
+            &scratch.ownership_points,
+            shape,
+            &mut scratch.columns,
+            &mut owners,
+        );
+        for o in &mut owners {
+            *o = o.tanh();
+        }
+        Some(owners)
     }
 }
 
@@ -344,11 +395,17 @@ mod tests {
         let logits = golden["logits"].as_array().expect("logits");
         assert!(positions.len() >= 4);
         let values = golden.get("values").and_then(|v| v.as_array());
+        let owners = golden.get("ownership").and_then(|v| v.as_array());
         let net = &Network::shipped();
         assert_eq!(
             net.has_value(),
             values.is_some(),
             "a value for each position"
+        );
+        assert_eq!(
+            net.ownership.is_some(),
+            owners.is_some(),
+            "an ownership for each position"
         );
         let mut scratch = EvalScratch::new();
         let mut board = PlayoutBoard::new(record.size);
@@ -360,6 +417,14 @@ mod tests {
                 if let (Some(values), Some(ours)) = (values, output.value_logit) {
                     let theirs = values[k].as_f64().expect("a value logit") as f32;
                     worst = worst.max((ours - theirs).abs());
+                }
+                if let (Some(owners), Some(ours)) = (owners, &output.ownership) {
+                    let theirs = owners[k].as_array().expect("a position's ownership");
+                    assert_eq!(ours.len(), theirs.len());
+                    for (a, b) in ours.iter().zip(theirs) {
+                        let b = b.as_f64().expect("an owner") as f32;
+                        worst = worst.max((a - b).abs());
+                    }
                 }
                 let ours = output.logits;
                 let theirs = logits[k].as_array().expect("a position's logits");

@@ -3,9 +3,10 @@
 //! whatever the file claims to be.
 //!
 //! The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version
-//! (1 or 2), the input planes, the trunk's channels, its residual blocks,
-//! the first convolution's kernel side; version 2 adds two more, the value
-//! head's channels V and hidden units H (both 0: no value head). Then
+//! (1, 2 or 3), the input planes, the trunk's channels, its residual
+//! blocks, the first convolution's kernel side; version 2 adds two more,
+//! the value head's channels V and hidden units H (both 0: no value head);
+//! version 3 one more, the ownership head's channels O (0: none). Then
 //! little-endian f32 tensors in PyTorch's (out, in, row, column) order: the
 //! first convolution's weights and bias, each block's two convolutions
 //! (weights, bias, weights, bias), the policy head's per-channel weights
@@ -13,25 +14,29 @@
 //! over the board) and bias; with a value head, its 1x1 convolution (V x
 //! channels, and V biases), the first fully connected layer (H rows of 2V:
 //! the V channels' means over the board, then their maxima; H biases) and
-//! the second (H weights, one bias). Batch norm is folded into the
-//! convolutions by the exporter (scripts/train_policy.py).
+//! the second (H weights, one bias); with an ownership head, its 3x3
+//! convolution (O x channels x 3 x 3, and O biases) and its 1x1 (O
+//! weights, one bias). Batch norm is folded into the convolutions by the
+//! exporters (scripts/train_policy.py, train_value.py, train_ownership.py).
 
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
-use super::network::{Conv, Network, ValueHead};
+use super::network::{Conv, Network, OwnershipHead, ValueHead};
 use super::planes::PLANES;
 
 const MAGIC: &[u8; 8] = b"HANEPOL1";
-/// The versions this hane reads: 1 (policy) and 2 (policy, and a value
-/// head when its sizes are not 0).
-const NEWEST_VERSION: u32 = 2;
+/// The versions this hane reads: 1 (policy), 2 (policy, and a value head
+/// when its sizes are not 0) and 3 (version 2, and an ownership head when
+/// its channels are not 0).
+const NEWEST_VERSION: u32 = 3;
 /// Bounds that keep a corrupt header from asking for absurd allocations.
 const MAX_CHANNELS: usize = 512;
 const MAX_BLOCKS: usize = 64;
 const MAX_VALUE_CHANNELS: usize = 256;
 const MAX_VALUE_HIDDEN: usize = 1024;
+const MAX_OWNERSHIP_CHANNELS: usize = 256;
 
 /// Weights files larger than this are refused unread: the largest network
 /// the header bounds allow is far smaller than a corrupt length could ask.
@@ -88,6 +93,7 @@ struct Header {
     kernel: usize,
     value_channels: usize,
     value_hidden: usize,
+    ownership_channels: usize,
 }
 
 impl Header {
@@ -105,17 +111,19 @@ impl Header {
         let words = match version {
             1 => 5,
             2 => 7,
+            3 => 8,
             v => return Err(NetworkError::Version(v)),
         };
         let read: Vec<usize> = (1..words).map_while(word).collect();
         if read.len() != words - 1 {
             return Err(NetworkError::NotAWeightsFile);
         }
-        let (value_channels, value_hidden) = if version == 2 {
+        let (value_channels, value_hidden) = if version >= 2 {
             (read[4], read[5])
         } else {
             (0, 0)
         };
+        let ownership_channels = if version >= 3 { read[6] } else { 0 };
         let header = Header {
             len: 8 + 4 * words,
             planes: read[0],
@@ -124,6 +132,7 @@ impl Header {
             kernel: read[3],
             value_channels,
             value_hidden,
+            ownership_channels,
         };
         header.check()?;
         Ok(header)
@@ -150,6 +159,12 @@ impl Header {
         if (v == 0) != (h == 0) || v > MAX_VALUE_CHANNELS || h > MAX_VALUE_HIDDEN {
             return shape(format!("a value head of {v} channels and {h} hidden units"));
         }
+        if self.ownership_channels > MAX_OWNERSHIP_CHANNELS {
+            return shape(format!(
+                "an ownership head of {} channels",
+                self.ownership_channels
+            ));
+        }
         Ok(())
     }
 
@@ -161,10 +176,13 @@ impl Header {
         } else {
             v * (c + 1) + h * (2 * v + 1) + h + 1
         };
+        let o = self.ownership_channels;
+        let ownership = if o == 0 { 0 } else { o * (c * 9 + 1) + o + 1 };
         c * (self.planes * self.kernel * self.kernel + 1)
             + self.blocks * 2 * c * (c * 9 + 1)
             + 2 * (c + 1)
             + value
+            + ownership
     }
 }
 
@@ -238,6 +256,13 @@ impl Network {
                 fc2_bias: floats.one(),
             }
         });
+        let ownership = (header.ownership_channels > 0).then(|| {
+            let o = header.ownership_channels;
+            OwnershipHead {
+                conv: floats.conv(o, c, 3),
+                out: floats.conv(1, o, 1),
+            }
+        });
         Ok(Network {
             channels: c,
             stem,
@@ -247,6 +272,7 @@ impl Network {
             pass,
             pass_bias,
             value,
+            ownership,
         })
     }
 
@@ -300,6 +326,7 @@ mod tests {
         let policy = Header {
             value_channels: 0,
             value_hidden: 0,
+            ownership_channels: 0,
             ..shipped
         };
         let mut bytes = MAGIC.to_vec();
@@ -324,6 +351,59 @@ mod tests {
             bytes.extend(fill.to_le_bytes());
         }
         bytes
+    }
+
+    /// The bytes of a version 3 file: the shipped network's trunk, policy
+    /// and value head, and an ownership head of `o` channels whose weights
+    /// are `fill`.
+    pub(crate) fn with_ownership_head(o: usize, fill: f32) -> Vec<u8> {
+        let shipped = Header::read(SHIPPED).expect("the shipped header");
+        let without = Header {
+            ownership_channels: 0,
+            ..shipped
+        };
+        let mut bytes = MAGIC.to_vec();
+        for word in [
+            3,
+            PLANES,
+            without.channels,
+            without.blocks,
+            without.kernel,
+            without.value_channels,
+            without.value_hidden,
+            o,
+        ] {
+            bytes.extend((word as u32).to_le_bytes());
+        }
+        bytes.extend(&SHIPPED[shipped.len..][..4 * without.floats()]);
+        let with_head = Header {
+            ownership_channels: o,
+            ..without
+        };
+        for _ in without.floats()..with_head.floats() {
+            bytes.extend(fill.to_le_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn version_3_files_carry_an_ownership_head_or_none() {
+        let net = Network::from_bytes(&with_ownership_head(4, 0.01)).expect("version 3");
+        assert!(net
+            .description()
+            .ends_with("an ownership head of 4 channels"));
+        let none = Network::from_bytes(&with_ownership_head(0, 0.0)).expect("no head");
+        assert!(!none.description().contains("ownership"));
+        let mut bytes = with_ownership_head(4, 0.01);
+        bytes.pop();
+        assert!(matches!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::Length { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&with_ownership_head(MAX_OWNERSHIP_CHANNELS + 1, 0.0)).err(),
+            Some(NetworkError::Shape(_))
+        ));
     }
 
     #[test]

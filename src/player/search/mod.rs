@@ -2,13 +2,15 @@
 //! walk down it, the playout and the backup (`walk`), the priors of new
 //! moves (`priors`), the client's move filter applied where children are
 //! made (`filter`), the report of numbers the search hands upward
-//! (`report`), when a search under a clock stops (`stopping`) and the komi
-//! its playouts count in handicap games (`komi`).
+//! (`report`), the score the network's ownership head gives the tree
+//! (`network_score`), when a search under a clock stops (`stopping`) and
+//! the komi its playouts count in handicap games (`komi`).
 
 mod filter;
 mod komi;
 mod margins;
 mod network_prior;
+mod network_score;
 mod priors;
 mod report;
 mod stopping;

@@ -3,7 +3,9 @@
 //! once and each child gets sqrt(p) x `prior_network` virtual playouts, all
 //! won, on top of the heuristics' prior it was made with. A network
 //! evaluation costs as much as tens of playouts, so the nodes below the
-//! threshold keep the cheaper pattern prior alone.
+//! threshold keep the cheaper pattern prior alone. Where the network has an
+//! ownership head, the node's expected area difference is kept for the
+//! report's score (`network_score.rs`).
 
 use std::sync::Arc;
 
@@ -73,6 +75,9 @@ impl NetworkPrior {
             // The node's statistics are its mover's, the opponent of the
             // side to move that the value judges for.
             n.set_value(1.0 - chance);
+        }
+        if let Some(area) = evaluation.area_difference() {
+            tree.set_network_area(node, to_move.sign() * area);
         }
         let policy = policy_over(&evaluation, board, &moves);
         for (child, p) in tree.children(node).zip(policy) {

@@ -1,14 +1,18 @@
 //! What a search reports: per root move its visits, win rate and prior
 //! (from the tree the threads share), mean margin (summed over the threads)
 //! and principal variation, and for the board its ownership and expected
-//! score (summed over the threads). Numbers only: the protocol
-//! layer turns them into text.
+//! score (summed over the threads; where the network has an ownership head,
+//! its judgement of the tree's positions mixed in). Numbers only: the
+//! protocol layer turns them into text.
 
 use std::time::Duration;
 
+use std::collections::HashMap;
+
 use super::margins::Margins;
+use super::network_score::subtree_area;
 use super::search::Search;
-use super::tree::PASS;
+use super::tree::{NodeId, Tree, PASS};
 use super::worker::Worker;
 use crate::game::{BoardSize, Color, Game, Move, Vertex};
 use crate::player::board::Point;
@@ -255,11 +259,17 @@ pub fn summarise(
         .collect();
     let ownership = ownership.iter().map(|o| (o / n) as f32).collect();
     let priors = search.root_priors();
+    let leads = Leads {
+        search,
+        areas: search.tree().network_areas(),
+        komi,
+    };
     let mut moves: Vec<RootMove> = totals
         .iter()
         .map(|t| {
             let counts = margins.iter().find(|m| m.0 == t.point).map(|m| &m.1);
-            let margin = counts.and_then(|m| m.lead(komi));
+            let child = search.tree().child_with_move(Tree::ROOT, t.point);
+            let margin = leads.black_lead(counts.and_then(|m| m.lead(komi)), child);
             let score_stdev = counts.and_then(Margins::stdev);
             let owners = move_ownership
                 .iter()
@@ -281,8 +291,8 @@ pub fn summarise(
             .then(b.win_rate.total_cmp(&a.win_rate))
     });
     // No playout yet: the count of the board as it stands.
-    let black_margin = all_margins
-        .lead(komi)
+    let black_margin = leads
+        .black_lead(all_margins.lead(komi), Some(Tree::ROOT))
         .unwrap_or_else(|| game.score() as f32);
     let score_stdev = all_margins.stdev().unwrap_or(0.0);
     SearchReport {
@@ -295,6 +305,32 @@ pub fn summarise(
         score_stdev,
         playouts,
         elapsed,
+    }
+}
+
+/// Black's lead at a node of the tree: the playouts' (the median of their
+/// margins) and the network's (its expected area over the subtree, less
+/// the komi) mixed by the search's `score_network` share.
+struct Leads<'a> {
+    search: &'a Search,
+    areas: HashMap<NodeId, f32>,
+    komi: f32,
+}
+
+impl Leads<'_> {
+    fn black_lead(&self, playouts: Option<f32>, node: Option<NodeId>) -> Option<f32> {
+        let share = self.search.score_network_share();
+        if share == 0.0 {
+            return playouts;
+        }
+        let network = node
+            .and_then(|id| subtree_area(self.search.tree(), &self.areas, id))
+            .map(|area| area - self.komi);
+        match (network, playouts) {
+            (Some(network), Some(playouts)) => Some(share * network + (1.0 - share) * playouts),
+            (Some(network), None) => Some(network),
+            (None, playouts) => playouts,
+        }
     }
 }
 

@@ -214,6 +214,12 @@ impl Search {
         &self.tree
     }
 
+    /// The share (0 to 1) of the reported lead that the network's
+    /// ownership head gives, where it judged the position.
+    pub fn score_network_share(&self) -> f32 {
+        self.params.score_network.min(100) as f32 / 100.0
+    }
+
     pub fn board(&self) -> &PlayoutBoard {
         &self.root_board
     }

@@ -21,8 +21,9 @@
 //! No `unsafe`: the atomics cost nothing on reads (a relaxed load is a
 //! plain load on x86-64 and ARM) and make every shared write sound.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use crate::player::board::Point;
 
@@ -343,6 +344,10 @@ pub struct Tree {
     /// Node ids handed out: the next free one.
     len: AtomicUsize,
     max_nodes: usize,
+    /// The network's area difference for Black (komi not taken off) at the
+    /// nodes it was asked at, beside the nodes, which have no room for it:
+    /// few nodes have one, and each costs an evaluation anyway.
+    network_areas: Mutex<HashMap<NodeId, f32>>,
 }
 
 pub type NodeId = u32;
@@ -358,6 +363,7 @@ impl Tree {
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             len: AtomicUsize::new(0),
             max_nodes,
+            network_areas: Mutex::new(HashMap::new()),
         };
         let root = tree.allocate(1);
         debug_assert_eq!(root, Some(Tree::ROOT));
@@ -404,6 +410,23 @@ impl Tree {
         self.chunks[index]
             .get()
             .expect("a node id of this tree lies in an allocated chunk")
+    }
+
+    /// Records the network's area difference for Black at `id`'s position.
+    pub fn set_network_area(&self, id: NodeId, black_area: f32) {
+        self.areas().insert(id, black_area);
+    }
+
+    /// The network's area differences for Black, by node.
+    pub fn network_areas(&self) -> HashMap<NodeId, f32> {
+        self.areas().clone()
+    }
+
+    fn areas(&self) -> MutexGuard<'_, HashMap<NodeId, f32>> {
+        // A map of plain numbers is whole even if a holder panicked.
+        self.network_areas
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Nodes handed out.
@@ -509,6 +532,11 @@ impl Tree {
         let root = tree.node(Tree::ROOT);
         root.copy_statistics(self.node(id));
         root.mv.store(PASS, RELAXED);
+        let areas = self.network_areas();
+        let mut kept_areas = HashMap::new();
+        if let Some(&area) = areas.get(&id) {
+            kept_areas.insert(Tree::ROOT, area);
+        }
         let mut queue = std::collections::VecDeque::from([(id, Tree::ROOT)]);
         while let Some((old, new)) = queue.pop_front() {
             let children = self.children(old);
@@ -522,6 +550,9 @@ impl Tree {
             };
             for (child, copy) in children.clone().zip(first..) {
                 tree.node(copy).copy_statistics(self.node(child));
+                if let Some(&area) = areas.get(&child) {
+                    kept_areas.insert(copy, area);
+                }
                 queue.push_back((child, copy));
             }
             let node = tree.node(new);
@@ -529,6 +560,7 @@ impl Tree {
             node.child_count.store(children.len() as u16, RELAXED);
             node.state.store(EXPANDED, Ordering::Release);
         }
+        *tree.areas() = kept_areas;
         tree
     }
 }

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The ownership targets of the network's ownership head: for every game of
+the Tom corpus (one game a line, `ID<TAB>;B[pd];W[dc];...`, 19x19), who
+owns each point at the game's end, as hane's own search of the final
+position reads it (`hane analysis`, KataGo's JSON protocol, with
+`includeOwnership`).
+
+Most of the corpus's games end by resignation, with dead stones still on
+the board and borders open: the owner of a point is then what the search's
+playouts from the final position make of it, Black's share of them from -1
+(White's in every playout) to +1. Games that were counted out end settled,
+and the playouts agree with the count.
+
+Output, one line a game whose moves hane could replay: the game's ID, a
+tab, then the 361 points' ownership for Black as whole hundredths (-100 to
+100), space-separated, in KataGo's order (row 19 first, left to right). A
+game with an illegal move (under Tromp-Taylor with positional superko) is
+left out and counted on stderr. examples/write_planes reads the file with
+`--ownership`.
+
+    scripts/final_ownership.py --hane target/release/hane \
+        --out ownership.txt --visits 64 tom.txt
+"""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+
+COLUMNS = "ABCDEFGHJKLMNOPQRST"
+MOVE = re.compile(r";([BW])\[([a-s]{2})?\]")
+
+
+def vertex(sgf_point):
+    """An SGF point (`pd`, or empty for a pass) as GTP's vertex."""
+    if not sgf_point:
+        return "pass"
+    x = ord(sgf_point[0]) - ord("a")
+    y = ord(sgf_point[1]) - ord("a")
+    return f"{COLUMNS[x]}{19 - y}"
+
+
+def queries(paths, komi):
+    """(id, query) for every line of the files."""
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                game_id, _, record = line.rstrip("\n").partition("\t")
+                moves = [[c, vertex(p)] for c, p in MOVE.findall(record)]
+                if not game_id or not moves:
+                    continue
+                yield game_id, {
+                    "id": game_id,
+                    "moves": moves,
+                    "rules": "tromp-taylor",
+                    "komi": komi,
+                    "boardXSize": 19,
+                    "boardYSize": 19,
+                    "includeOwnership": True,
+                }
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--hane", default="target/release/hane")
+    p.add_argument("--out", required=True)
+    p.add_argument("--visits", type=int, default=64,
+                   help="playouts a final position (default 64)")
+    p.add_argument("--analysis-threads", type=int, default=2)
+    p.add_argument("--games", type=int, default=0, help="at most this many (0: all)")
+    p.add_argument("files", nargs="+")
+    args = p.parse_args()
+
+    # The komi does not change the ownership; the policy prior is left
+    # out, since only the playouts' ownership is read.
+    command = [args.hane, "analysis", "--analysis-threads", str(args.analysis_threads),
+               "--playouts", str(args.visits), "--seed", "1",
+               "--param", "prior_network=0"]
+    engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, bufsize=1)
+    errors = []
+
+    def read_errors():
+        for line in engine.stderr:
+            errors.append(line)
+
+    threading.Thread(target=read_errors, daemon=True).start()
+
+    def feed():
+        n = 0
+        for _, query in queries(args.files, 7.5):
+            engine.stdin.write(json.dumps(query, separators=(",", ":")) + "\n")
+            n += 1
+            if args.games and n >= args.games:
+                break
+        engine.stdin.close()
+
+    threading.Thread(target=feed, daemon=True).start()
+    written = refused = 0
+    start = time.time()
+    with open(args.out, "w") as out:
+        for line in engine.stdout:
+            response = json.loads(line)
+            if "error" in response or "ownership" not in response:
+                refused += 1
+                continue
+            hundredths = " ".join(str(round(v * 100)) for v in response["ownership"])
+            out.write(f"{response['id']}\t{hundredths}\n")
+            written += 1
+            if written % 2000 == 0:
+                print(f"{written} games, {time.time() - start:.0f} s", file=sys.stderr)
+    engine.wait()
+    print(f"{written} games written, {refused} refused (an illegal move or a bad line), "
+          f"{time.time() - start:.0f} s", file=sys.stderr)
+    warnings = [e for e in errors if "warn" in e.lower() or "error" in e.lower()]
+    if warnings:
+        print("hane said, first lines:\n" + "".join(warnings[:5]), file=sys.stderr)
+    return 0 if engine.returncode == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
