@@ -18,8 +18,8 @@ seeds: the root's scoreLead of the same position searched with two seeds:
     scripts/lead_steadiness.py seeds --tom tom.txt --positions 20 --visits 400 \\
         --visits-9x9 1000 --sgf-9x9 data/selfplay/9x9
 
---param NAME=VALUE (repeatable) goes to hane, so that two settings of one
-binary can be compared. Nothing but the standard library.
+--param NAME=VALUE (repeatable) and --network FILE go to hane, so that two
+settings or two networks of one binary can be compared. Nothing but the standard library.
 """
 
 import argparse
@@ -70,6 +70,8 @@ def analyse(args, queries, seed):
     command = [args.hane, "--threads", "1", "--seed", str(seed)]
     for p in args.param:
         command += ["--param", p]
+    if args.network:
+        command += ["--network", args.network]
     command += ["analysis", "--analysis-threads", str(args.analysis_threads)]
     text = "".join(json.dumps(q) + "\n" for q in queries)
     out = subprocess.run(command, input=text, capture_output=True, text=True, check=True).stdout
@@ -141,6 +143,7 @@ def main():
     p.add_argument("--sgf-9x9", default="data/selfplay/9x9")
     p.add_argument("--analysis-threads", type=int, default=1)
     p.add_argument("--param", action="append", default=[])
+    p.add_argument("--network", default=None, help="a weights file in place of the built-in network")
     args = p.parse_args()
     points_lost(args) if args.measure == "points-lost" else seeds(args)
     return 0

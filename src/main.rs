@@ -161,7 +161,9 @@ struct KataArgs {
     /// own options win over the file.
     #[arg(long, value_name = "FILE")]
     config: Vec<PathBuf>,
-    /// KataGo's neural network: accepted and not read, hane has none.
+    /// KataGo's neural network: accepted and not read (a KataGo network is
+    /// not hane's format; hane's own is built in, and --network FILE replaces
+    /// it).
     #[arg(long, value_name = "FILE")]
     model: Option<PathBuf>,
     /// KataGo's human-style network: accepted and not read.

@@ -164,7 +164,7 @@ fn info_line(
             line.push(' ');
         }
         let _ = write!(line, "info move {} visits {} ", m.mv, m.visits);
-        let win_rate = m.win_rate.clamp(0.0, 1.0);
+        let win_rate = report.shown_win_rate(m).clamp(0.0, 1.0);
         match dialect {
             Dialect::LeelaZero => {
                 let _ = write!(
@@ -226,7 +226,7 @@ fn info_line(
                 line,
                 " rootInfo visits {} winrate {:.6} scoreMean {lead:.3} scoreStdev {:.3} scoreLead {lead:.3} scoreSelfplay {lead:.3}",
                 report.root_visits(),
-                report.root_win_rate().clamp(0.0, 1.0),
+                report.root_shown_win_rate().clamp(0.0, 1.0),
                 report.score_stdev,
             );
         }
@@ -333,7 +333,9 @@ fn candidate_labels(report: &SearchReport, unlabelled: &[Vertex]) -> String {
         if unlabelled.contains(&v) {
             continue;
         }
-        let percent = (m.win_rate.clamp(0.0, 1.0) * 100.0).round().min(99.0);
+        let percent = (report.shown_win_rate(m).clamp(0.0, 1.0) * 100.0)
+            .round()
+            .min(99.0);
         let _ = write!(labels, " {v} {percent:.0}");
     }
     labels
@@ -355,7 +357,7 @@ fn best_mark_and_status(report: &SearchReport) -> String {
     format!(
         "{mark}TEXT best {} {:.1}% ({} visits, {:.0}%); labels: win %",
         best.mv,
-        best.win_rate.clamp(0.0, 1.0) * 100.0,
+        report.shown_win_rate(best).clamp(0.0, 1.0) * 100.0,
         best.visits,
         100.0 * best.visits as f32 / total.max(1) as f32
     )
@@ -408,7 +410,7 @@ fn summary(report: &SearchReport) -> String {
     match best {
         Some(best) => format!(
             "{side} to move: win rate {:.0}%, {lead} ({} playouts)",
-            best.win_rate.clamp(0.0, 1.0) * 100.0,
+            report.shown_win_rate(best).clamp(0.0, 1.0) * 100.0,
             report.playouts
         ),
         None => format!("{side} to move: {lead} ({} playouts)", report.playouts),
@@ -553,20 +555,20 @@ ownershipStdev{}",
         };
         let ownership = gfx_text(&report, GfxView::Ownership);
         assert!(ownership.starts_with("INFLUENCE A1 0.50 B1 0.50 C1 0.50 A2 0.50"));
-        // Black to move: B2 wins 60% for Black, while its playouts' margins
-        // have Black 2.5 points behind; the two would name different
-        // sides ("win rate 60%, trails by 2.5"), so the score is even.
-        assert!(ownership.contains("C3 -1.00\nTEXT Black to move: win rate 60%, even score"));
+        // Black to move: B2 wins 60% for Black, while its lead has Black
+        // 2.5 points behind; the two would name different sides ("win
+        // rate 60%, trails by 2.5"), so the win rate shown is even.
+        assert!(ownership.contains("C3 -1.00\nTEXT Black to move: win rate 50%, trails by 2.5"));
         assert_eq!(
             gfx_text(&report, GfxView::Candidates),
-            "LABEL B2 60\nSQUARE B2\nTEXT best B2 60.0% (300 visits, 86%); labels: win %"
+            "LABEL B2 50\nSQUARE B2\nTEXT best B2 50.0% (300 visits, 86%); labels: win %"
         );
         assert_eq!(
             gfx_text(&report, GfxView::Variation).lines().next(),
             Some("VAR b B2 w C2 b pass")
         );
         assert!(gfx_text(&report, GfxView::Score)
-            .starts_with("TEXT Black to move: win rate 60%, even score"));
+            .starts_with("TEXT Black to move: win rate 50%, trails by 2.5"));
         // White to move, the same numbers: 60% and a lead of 2.5 for White.
         assert!(gfx_text(&sample_report(), GfxView::Score)
             .starts_with("TEXT White to move: win rate 60%, leads by 2.5"));
@@ -584,7 +586,7 @@ ownershipStdev{}",
                 visits: 100,
                 win_rate: 0.45,
                 prior: 0.1,
-                black_margin: None,
+                black_margin: Some(1.0),
                 score_stdev: None,
                 pv: vec![c2],
                 pv_visits: vec![100],

@@ -101,7 +101,7 @@ pub(super) fn analysis(report: &SearchReport, context: &ResponseSpec) -> Analysi
         root_info: RootInfo {
             current_player: if to_move == Color::Black { "B" } else { "W" },
             visits: report.root_visits(),
-            winrate: rate(report.root_win_rate().clamp(0.0, 1.0)),
+            winrate: rate(report.root_shown_win_rate().clamp(0.0, 1.0)),
             score_lead: lead,
             score_selfplay: lead,
             score_stdev: round(report.score_stdev, 1e3),
@@ -139,7 +139,7 @@ fn move_info(
         mv: m.mv.to_string(),
         visits: m.visits,
         edge_visits: m.visits,
-        winrate: rate(m.win_rate),
+        winrate: rate(report.shown_win_rate(m)),
         score_mean: lead,
         score_stdev: round(report.score_stdev(m), 1e3),
         score_lead: lead,

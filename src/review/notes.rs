@@ -35,7 +35,7 @@ impl Verdict {
     /// changed direction at 50 to 63% (a random walk's 50%), its mean step
     /// 3.5 to 5 points against 5 to 10 (issue 28).
     pub(super) fn new(report: &SearchReport) -> Verdict {
-        let win = f64::from(report.root_win_rate()).clamp(0.0, 1.0);
+        let win = f64::from(report.root_shown_win_rate()).clamp(0.0, 1.0);
         Verdict {
             black_win: match report.to_move {
                 Color::Black => win,
@@ -91,7 +91,10 @@ pub(super) fn comment(report: &SearchReport, best: &RootMove, played: Move) -> S
     if best.mv == played {
         text.push_str(", as played");
     }
-    text.push_str(&format!(": win rate {}", percent(best.win_rate)));
+    text.push_str(&format!(
+        ": win rate {}",
+        percent(report.shown_win_rate(best))
+    ));
     if best.black_margin.is_some() {
         text.push_str(&format!(", score lead {:.1}", report.score_lead(best)));
     }
@@ -105,7 +108,7 @@ pub(super) fn comment(report: &SearchReport, best: &RootMove, played: Move) -> S
     if let Some(game_move) = searched.filter(|_| best.mv != played) {
         text.push_str(&format!(
             "; {played} as played: win rate {} ({} visits)",
-            percent(game_move.win_rate),
+            percent(report.shown_win_rate(game_move)),
             game_move.visits
         ));
     }

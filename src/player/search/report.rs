@@ -134,21 +134,29 @@ impl SearchReport {
         (wins / visits as f64) as f32
     }
 
-    /// Points the side to move leads by over all the playouts (the
-    /// position's estimate), on the side `root_win_rate` favours.
+    /// Points the side to move leads by in the position: the network's
+    /// judgement over the tree where it has an ownership head, mixed with
+    /// the playouts' margins by `score_network`.
     pub fn root_score_lead(&self) -> f32 {
-        agreeing(
-            self.to_move.sign() * self.black_margin,
-            self.root_win_rate(),
-        )
+        self.to_move.sign() * self.black_margin
     }
 
-    /// Points the side to move leads by after `m`, as the playouts through
-    /// it ended (the position's estimate when there were none), on the side
-    /// its win rate favours.
+    /// Points the side to move leads by after `m`, as for the position
+    /// (the position's estimate when nothing below `m` was judged or
+    /// played out).
     pub fn score_lead(&self, m: &RootMove) -> f32 {
-        let lead = self.to_move.sign() * m.black_margin.unwrap_or(self.black_margin);
-        agreeing(lead, m.win_rate)
+        self.to_move.sign() * m.black_margin.unwrap_or(self.black_margin)
+    }
+
+    /// `root_win_rate` as a client is shown it beside `root_score_lead`:
+    /// 50% where the two name different sides (`agreeing`).
+    pub fn root_shown_win_rate(&self) -> f32 {
+        agreeing(self.root_win_rate(), self.root_score_lead())
+    }
+
+    /// `m`'s win rate as a client is shown it beside `score_lead(m)`.
+    pub fn shown_win_rate(&self, m: &RootMove) -> f32 {
+        agreeing(m.win_rate, self.score_lead(m))
     }
 
     /// The spread of the margins after `m` (the position's when it was
@@ -158,18 +166,22 @@ impl SearchReport {
     }
 }
 
-/// `lead`, or 0 where it names the other side than `win_rate` beside it.
-/// The two come from different counts: the win rate from the tree (the
-/// visits of a kept tree included, each playout's result at its own
-/// komi-adjusted margin), the lead from the margins at which this search's
-/// playouts split evenly; a client shows them side by side, and "win rate
-/// 49%, leads by 3.5" contradicts itself. Where they disagree neither side
-/// leads clearly, and 0 says so.
-fn agreeing(lead: f32, win_rate: f32) -> f32 {
+/// `win_rate`, or 50% where the `lead` beside it names the other side.
+/// The two come from different counts: the win rate from the tree's
+/// playouts (the visits of a kept tree included), the lead from the
+/// network's judgement of the tree's positions (or the margins at which the
+/// playouts split evenly); a client shows them side by side, and "win rate
+/// 49%, leads by 3.5" contradicts itself. Where they disagree the win rate
+/// is the one to yield: near even, a few hundred playouts' rate is noise,
+/// while the lead is what a reviewer's "points lost" reads, and zeroing it
+/// instead made the lead jump between 0 and a few points from one move, or
+/// one seed, to the next. Only what clients are shown: the search's own
+/// choices read the tree's win rates.
+fn agreeing(win_rate: f32, lead: f32) -> f32 {
     if (win_rate > 0.5 && lead < 0.0) || (win_rate < 0.5 && lead > 0.0) {
-        0.0
+        0.5
     } else {
-        lead
+        win_rate
     }
 }
 
@@ -396,7 +408,7 @@ pub fn sample_report() -> SearchReport {
                 visits: 50,
                 win_rate: 0.3,
                 prior: 0.1,
-                black_margin: None,
+                black_margin: Some(3.0),
                 score_stdev: None,
                 pv: vec![Move::Pass],
                 pv_visits: vec![50],
@@ -433,10 +445,9 @@ mod tests {
         let played: Vec<&RootMove> = report.played_out().collect();
         assert_eq!(played.len(), 2, "unvisited moves are left out");
         assert_eq!(report.score_lead(played[0]), 2.5);
-        // Pass has no margin of its own: the position's, seen by White,
-        // who leads by 1; but its win rate (30%) says White trails, so
-        // neither side is shown leading.
-        assert_eq!(report.score_lead(played[1]), 0.0);
+        // White trails by 3 after passing, and wins 30%.
+        assert_eq!(report.score_lead(played[1]), -3.0);
+        assert_eq!(report.shown_win_rate(played[1]), 0.3);
         assert!(played[0].lcb() < 0.6 && played[0].lcb() > 0.5);
     }
 
@@ -445,16 +456,21 @@ mod tests {
         let mut report = sample_report();
         // The root: 59% for White over 350 visits; Black leads by 3.5.
         report.black_margin = 3.5;
-        assert!(report.root_win_rate() > 0.5);
-        assert_eq!(report.root_score_lead(), 0.0);
+        let rate = report.root_win_rate();
+        assert!(rate > 0.5);
+        assert_eq!(report.root_score_lead(), -3.5);
+        assert_eq!(report.root_shown_win_rate(), 0.5);
         report.black_margin = -3.5;
         assert_eq!(report.root_score_lead(), 3.5);
+        assert_eq!(report.root_shown_win_rate(), rate);
         // A move: 60% for White, and White trails by 2 after it.
         report.moves[0].black_margin = Some(2.0);
-        assert_eq!(report.score_lead(&report.moves[0]), 0.0);
-        report.moves[0].win_rate = 0.4;
         assert_eq!(report.score_lead(&report.moves[0]), -2.0);
+        assert_eq!(report.shown_win_rate(&report.moves[0]), 0.5);
+        report.moves[0].win_rate = 0.4;
+        assert_eq!(report.shown_win_rate(&report.moves[0]), 0.4);
         // An unvisited move (50%) shows the position's lead.
         assert_eq!(report.score_lead(&report.moves[2]), 3.5);
+        assert_eq!(report.shown_win_rate(&report.moves[2]), 0.5);
     }
 }
