@@ -61,6 +61,7 @@ pub(super) fn analyze(
     let request = SearchRequest::new(game, color, Budget::UNLIMITED, &signals.stop)
         .filtered(&args.filter)
         .with_moves_ownership(args.moves_ownership)
+        .judging_moves(true)
         .watched(Some(watch));
     let report = player.search(request);
     info!("analysis for {color}: {} playouts", report.playouts);
@@ -109,7 +110,7 @@ pub(super) fn gfx(
     stop: &AtomicBool,
 ) -> String {
     let color = color.unwrap_or(game.to_move());
-    let report = player.search(SearchRequest::new(game, color, budget, stop));
+    let report = player.search(SearchRequest::new(game, color, budget, stop).judging_moves(true));
     gfx_text(&report, view)
 }
 

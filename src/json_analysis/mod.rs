@@ -419,6 +419,7 @@ impl<W: Write + Send> Shared<W> {
             let request = SearchRequest::new(&game, game.to_move(), budget, stop)
                 .filtered(&query.filter)
                 .with_moves_ownership(query.include.moves_ownership)
+                .judging_moves(true)
                 .watched(watch);
             player.search(request)
         }));

@@ -69,6 +69,7 @@ struct Plan {
     komi: f32,
     filter: MoveFilter,
     moves_ownership: bool,
+    judge_moves: bool,
     /// The evaluator, where the budget can pay for it.
     evaluator: Option<Arc<dyn Evaluator>>,
 }
@@ -255,6 +256,7 @@ impl Player {
             stop,
             filter,
             moves_ownership,
+            judge_moves,
             mut watch,
             keep_tree: keep,
         } = request;
@@ -263,6 +265,7 @@ impl Player {
             komi,
             filter,
             moves_ownership,
+            judge_moves,
             evaluator: self.affordable_evaluator(&budget, game),
         };
         let search = self.prepare_search(game, color, plan, keep);
@@ -324,6 +327,7 @@ impl Player {
             komi,
             filter,
             moves_ownership,
+            judge_moves,
             evaluator,
         } = plan;
         // A tree grown under another filter, or one whose depths the moves
@@ -347,7 +351,8 @@ impl Player {
         let search = Search::new(game, color, self.config.search.clone(), evaluator.as_ref())
             .with_filter(filter)
             .with_komi(komi)
-            .with_move_ownership(moves_ownership);
+            .with_move_ownership(moves_ownership)
+            .with_move_judgement(judge_moves);
         match tree {
             Some(tree) => search.with_tree(tree),
             None => search,
@@ -662,6 +667,10 @@ mod tests {
             false
         }
 
+        fn has_ownership(&self) -> bool {
+            true
+        }
+
         fn uncached(&self) -> &dyn Evaluator {
             self
         }
@@ -669,7 +678,7 @@ mod tests {
 
     #[test]
     fn the_lead_is_the_ownership_heads_where_the_network_has_one() {
-        let report = |score_network: u64| {
+        let report = |score_network: u64, judge: bool| {
             let mut search = SearchParams::default();
             search
                 .set("score_network", &score_network.to_string())
@@ -682,16 +691,13 @@ mod tests {
             });
             let game = Game::new(9, 7.5);
             let stop = AtomicBool::new(false);
-            player.search(SearchRequest::new(
-                &game,
-                Color::White,
-                playouts(300),
-                &stop,
-            ))
+            player.search(
+                SearchRequest::new(&game, Color::White, playouts(300), &stop).judging_moves(judge),
+            )
         };
         // The whole board, 81 points, less the komi: for the position and
         // for every move the network judged the position after.
-        let network = report(100);
+        let network = report(100, false);
         assert_eq!(network.black_margin, 81.0 - 7.5);
         let judged: Vec<f32> = network
             .moves
@@ -701,9 +707,25 @@ mod tests {
             .collect();
         assert!(!judged.is_empty());
         assert!(judged.iter().all(|&m| m == 81.0 - 7.5), "{judged:?}");
+        // The moves of a few visits: their playouts' margins, unless the
+        // report judges every move searched (analysis).
+        let searched = |report: &SearchReport| -> Vec<f32> {
+            report
+                .moves
+                .iter()
+                .filter(|m| m.visits > 0)
+                .filter_map(|m| m.black_margin)
+                .collect()
+        };
+        assert!(searched(&network).iter().any(|&m| m != 81.0 - 7.5));
+        let analysis = report(100, true);
+        let every = searched(&analysis);
+        assert!(every.len() > judged.len());
+        assert!(every.iter().all(|&m| m == 81.0 - 7.5), "{every:?}");
+        assert_eq!(analysis.black_margin, 81.0 - 7.5);
         // Half and half; and the playouts' alone, which know nothing of it.
-        let half = report(50).black_margin;
-        let playouts = report(0).black_margin;
+        let half = report(50, false).black_margin;
+        let playouts = report(0, true).black_margin;
         assert!(playouts.abs() < 30.0, "{playouts}");
         assert!(
             (half - (73.5 + playouts) / 2.0).abs() < 3.0,

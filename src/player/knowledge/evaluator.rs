@@ -75,6 +75,12 @@ pub trait Evaluator: Send + Sync {
     /// Whether its evaluations carry a win chance.
     fn has_value(&self) -> bool;
 
+    /// Whether its evaluations carry each point's owner (an ownership
+    /// head); most evaluators have none.
+    fn has_ownership(&self) -> bool {
+        false
+    }
+
     /// How often its cache answered, where it has one.
     fn cache_use(&self) -> Option<CacheUse> {
         None
@@ -174,6 +180,10 @@ impl Evaluator for Network {
 
     fn has_value(&self) -> bool {
         Network::has_value(self)
+    }
+
+    fn has_ownership(&self) -> bool {
+        self.ownership.is_some()
     }
 
     fn uncached(&self) -> &dyn Evaluator {
@@ -329,6 +339,10 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
 
     fn has_value(&self) -> bool {
         self.inner.has_value()
+    }
+
+    fn has_ownership(&self) -> bool {
+        self.inner.has_ownership()
     }
 
     fn cache_use(&self) -> Option<CacheUse> {

@@ -12,7 +12,9 @@ use std::sync::Arc;
 use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, Point};
-use crate::player::knowledge::{EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES};
+use crate::player::knowledge::{
+    play_and_remember, EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES,
+};
 use crate::player::params::SearchParams;
 
 /// The smallest board side the network is used on: trained on 19x19
@@ -84,6 +86,33 @@ impl NetworkPrior {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;
             tree.node(child).add_prior(wins, wins);
         }
+    }
+
+    /// The network's expected area difference for Black after `to_move`
+    /// plays `mv` (a point of `board`, or PASS) at the position of `board`,
+    /// whose last moves are `recent`; None where the network has no
+    /// ownership head (or the move is not a legal play there).
+    pub fn area_after(
+        &self,
+        board: &PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        mv: Point,
+    ) -> Option<f32> {
+        if !self.evaluator.has_ownership() {
+            return None;
+        }
+        let (mut board, mut recent) = (board.clone(), *recent);
+        let point = (mv != PASS).then_some(mv);
+        if point.is_some_and(|p| !board.is_playout_legal(p, to_move)) {
+            return None;
+        }
+        play_and_remember(&mut board, to_move, point, &mut recent);
+        let after = to_move.opponent();
+        let evaluation =
+            self.evaluator
+                .evaluate(&mut board, after, &recent, &mut EvalScratch::new());
+        Some(after.sign() * evaluation.area_difference()?)
     }
 
     /// The network's probabilities of `moves` (points of `board`, or

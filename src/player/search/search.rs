@@ -78,6 +78,9 @@ pub struct Search {
     /// Whether the workers sum the ownership per root move as well (for
     /// KataGo's `movesOwnership`); off unless a client asks.
     move_ownership: bool,
+    /// Whether the report judges the positions after root moves whose
+    /// subtrees the network has not (`SearchRequest::judge_moves`).
+    move_judgement: bool,
     /// The root's priors, worked out at the first report that asks: the
     /// root's position and the parameters are fixed for the search's
     /// life, and with the network each costs an evaluation (some 5 ms on
@@ -124,8 +127,22 @@ impl Search {
             filter: MoveFilter::default(),
             actions_seen: game.actions().to_vec(),
             move_ownership: false,
+            move_judgement: false,
             root_priors: OnceLock::new(),
         }
+    }
+
+    /// The search whose report judges root moves (`SearchRequest::judge_moves`).
+    pub fn with_move_judgement(mut self, on: bool) -> Search {
+        self.move_judgement = on;
+        self
+    }
+
+    /// The network's area difference for Black after the root move `mv`,
+    /// where the report judges moves: one evaluation, cached.
+    pub fn judged_area_after(&self, mv: Point) -> Option<f32> {
+        let network = self.network.as_ref().filter(|_| self.move_judgement)?;
+        network.area_after(&self.root_board, self.root_to_move, &self.root_recent, mv)
     }
 
     /// The search with the ownership summed per root move too (`on`), for
@@ -214,8 +231,7 @@ impl Search {
         &self.tree
     }
 
-    /// The share (0 to 1) of the reported lead that the network's
-    /// ownership head gives, where it judged the position.
+    /// The share (0 to 1) of the reported lead the ownership head gives.
     pub fn score_network_share(&self) -> f32 {
         self.params.score_network.min(100) as f32 / 100.0
     }
