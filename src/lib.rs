@@ -29,6 +29,7 @@ mod json_analysis;
 mod player;
 mod review;
 
+pub use frontend::evaluator_from_file;
 pub use game::sgf;
 pub use game::zobrist::stone_key;
 pub use game::{BoardSize, Color, Game, Move, Rules, Superko, Vertex};
@@ -41,8 +42,8 @@ pub use json_analysis::{
 };
 pub use player::model as knowledge;
 pub use player::{
-    bench, describe_weights, evaluate_weights_on_empty_board, evaluator_from_file, param,
-    shipped_evaluator, CacheUse, Evaluation, Evaluator, Param, ParamError, ParamKind, ParamValue,
-    PlayerConfig, SearchParams, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
+    bench, describe_weights, evaluate_weights_on_empty_board, param, shipped_evaluator, CacheUse,
+    Evaluation, Evaluator, Param, ParamError, ParamKind, ParamValue, PlayerConfig, SearchParams,
+    MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
 };
 pub use review::{review_file, ReviewError, ReviewOptions, ReviewSummary};

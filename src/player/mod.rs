@@ -35,7 +35,7 @@ mod player;
 pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
 pub use knowledge::{
-    describe_weights, evaluate_weights_on_empty_board, evaluator_from_file, shipped_evaluator,
+    describe_weights, evaluate_weights_on_empty_board, evaluator_from_bytes, shipped_evaluator,
     CacheUse, Evaluation, Evaluator,
 };
 pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, PARAMS};

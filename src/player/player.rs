@@ -351,8 +351,7 @@ impl Player {
         let search = Search::new(game, color, self.config.search.clone(), evaluator.as_ref())
             .with_filter(filter)
             .with_komi(komi)
-            .with_move_ownership(moves_ownership)
-            .with_move_judgement(judge_moves);
+            .with_report(moves_ownership, judge_moves);
         match tree {
             Some(tree) => search.with_tree(tree),
             None => search,

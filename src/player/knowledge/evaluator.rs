@@ -6,7 +6,6 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -79,6 +78,20 @@ pub trait Evaluator: Send + Sync {
     /// head); most evaluators have none.
     fn has_ownership(&self) -> bool {
         false
+    }
+
+    /// `to_move`'s expected area difference on `board`, as well judged as
+    /// the evaluator can (a network: averaged over the board's
+    /// symmetries); None without an ownership head.
+    fn judge_area(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut EvalScratch,
+    ) -> Option<f32> {
+        self.evaluate(board, to_move, recent, scratch)
+            .area_difference()
     }
 
     /// How often its cache answered, where it has one.
@@ -184,6 +197,17 @@ impl Evaluator for Network {
 
     fn has_ownership(&self) -> bool {
         self.ownership.is_some()
+    }
+
+    fn judge_area(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut EvalScratch,
+    ) -> Option<f32> {
+        self.symmetric_area(scratch, board, to_move, recent)
+            .filter(|area| area.is_finite())
     }
 
     fn uncached(&self) -> &dyn Evaluator {
@@ -345,6 +369,16 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
         self.inner.has_ownership()
     }
 
+    fn judge_area(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut EvalScratch,
+    ) -> Option<f32> {
+        self.inner.judge_area(board, to_move, recent, scratch)
+    }
+
     fn cache_use(&self) -> Option<CacheUse> {
         Some(CacheUse {
             lookups: self.lookups.load(Ordering::Relaxed),
@@ -376,11 +410,10 @@ pub fn shipped_evaluator() -> Arc<dyn Evaluator> {
     Arc::new(CachedEvaluator::new(network))
 }
 
-/// The network of the weights file at `path`, behind a cache of its own;
-/// the error names the file and says why it cannot be used.
-pub fn evaluator_from_file(path: &Path) -> Result<Arc<dyn Evaluator>, String> {
-    let network = Network::from_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    log::info!("network {}: {}", path.display(), network.description());
+/// The network of a weights file's bytes, behind a cache of its own, or
+/// why they cannot be used (`frontend::weights_file` reads the file).
+pub fn evaluator_from_bytes(bytes: &[u8]) -> Result<Arc<dyn Evaluator>, String> {
+    let network = Network::from_bytes(bytes).map_err(|e| e.to_string())?;
     Ok(Arc::new(CachedEvaluator::new(network)))
 }
 
@@ -474,8 +507,11 @@ mod tests {
     }
 
     #[test]
-    fn a_file_that_cannot_be_used_is_named_in_the_error() {
-        let error = evaluator_from_file(Path::new("/nonexistent/net.bin")).err();
-        assert!(error.is_some_and(|e| e.starts_with("/nonexistent/net.bin: ")));
+    fn bytes_that_are_no_network_say_why() {
+        let error = evaluator_from_bytes(b"HANEPOL1").err();
+        assert_eq!(error.as_deref(), Some("not a hane policy network file"));
+        let shipped = include_bytes!("../../../data/policy-net.bin");
+        let evaluator = evaluator_from_bytes(shipped).expect("the shipped file");
+        assert!(evaluator.has_ownership() && evaluator.has_value());
     }
 }

@@ -17,7 +17,7 @@ mod planes;
 mod spatial;
 
 pub use evaluator::{
-    describe_weights, evaluate_weights_on_empty_board, evaluator_from_file, shipped_evaluator,
+    describe_weights, evaluate_weights_on_empty_board, evaluator_from_bytes, shipped_evaluator,
     CacheUse, Evaluation, Evaluator,
 };
 pub use features::{canonical_shape, features, is_empty_area, Group, MoveFeatures, Recent, GROUPS};

@@ -1,6 +1,6 @@
-//! The network's weights file: its format, every size and value checked
-//! before a weight is used, and the reading of a file from disk bounded
-//! whatever the file claims to be.
+//! The network's weights file: its format, and every size and value
+//! checked before a weight is used. The front-ends read the file (bounded,
+//! `frontend::weights_file`); the player only ever sees its bytes.
 //!
 //! The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version
 //! (1, 2 or 3), the input planes, the trunk's channels, its residual
@@ -20,8 +20,6 @@
 //! exporters (scripts/train_policy.py, train_value.py, train_ownership.py).
 
 use std::fmt;
-use std::io::Read;
-use std::path::Path;
 
 use super::network::{Conv, Network, OwnershipHead, ValueHead};
 use super::planes::PLANES;
@@ -37,10 +35,6 @@ const MAX_BLOCKS: usize = 64;
 const MAX_VALUE_CHANNELS: usize = 256;
 const MAX_VALUE_HIDDEN: usize = 1024;
 const MAX_OWNERSHIP_CHANNELS: usize = 256;
-
-/// Weights files larger than this are refused unread: the largest network
-/// the header bounds allow is far smaller than a corrupt length could ask.
-const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// The bytes of the network shipped with hane (data/policy-net.bin).
 static SHIPPED: &[u8] = include_bytes!("../../../data/policy-net.bin");
@@ -280,39 +274,6 @@ impl Network {
     pub fn shipped() -> Network {
         Network::from_bytes(SHIPPED).expect("the shipped network is checked by its tests")
     }
-
-    /// The network of the weights file at `path`, or why it cannot be used
-    /// (the reason, without the path).
-    pub fn from_file(path: &Path) -> Result<Network, String> {
-        let bytes = read_bounded(path)?;
-        Network::from_bytes(&bytes).map_err(|e| e.to_string())
-    }
-}
-
-/// The bytes of the regular file at `path`, at most `MAX_FILE_BYTES` of
-/// them. Anything else (a folder, a FIFO whose opening would wait for a
-/// writer, a device such as /dev/zero that never ends) is refused before
-/// it is opened, and the read is bounded whatever the metadata said.
-fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if !metadata.is_file() {
-        return Err("not a regular file".to_string());
-    }
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} bytes, more than any network hane reads",
-            metadata.len()
-        ));
-    }
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err("more bytes than any network hane reads".to_string());
-    }
-    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -407,26 +368,15 @@ mod tests {
     }
 
     #[test]
-    fn weights_files_are_read_or_refused_with_the_reason() {
-        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/policy-net.bin");
-        let net = Network::from_file(Path::new(shipped)).expect("the shipped file");
+    fn the_shipped_files_bytes_are_the_shipped_network() {
+        let shipped = include_bytes!("../../../data/policy-net.bin");
+        let net = Network::from_bytes(shipped).expect("the shipped file");
         assert_eq!(net.description(), Network::shipped().description());
-        let missing = Network::from_file(Path::new("/nonexistent/net.bin")).err();
-        assert!(missing.is_some_and(|e| e.contains("No such file")));
-        let folder = Network::from_file(Path::new(env!("CARGO_MANIFEST_DIR"))).err();
-        assert_eq!(folder.as_deref(), Some("not a regular file"));
-        let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-        let text = Network::from_file(Path::new(readme)).err();
-        assert_eq!(text.as_deref(), Some("not a hane policy network file"));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn devices_and_fifos_are_refused_unread() {
-        // /dev/zero never ends and its metadata says 0 bytes: refused
-        // before a byte is read.
-        let zero = Network::from_file(Path::new("/dev/zero")).err();
-        assert_eq!(zero.as_deref(), Some("not a regular file"));
+        let readme = include_bytes!("../../../README.md");
+        assert_eq!(
+            Network::from_bytes(readme).err(),
+            Some(NetworkError::NotAWeightsFile)
+        );
     }
 
     #[test]

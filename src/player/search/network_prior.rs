@@ -7,7 +7,8 @@
 //! ownership head, the node's expected area difference is kept for the
 //! report's score (`network_score.rs`).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
@@ -28,6 +29,11 @@ pub struct NetworkPrior {
     evaluator: Arc<dyn Evaluator>,
     wins: u32,
     visits: u32,
+    /// The analysis's judgements of the positions after the root's moves
+    /// (`area_after`) and of the root's own (`root_area`), for Black:
+    /// eight evaluations each, so made once a search.
+    judged: Arc<Mutex<HashMap<Point, Option<f32>>>>,
+    judged_root: Arc<OnceLock<Option<f32>>>,
 }
 
 impl NetworkPrior {
@@ -45,6 +51,8 @@ impl NetworkPrior {
             evaluator: Arc::clone(evaluator?),
             wins: params.prior_network,
             visits: params.network_visits,
+            judged: Arc::default(),
+            judged_root: Arc::default(),
         })
     }
 
@@ -102,17 +110,46 @@ impl NetworkPrior {
         if !self.evaluator.has_ownership() {
             return None;
         }
-        let (mut board, mut recent) = (board.clone(), *recent);
-        let point = (mv != PASS).then_some(mv);
-        if point.is_some_and(|p| !board.is_playout_legal(p, to_move)) {
-            return None;
-        }
-        play_and_remember(&mut board, to_move, point, &mut recent);
-        let after = to_move.opponent();
-        let evaluation =
-            self.evaluator
-                .evaluate(&mut board, after, &recent, &mut EvalScratch::new());
-        Some(after.sign() * evaluation.area_difference()?)
+        let judged = |judged: &mut HashMap<Point, Option<f32>>| -> Option<f32> {
+            *judged.entry(mv).or_insert_with(|| {
+                let (mut board, mut recent) = (board.clone(), *recent);
+                let point = (mv != PASS).then_some(mv);
+                if point.is_some_and(|p| !board.is_playout_legal(p, to_move)) {
+                    return None;
+                }
+                play_and_remember(&mut board, to_move, point, &mut recent);
+                self.judged_area(&mut board, to_move.opponent(), &recent)
+            })
+        };
+        // A poisoned map holds whole numbers still.
+        judged(&mut self.judged.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The network's expected area difference for Black at the root's
+    /// position (`board`, `to_move` to play), judged as the analysis judges
+    /// the positions after its moves; made once a search.
+    pub fn root_area(
+        &self,
+        board: &PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+    ) -> Option<f32> {
+        *self
+            .judged_root
+            .get_or_init(|| self.judged_area(&mut board.clone(), to_move, recent))
+    }
+
+    /// `to_move`'s judged area on `board`, for Black.
+    fn judged_area(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+    ) -> Option<f32> {
+        let area = self
+            .evaluator
+            .judge_area(board, to_move, recent, &mut EvalScratch::new())?;
+        Some(to_move.sign() * area)
     }
 
     /// The network's probabilities of `moves` (points of `board`, or

@@ -271,9 +271,27 @@ pub fn summarise(
         .collect();
     let ownership = ownership.iter().map(|o| (o / n) as f32).collect();
     let priors = search.root_priors();
+    let mut areas = search.tree().network_areas();
+    // In analysis the root's and its moves' own judgements are the
+    // symmetric ones (`Search::judged_area`), where the network judged them
+    // at all: the search's own, of one orientation, judged the four 4-4
+    // points of the empty board 5 points apart.
+    let root_moves = std::iter::once((Tree::ROOT, None)).chain(
+        search
+            .tree()
+            .child_nodes(Tree::ROOT)
+            .map(|(id, node)| (id, Some(node.mv()))),
+    );
+    for (id, mv) in root_moves {
+        if areas.contains_key(&id) {
+            if let Some(area) = search.judged_area(mv) {
+                areas.insert(id, area);
+            }
+        }
+    }
     let leads = Leads {
         search,
-        areas: search.tree().network_areas(),
+        areas,
         komi,
     };
     let mut moves: Vec<RootMove> = totals
@@ -357,7 +375,7 @@ impl Leads<'_> {
         if self.search.score_network_share() == 0.0 {
             return None;
         }
-        let network = self.search.judged_area_after(mv)? - self.komi;
+        let network = self.search.judged_area(Some(mv))? - self.komi;
         self.mixed(Some(network), playouts)
     }
 

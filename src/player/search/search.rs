@@ -132,24 +132,25 @@ impl Search {
         }
     }
 
-    /// The search whose report judges root moves (`SearchRequest::judge_moves`).
-    pub fn with_move_judgement(mut self, on: bool) -> Search {
-        self.move_judgement = on;
-        self
-    }
-
-    /// The network's area difference for Black after the root move `mv`,
-    /// where the report judges moves: one evaluation, cached.
-    pub fn judged_area_after(&self, mv: Point) -> Option<f32> {
+    /// The network's area difference for Black at the root's position, or
+    /// after the root move `after`, where the report judges moves: eight
+    /// evaluations (`Evaluator::judge_area`), made once a search.
+    pub fn judged_area(&self, after: Option<Point>) -> Option<f32> {
         let network = self.network.as_ref().filter(|_| self.move_judgement)?;
-        network.area_after(&self.root_board, self.root_to_move, &self.root_recent, mv)
+        let (board, recent) = (&self.root_board, &self.root_recent);
+        match after {
+            Some(mv) => network.area_after(board, self.root_to_move, recent, mv),
+            None => network.root_area(board, self.root_to_move, recent),
+        }
     }
 
-    /// The search with the ownership summed per root move too (`on`), for
-    /// KataGo's `movesOwnership`: a second sum per playout, so only when
-    /// asked.
-    pub fn with_move_ownership(mut self, on: bool) -> Search {
-        self.move_ownership = on;
+    /// The search whose report sums the ownership per root move too
+    /// (`moves_ownership`, for KataGo's `movesOwnership`: a second sum per
+    /// playout, so only when asked) and judges the root's moves
+    /// (`judge_moves`: `SearchRequest::judge_moves`).
+    pub fn with_report(mut self, moves_ownership: bool, judge_moves: bool) -> Search {
+        self.move_ownership = moves_ownership;
+        self.move_judgement = judge_moves;
         self
     }
 
@@ -692,7 +693,7 @@ impl Search {
     }
 
     /// Adds the playout's owners to the sums of the root move it began
-    /// with (`with_move_ownership`).
+    /// with (`with_report`).
     fn record_move_ownership(&self, w: &mut Worker, path: &[Step], board: &PlayoutBoard) {
         let Some(&(child, _)) = path.get(1) else {
             return;
