@@ -283,10 +283,8 @@ pub fn summarise(
             .map(|(id, node)| (id, Some(node.mv()))),
     );
     for (id, mv) in root_moves {
-        if areas.contains_key(&id) {
-            if let Some(area) = search.judged_area(mv) {
-                areas.insert(id, area);
-            }
+        if let Some(own) = areas.get_mut(&id) {
+            *own = search.judged_area(mv).unwrap_or(*own);
         }
     }
     let leads = Leads {
