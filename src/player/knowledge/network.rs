@@ -151,14 +151,7 @@ impl Network {
     ) -> NetworkOutput {
         let size = board.size();
         let n = size.points();
-        scratch.planes.resize(PLANES * n, 0.0);
-        write_planes(
-            board,
-            to_move,
-            recent,
-            &mut scratch.reader,
-            &mut scratch.planes,
-        );
+        write_inputs(scratch, board, to_move, recent);
         self.trunk(scratch, (size.width, size.height));
         NetworkOutput {
             logits: self.policy(&scratch.trunk, n),
@@ -256,14 +249,7 @@ impl Network {
         let size = board.size();
         let (width, height) = (size.width, size.height);
         let n = size.points();
-        scratch.planes.resize(PLANES * n, 0.0);
-        write_planes(
-            board,
-            to_move,
-            recent,
-            &mut scratch.reader,
-            &mut scratch.planes,
-        );
+        write_inputs(scratch, board, to_move, recent);
         let original = scratch.planes.clone();
         let symmetries: &[u8] = if width == height {
             &[0, 1, 2, 3, 4, 5, 6, 7]
@@ -317,6 +303,23 @@ impl Network {
         }
         Some(owners)
     }
+}
+
+/// `to_move`'s input planes on `board` into `scratch.planes`.
+fn write_inputs(
+    scratch: &mut EvalScratch,
+    board: &mut PlayoutBoard,
+    to_move: Color,
+    recent: &RecentMoves,
+) {
+    scratch.planes.resize(PLANES * board.size().points(), 0.0);
+    write_planes(
+        board,
+        to_move,
+        recent,
+        &mut scratch.reader,
+        &mut scratch.planes,
+    );
 }
 
 /// Where the point of index `i` (row-major, `width` wide) goes under
