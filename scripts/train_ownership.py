@@ -43,7 +43,6 @@ match the model's (1e-4), or the script stops.
 import argparse
 import hashlib
 import json
-import math
 import os
 import struct
 import sys
@@ -56,7 +55,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from train_policy import MAGIC, golden_planes, load_split, symmetry  # noqa: E402
-from train_value import PHASES, base_from_file, features, file_forward, load_values, read_weights, split_tensors  # noqa: E402
+from train_value import PHASES, base_from_file, features, file_forward, fit_head, head_logits, load_values, read_weights, split_tensors  # noqa: E402
 
 FORMAT_VERSION = 3
 UNKNOWN = -128
@@ -153,12 +152,9 @@ def loss_of(z, t, known):
     return (per * known).sum() / known.sum().clamp(min=1)
 
 
-@torch.no_grad()
-def predictions(head, feats, idx, batch=512):
-    head.eval()
-    out = [torch.tanh(head(torch.from_numpy(np.asarray(feats[idx[i : i + batch]], dtype=np.float32)))) for i in range(0, len(idx), batch)]
-    head.train()
-    return torch.cat(out) if out else torch.zeros(0)
+def predictions(head, feats, idx):
+    """The owners (tanh) the head gives positions `idx` of `feats`."""
+    return torch.tanh(head_logits(head, feats, idx))
 
 
 def measures(pred, t, numbers):
@@ -302,40 +298,16 @@ def main():
 
     head = OwnershipHead(base.channels, args.ownership_channels)
     opt = torch.optim.AdamW(head.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    g = torch.Generator().manual_seed(args.seed)
     tval, kval = targets(otr, val, syms, size)
-    best = (float("inf"), None, -1)
-    history = []
-    t1 = time.time()
-    for epoch in range(args.epochs):
-        lr = args.lr * 0.5 * (1 + math.cos(math.pi * epoch / args.epochs))
-        for group in opt.param_groups:
-            group["lr"] = lr
-        order = fit[torch.randperm(len(fit), generator=g).numpy()][: args.max_epoch_positions]
-        total = 0.0
-        for i in range(0, len(order), args.batch):
-            idx = np.sort(order[i : i + args.batch])
-            t, known = targets(otr, idx, syms, size)
-            loss = loss_of(head(torch.from_numpy(np.asarray(ftr[idx], dtype=np.float32))), t, known)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            total += loss.item() * len(idx)
-        with torch.no_grad():
-            head.eval()
-            zs = torch.cat([head(torch.from_numpy(np.asarray(ftr[val[i : i + 512]], dtype=np.float32))) for i in range(0, len(val), 512)])
-            head.train()
-            val_loss = loss_of(zs, tval, kval).item()
-        history.append({"epoch": epoch + 1, "lr": lr, "train_loss": total / len(order), "val_loss": val_loss, "seconds": round(time.time() - t1)})
-        log(f"epoch {epoch + 1} lr {lr:.5f} train loss {total / len(order):.4f} validation loss {val_loss:.4f}")
-        if val_loss < best[0]:
-            best = (val_loss, {k: v.detach().clone() for k, v in head.state_dict().items()}, epoch + 1)
-        elif epoch + 1 - best[2] >= args.patience:
-            log(f"no better for {args.patience} epochs: stopped")
-            break
-    head.load_state_dict(best[1])
-    head.eval()
-    log(f"kept epoch {best[2]} (validation loss {best[0]:.4f})")
+
+    def batch_loss(idx):
+        t, known = targets(otr, idx, syms, size)
+        return loss_of(head(torch.from_numpy(np.asarray(ftr[idx], dtype=np.float32))), t, known)
+
+    def val_loss():
+        return loss_of(head_logits(head, ftr, val), tval, kval).item()
+
+    history, best_epoch = fit_head(head, opt, args, fit, batch_loss, val_loss, log, args.max_epoch_positions)
     result = {}
     for name, feats, own, idx, nums, s in [("taught", ftr, otr, fit[:20000], ntr, syms), ("validation", ftr, otr, val, ntr, syms),
                                            ("held_out", fho, oho, known_ho, nho, None)]:
@@ -356,7 +328,7 @@ def main():
         "data": os.path.abspath(args.data), "data_meta": meta,
         "torch": torch.__version__, "numpy": np.__version__,
         "positions": {"fit": len(fit), "validation": len(val), "held_out": len(known_ho)},
-        "best_epoch": best[2], "history": history, "ownership": result,
+        "best_epoch": best_epoch, "history": history, "ownership": result,
         "seconds": round(time.time() - start),
     }
     if args.golden:

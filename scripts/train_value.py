@@ -450,6 +450,43 @@ def head_logits(head, feats, index, batch=1024):
     return torch.cat(out) if out else torch.zeros(0)
 
 
+def fit_head(head, opt, args, fit, batch_loss, val_loss, log, per_epoch=None):
+    """Trains `head` on the positions `fit` (shuffled each epoch, at most
+    `per_epoch` of them, in batches of `args.batch` whose loss
+    `batch_loss(indices)` gives) with `opt` on a cosine from `args.lr` over
+    `args.epochs`, stopping after `args.patience` epochs without a lower
+    `val_loss()`; leaves the best epoch's weights in `head` (eval mode).
+    (history, best epoch)."""
+    g = torch.Generator().manual_seed(args.seed)
+    best = (float("inf"), None, -1)
+    history = []
+    t1 = time.time()
+    for epoch in range(args.epochs):
+        lr = args.lr * 0.5 * (1 + math.cos(math.pi * epoch / args.epochs))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        order = fit[torch.randperm(len(fit), generator=g).numpy()][:per_epoch]
+        total = 0.0
+        for i in range(0, len(order), args.batch):
+            loss = batch_loss(np.sort(order[i : i + args.batch]))
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            total += loss.item() * min(args.batch, len(order) - i)
+        loss = val_loss()
+        history.append({"epoch": epoch + 1, "lr": lr, "train_loss": total / len(order), "val_loss": loss, "seconds": round(time.time() - t1)})
+        log(f"epoch {epoch + 1} lr {lr:.5f} train loss {total / len(order):.4f} validation loss {loss:.4f}")
+        if loss < best[0]:
+            best = (loss, {k: v.detach().clone() for k, v in head.state_dict().items()}, epoch + 1)
+        elif epoch + 1 - best[2] >= args.patience:
+            log(f"no better for {args.patience} epochs: stopped")
+            break
+    head.load_state_dict(best[1])
+    head.eval()
+    log(f"kept epoch {best[2]} (validation loss {best[0]:.4f})")
+    return history, best[2]
+
+
 def run_head(args, log):
     base, header = base_from_file(args.init)
     meta = json.load(open(os.path.join(args.data, "meta.json")))
@@ -479,35 +516,16 @@ def run_head(args, log):
     head = ValueHead(base.channels, args.value_channels, args.hidden)
     opt = torch.optim.AdamW(head.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     ytr = torch.from_numpy(vtr.astype(np.float32))
-    g = torch.Generator().manual_seed(args.seed)
-    best = (float("inf"), None, -1)
-    history = []
     t1 = time.time()
-    for epoch in range(args.epochs):
-        lr = args.lr * 0.5 * (1 + math.cos(math.pi * epoch / args.epochs))
-        for group in opt.param_groups:
-            group["lr"] = lr
-        order = fit[torch.randperm(len(fit), generator=g).numpy()]
-        total = 0.0
-        for i in range(0, len(order), args.batch):
-            idx = np.sort(order[i : i + args.batch])
-            xb = torch.from_numpy(np.asarray(ftr[idx], dtype=np.float32))
-            loss = F.binary_cross_entropy_with_logits(head(xb), ytr[idx])
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            total += loss.item() * len(idx)
-        val_loss = F.binary_cross_entropy_with_logits(head_logits(head, ftr, val), ytr[val]).item()
-        history.append({"epoch": epoch + 1, "lr": lr, "train_loss": total / len(fit), "val_loss": val_loss, "seconds": round(time.time() - t1)})
-        log(f"epoch {epoch + 1} lr {lr:.5f} train loss {total / len(fit):.4f} validation loss {val_loss:.4f}")
-        if val_loss < best[0]:
-            best = (val_loss, {k: v.detach().clone() for k, v in head.state_dict().items()}, epoch + 1)
-        elif epoch + 1 - best[2] >= args.patience:
-            log(f"no better for {args.patience} epochs: stopped")
-            break
-    head.load_state_dict(best[1])
-    head.eval()
-    log(f"kept epoch {best[2]} (validation loss {best[0]:.4f})")
+
+    def batch_loss(idx):
+        xb = torch.from_numpy(np.asarray(ftr[idx], dtype=np.float32))
+        return F.binary_cross_entropy_with_logits(head(xb), ytr[idx])
+
+    def val_loss():
+        return F.binary_cross_entropy_with_logits(head_logits(head, ftr, val), ytr[val]).item()
+
+    history, best_epoch = fit_head(head, opt, args, fit, batch_loss, val_loss, log)
     measures = {
         "taught": value_measures(head_logits(head, ftr, fit), vtr[fit], ntr[fit]),
         "validation": value_measures(head_logits(head, ftr, val), vtr[val], ntr[val]),
@@ -521,7 +539,7 @@ def run_head(args, log):
         "init_sha256": hashlib.sha256(open(args.init, "rb").read()).hexdigest(),
         "positions": {"fit": len(fit), "validation": len(val), "held_out": len(known_ho)},
         "epochs_run": len(history),
-        "best_epoch": best[2],
+        "best_epoch": best_epoch,
         "feature_seconds": round(feature_seconds),
         "head_seconds": round(time.time() - t1),
         "history": history,
