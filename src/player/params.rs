@@ -60,6 +60,14 @@ pub struct SearchParams {
     /// the selection and for the report); 0: the value is not used. Off
     /// until a match shows what helps (docs/strength.md).
     pub value_weight: u32,
+    /// The share, in percent, of that judgement taken from the ownership
+    /// head's lead (its expected area less the komi, through a logistic
+    /// curve), the rest from the value head; a network without a value
+    /// head gives it all. 0: the value head alone.
+    pub value_area: u32,
+    /// The lead, in points, that the ownership head's judgement reads as
+    /// a 73% chance of winning (the logistic curve's scale).
+    pub value_area_scale: f32,
     /// The share, in percent, of the reported score lead that comes from
     /// the network's ownership head (its expected area over the tree,
     /// `network_score.rs`), the rest from the median of the playouts'
@@ -115,6 +123,8 @@ impl Default for SearchParams {
             prior_network: 500,
             network_visits: 50,
             value_weight: 0,
+            value_area: 0,
+            value_area_scale: 10.0,
             score_network: 100,
             prior_pattern: 10,
             prior_capture: 20,
@@ -447,6 +457,22 @@ pub const PARAMS: &[Param] = &[
         doc: "virtual playouts the value head's judgement of a node counts as (0: off)",
         get: |p| ParamValue::Integer(p.value_weight as u64),
         put: |p, v| p.value_weight = small(v),
+    },
+    Param {
+        name: "value_area",
+        kind: ParamKind::Integer,
+        range: (0.0, 100.0),
+        doc: "percent of a node's value from the ownership head's lead, the rest from the value head",
+        get: |p| ParamValue::Integer(p.value_area as u64),
+        put: |p, v| p.value_area = small(v),
+    },
+    Param {
+        name: "value_area_scale",
+        kind: ParamKind::Real,
+        range: (0.5, 200.0),
+        doc: "the lead in points the ownership head's value reads as a 73% chance",
+        get: |p| ParamValue::Real(p.value_area_scale),
+        put: |p, v| p.value_area_scale = real(v),
     },
     Param {
         name: "score_network",

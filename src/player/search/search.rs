@@ -111,7 +111,7 @@ impl Search {
             *slot = m;
         }
         let tree = Tree::new(params.max_nodes);
-        let network = NetworkPrior::for_board(&params, &root_board, evaluator);
+        let network = NetworkPrior::for_board(&params, &root_board, game.komi() as f32, evaluator);
         Search {
             policy: params.policy_for(size),
             params,
@@ -216,8 +216,7 @@ impl Search {
         self.actions_seen == game.actions()
     }
 
-    /// The komi the playouts are counted with: the game's, or the dynamic
-    /// komi the player chose (`player::komi`).
+    /// The komi the playouts count with: the game's, or `player::komi`'s dynamic one.
     pub fn komi(&self) -> f32 {
         self.komi
     }
@@ -225,6 +224,7 @@ impl Search {
     /// The same search counting its playouts with `komi`.
     pub fn with_komi(mut self, komi: f32) -> Search {
         self.komi = komi;
+        self.network.iter_mut().for_each(|n| n.set_komi(komi));
         self
     }
 

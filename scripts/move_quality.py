@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""How good hane's moves are, position by position, judged by a stronger
+engine's network: a quick screen for a change to the search before a match.
+
+For every test position hane (each setting given) chooses a move with
+`genmove`; the judge, a KataGo GTP process (`kata-raw-nn`, one network
+evaluation, no search), reads the position before the move and after it.
+A move's loss is the mover's lead before it less the mover's lead after it
+(KaTrain's "points lost"). The script prints, per setting, the mean loss,
+the share of moves losing 3 points or more, and, against the first setting,
+the mean paired difference with its 95% interval (the same positions, so
+most of the judge's error cancels).
+
+Positions: every `--every`-th move from `--from` to `--to` of the games
+given: SGF files (hane's own match records: the positions it really meets;
+`--mover hane` keeps only hane's turns) and/or `--tom FILE --tom-games N`
+(held-out games of the Tom corpus, as examples/write_planes holds them out).
+
+The judge measures hane, it teaches it nothing: nothing it says is trained
+on. It is an opponent installed outside the project (docs/strength.md).
+
+  scripts/move_quality.py --judge /work/opponents/katago/run.sh \\
+      --sgf out/katago-baseline/*.sgf --mover hane \\
+      --setting base="--playouts 2000" --setting v50="--playouts 2000 --param value_weight=50"
+
+Each setting's moves are cached in --cache (a JSON file) by setting text
+and position, the judge's leads by position, so that a second run with one
+more setting costs only that setting. Nothing but the standard library.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+import threading
+
+COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+TOM_MOVE = re.compile(r";([BW])\[([a-s]{2})?\]")
+
+
+def vertex(point, size):
+    if not point or (point == "tt" and size <= 19):
+        return "pass"
+    return f"{COLUMNS[ord(point[0]) - 97]}{size - (ord(point[1]) - 97)}"
+
+
+def sgf_game(path):
+    """(moves, the colour hane played or None) of an SGF main line."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    size = int(re.search(r"SZ\[(\d+)\]", text).group(1))
+    if size != 19:
+        raise SystemExit(f"{path}: only 19x19 games")
+    moves = [(c, vertex(p, size)) for c, p in re.findall(r";\s*([BW])\[([a-z]{0,2})\]", text)]
+    black = re.search(r"PB\[([^\]]*)\]", text)
+    white = re.search(r"PW\[([^\]]*)\]", text)
+    hane = None
+    if black and black.group(1).startswith("hane"):
+        hane = "B"
+    elif white and white.group(1).startswith("hane"):
+        hane = "W"
+    return moves, hane
+
+
+def held_out_games(path, count, every=50):
+    """The first `count` held-out games of a Tom file (every `every`-th
+    distinct game, as examples/write_planes splits them)."""
+    seen, distinct, out = set(), 0, []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            record = line.rstrip("\n").partition("\t")[2]
+            moves = tuple((c, vertex(p, 19)) for c, p in TOM_MOVE.findall(record))
+            if not moves or moves in seen:
+                continue
+            seen.add(moves)
+            if distinct % every == 0:
+                out.append(list(moves))
+                if len(out) >= count:
+                    break
+            distinct += 1
+    return out
+
+
+def positions(args):
+    """Each test position as the list of moves before it (the mover is the
+    colour of the move that followed in the game)."""
+    out = []
+    for path in args.sgf:
+        moves, hane = sgf_game(path)
+        for turn in range(args.start, min(args.to, len(moves) - 1) + 1, args.every):
+            colour = moves[turn][0]
+            if args.mover == "hane" and colour != hane:
+                turn += 1
+                if turn >= len(moves):
+                    continue
+                colour = moves[turn][0]
+            if "pass" in (v for _, v in moves[:turn]):
+                continue
+            out.append(moves[:turn] + [(colour, None)])
+    if args.tom:
+        for moves in held_out_games(args.tom, args.tom_games):
+            for turn in range(args.start, min(args.to, len(moves) - 1) + 1, args.every):
+                if "pass" in (v for _, v in moves[:turn]):
+                    continue
+                out.append(moves[:turn] + [(moves[turn][0], None)])
+    return out
+
+
+def key_of(moves):
+    return " ".join(f"{c}{v}" for c, v in moves)
+
+
+class Gtp:
+    def __init__(self, command):
+        self.process = subprocess.Popen(
+            command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True)
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        lines = []
+        while True:
+            text = self.process.stdout.readline()
+            if text == "":
+                raise RuntimeError(f"engine closed on {line!r}")
+            if text.strip() == "" and lines:
+                break
+            if text.strip() == "" and not lines:
+                continue
+            lines.append(text.rstrip("\n"))
+        head = lines[0]
+        if head.startswith("?"):
+            raise RuntimeError(f"{line!r}: {head}")
+        lines[0] = head[1:].strip()
+        return lines
+
+    def set_position(self, moves):
+        self.send("clear_board")
+        for colour, v in moves:
+            self.send(f"play {colour} {v}")
+
+    def close(self):
+        try:
+            self.send("quit")
+        except (RuntimeError, BrokenPipeError):
+            pass
+        self.process.wait()
+
+
+def judge_lead(judge, moves, to_move):
+    """The judge network's lead for Black (points) of the position after
+    `moves`, `to_move` to play, averaged over the symmetries asked."""
+    judge.set_position(moves)
+    leads = []
+    for symmetry in JUDGE_SYMMETRIES:
+        lines = judge.send(f"kata-raw-nn {to_move} {symmetry}")
+        for line in lines:
+            if line.startswith("whiteLead"):
+                leads.append(-float(line.split()[1]))
+    return sum(leads) / len(leads)
+
+
+JUDGE_SYMMETRIES = [0]
+
+
+def choose_moves(args, setting, todo, cache, lock):
+    """hane's move in each position of `todo`, on `args.parallel` processes."""
+    chunks = [todo[i::args.parallel] for i in range(args.parallel)]
+
+    def run(chunk):
+        engine = Gtp(f"{args.hane} {setting} --threads 1 --no-suicide")
+        engine.send("boardsize 19")
+        engine.send(f"komi {args.komi}")
+        for moves in chunk:
+            engine.set_position(moves[:-1])
+            move = engine.send(f"genmove {moves[-1][0]}")[0].upper()
+            with lock:
+                cache["moves"].setdefault(setting, {})[key_of(moves[:-1])] = move
+        engine.close()
+
+    threads = [threading.Thread(target=run, args=(c,)) for c in chunks if c]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--hane", default="target/release/hane")
+    p.add_argument("--judge", required=True, help="a KataGo GTP command")
+    p.add_argument("--setting", action="append", required=True,
+                   help="NAME=ARGS: hane's arguments for one setting (the first is the base)")
+    p.add_argument("--sgf", nargs="*", default=[])
+    p.add_argument("--mover", choices=["any", "hane"], default="any")
+    p.add_argument("--tom")
+    p.add_argument("--tom-games", type=int, default=20)
+    p.add_argument("--from", dest="start", type=int, default=20)
+    p.add_argument("--to", type=int, default=220)
+    p.add_argument("--every", type=int, default=10)
+    p.add_argument("--komi", type=float, default=7.5)
+    p.add_argument("--parallel", type=int, default=2)
+    p.add_argument("--cache", default="move-quality.json")
+    p.add_argument("--symmetries", default="0", help="the judge's symmetries, e.g. 0,5")
+    args = p.parse_args()
+    global JUDGE_SYMMETRIES
+    JUDGE_SYMMETRIES = args.symmetries.split(",")
+
+    tests = positions(args)
+    if not tests:
+        raise SystemExit("no positions")
+    cache = {"moves": {}, "leads": {}}
+    if os.path.exists(args.cache):
+        cache = json.load(open(args.cache))
+    lock = threading.Lock()
+    settings = []
+    for s in args.setting:
+        name, _, text = s.partition("=")
+        settings.append((name, text))
+
+    for name, text in settings:
+        known = cache["moves"].get(text, {})
+        todo = [m for m in tests if key_of(m[:-1]) not in known]
+        if todo:
+            print(f"{name}: {len(todo)} moves to choose", file=sys.stderr)
+            choose_moves(args, text, todo, cache, lock)
+            json.dump(cache, open(args.cache, "w"))
+
+    judge = Gtp(args.judge)
+    judge.send("boardsize 19")
+    judge.send(f"komi {args.komi}")
+
+    def lead(moves, to_move):
+        k = key_of(moves) + f" /{to_move}/" + ",".join(JUDGE_SYMMETRIES)
+        if k not in cache["leads"]:
+            cache["leads"][k] = judge_lead(judge, moves, to_move)
+        return cache["leads"][k]
+
+    losses = {name: [] for name, _ in settings}
+    for n, test in enumerate(tests):
+        before = test[:-1]
+        mover = test[-1][0]
+        opponent = "W" if mover == "B" else "B"
+        sign = 1 if mover == "B" else -1
+        lead_before = sign * lead(before, mover)
+        for name, text in settings:
+            move = cache["moves"][text][key_of(before)]
+            if move == "RESIGN":
+                move = "PASS"
+            after = before + [(mover, move.lower() if move == "PASS" else move)]
+            losses[name].append(lead_before - sign * lead(after, opponent))
+        if n % 25 == 24:
+            json.dump(cache, open(args.cache, "w"))
+    json.dump(cache, open(args.cache, "w"))
+    judge.close()
+
+    base = losses[settings[0][0]]
+    print(f"{len(tests)} positions")
+    for name, _ in settings:
+        xs = losses[name]
+        mean = sum(xs) / len(xs)
+        big = sum(1 for x in xs if x >= 3) / len(xs)
+        line = f"{name:>12}: mean loss {mean:6.2f}, losing >= 3 points {100 * big:5.1f}%"
+        if xs is not base:
+            d = [a - b for a, b in zip(xs, base)]
+            dm = sum(d) / len(d)
+            sd = math.sqrt(sum((x - dm) ** 2 for x in d) / max(1, len(d) - 1))
+            half = 1.96 * sd / math.sqrt(len(d))
+            same = sum(1 for a, b in zip(xs, base) if a == b)
+            line += f", against {settings[0][0]}: {dm:+.2f} [{dm - half:+.2f}, {dm + half:+.2f}]"
+            line += f", same move {100 * same / len(xs):.0f}%"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
