@@ -23,7 +23,9 @@ on. It is an opponent installed outside the project (docs/strength.md).
       --sgf out/katago-baseline/*.sgf --mover hane \\
       --setting base="--playouts 2000" --setting v50="--playouts 2000 --param value_weight=50"
 
-Each setting's moves are cached in --cache (a JSON file) by setting text
+A setting with `--policy-first` among its arguments plays the network's
+first choice (a one-visit `hane analysis` query's largest `policy`), not
+a search's. Each setting's moves are cached in --cache (a JSON file) by setting text
 and position, the judge's leads by position, so that a second run with one
 more setting costs only that setting. Nothing but the standard library.
 """
@@ -166,8 +168,41 @@ def judge_lead(judge, moves, to_move):
 JUDGE_SYMMETRIES = [0]
 
 
+POLICY_FIRST = "--policy-first"
+
+
+def policy_first_moves(args, setting, todo, cache):
+    """The network's first choice in each position of `todo`: the largest
+    `policy` of a one-visit `hane analysis` query (KataGo's order: rows
+    from the top, pass last; -1 where a move is illegal)."""
+    extra = setting.replace(POLICY_FIRST, "").strip()
+    queries = [
+        {"id": str(n), "moves": [[c, v] for c, v in moves[:-1]], "rules": "tromp-taylor",
+         "komi": args.komi, "boardXSize": 19, "boardYSize": 19, "maxVisits": 1,
+         "includePolicy": True, "initialPlayer": "B"}
+        for n, moves in enumerate(todo)
+    ]
+    command = f"{args.hane} {extra} --threads 1 analysis"
+    text = "".join(json.dumps(q) + "\n" for q in queries)
+    out = subprocess.run(command, shell=True, input=text, capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        answer = json.loads(line)
+        if "policy" not in answer:
+            raise SystemExit(f"no policy in {line[:200]}")
+        policy = answer["policy"]
+        best = max(range(len(policy)), key=lambda i: policy[i])
+        move = "PASS" if best == 361 else f"{COLUMNS[best % 19]}{19 - best // 19}"
+        cache["moves"].setdefault(setting, {})[key_of(todo[int(answer["id"])][:-1])] = move
+
+
 def choose_moves(args, setting, todo, cache, lock):
-    """hane's move in each position of `todo`, on `args.parallel` processes."""
+    """hane's move in each position of `todo`, on `args.parallel` processes
+    (with `--policy-first` among the setting's arguments: the network's
+    first choice, no search)."""
+    if POLICY_FIRST in setting:
+        policy_first_moves(args, setting, todo, cache)
+        return
     chunks = [todo[i::args.parallel] for i in range(args.parallel)]
 
     def run(chunk):
