@@ -25,7 +25,8 @@ on. It is an opponent installed outside the project (docs/strength.md).
 
 A setting with `--policy-first` among its arguments plays the network's
 first choice (a one-visit `hane analysis` query's largest `policy`), not
-a search's. Each setting's moves are cached in --cache (a JSON file) by setting text
+a search's; the setting `--game-move` plays the move the game went on
+with (the strong player's, in a Tom game). Each setting's moves are cached in --cache (a JSON file) by setting text
 and position, the judge's leads by position, so that a second run with one
 more setting costs only that setting. Nothing but the standard library.
 """
@@ -85,9 +86,13 @@ def held_out_games(path, count, every=50):
     return out
 
 
+GAME_MOVES = {}
+
+
 def positions(args):
     """Each test position as the list of moves before it (the mover is the
-    colour of the move that followed in the game)."""
+    colour of the move that followed in the game), the move that followed
+    kept in GAME_MOVES."""
     out = []
     for path in args.sgf:
         moves, hane = sgf_game(path)
@@ -101,12 +106,14 @@ def positions(args):
             if "pass" in (v for _, v in moves[:turn]):
                 continue
             out.append(moves[:turn] + [(colour, None)])
+            GAME_MOVES[key_of(moves[:turn])] = moves[turn][1].upper()
     if args.tom:
         for moves in held_out_games(args.tom, args.tom_games):
             for turn in range(args.start, min(args.to, len(moves) - 1) + 1, args.every):
                 if "pass" in (v for _, v in moves[:turn]):
                     continue
                 out.append(moves[:turn] + [(moves[turn][0], None)])
+                GAME_MOVES[key_of(moves[:turn])] = moves[turn][1].upper()
     return out
 
 
@@ -169,6 +176,7 @@ JUDGE_SYMMETRIES = [0]
 
 
 POLICY_FIRST = "--policy-first"
+GAME_MOVE = "--game-move"
 
 
 def policy_first_moves(args, setting, todo, cache):
@@ -202,6 +210,11 @@ def choose_moves(args, setting, todo, cache, lock):
     first choice, no search)."""
     if POLICY_FIRST in setting:
         policy_first_moves(args, setting, todo, cache)
+        return
+    if setting.strip() == GAME_MOVE:
+        for moves in todo:
+            key = key_of(moves[:-1])
+            cache["moves"].setdefault(setting, {})[key] = GAME_MOVES[key]
         return
     chunks = [todo[i::args.parallel] for i in range(args.parallel)]
 
