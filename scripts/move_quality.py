@@ -26,7 +26,12 @@ on. It is an opponent installed outside the project (docs/strength.md).
 A setting with `--policy-first` among its arguments plays the network's
 first choice (a one-visit `hane analysis` query's largest `policy`), not
 a search's; the setting `--game-move` plays the move the game went on
-with (the strong player's, in a Tom game). Each setting's moves are cached in --cache (a JSON file) by setting text
+with (the strong player's, in a Tom game). `--oracle-komi=P` among a
+setting's arguments is a diagnostic, not a hane setting: hane searches
+each position with the komi moved by P% of the judge's own lead (Black's;
+a side behind by L points plays for a loss of less than (1 - P%) L), to
+ask whether a search that counts points where the game is lost or won
+would choose better moves; hane has no such lead before its search. Each setting's moves are cached in --cache (a JSON file) by setting text
 and position, the judge's leads by position, so that a second run with one
 more setting costs only that setting. Nothing but the standard library.
 """
@@ -177,6 +182,7 @@ JUDGE_SYMMETRIES = [0]
 
 POLICY_FIRST = "--policy-first"
 GAME_MOVE = "--game-move"
+ORACLE_KOMI = "--oracle-komi"
 
 
 def policy_first_moves(args, setting, todo, cache):
@@ -216,14 +222,28 @@ def choose_moves(args, setting, todo, cache, lock):
             key = key_of(moves[:-1])
             cache["moves"].setdefault(setting, {})[key] = GAME_MOVES[key]
         return
+    oracle = re.search(ORACLE_KOMI + r"=([0-9.]+)", setting)
+    arguments = re.sub(ORACLE_KOMI + r"=[0-9.]+", "", setting)
     chunks = [todo[i::args.parallel] for i in range(args.parallel)]
 
+    def komi_for(before, mover):
+        """The komi hane searches with: the game's, or with an oracle share
+        of the judge's lead taken off (a diagnostic: see the doc)."""
+        if not oracle:
+            return args.komi
+        k = key_of(before) + f" /{mover}/" + ",".join(JUDGE_SYMMETRIES)
+        if k not in cache["leads"]:
+            raise SystemExit(f"{ORACLE_KOMI}: judge the positions first (one plain setting)")
+        komi = args.komi + float(oracle.group(1)) / 100 * cache["leads"][k]
+        return math.floor(komi) + 0.5
+
     def run(chunk):
-        engine = Gtp(f"{args.hane} {setting} --threads 1 --no-suicide")
+        engine = Gtp(f"{args.hane} {arguments} --threads 1 --no-suicide")
         engine.send("boardsize 19")
         engine.send(f"komi {args.komi}")
         for moves in chunk:
             engine.set_position(moves[:-1])
+            engine.send(f"komi {komi_for(moves[:-1], moves[-1][0])}")
             move = engine.send(f"genmove {moves[-1][0]}")[0].upper()
             with lock:
                 cache["moves"].setdefault(setting, {})[key_of(moves[:-1])] = move
