@@ -31,7 +31,9 @@ setting's arguments is a diagnostic, not a hane setting: hane searches
 each position with the komi moved by P% of the judge's own lead (Black's;
 a side behind by L points plays for a loss of less than (1 - P%) L), to
 ask whether a search that counts points where the game is lost or won
-would choose better moves; hane has no such lead before its search. Each setting's moves are cached in --cache (a JSON file) by setting text
+would choose better moves; hane has no such lead before its search.
+
+Each setting's moves are cached in --cache (a JSON file) by setting text
 and position, the judge's leads by position, so that a second run with one
 more setting costs only that setting. Nothing but the standard library.
 """
@@ -40,28 +42,20 @@ import json
 import math
 import os
 import re
-import shlex
 import subprocess
 import sys
 import threading
 
-COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-TOM_MOVE = re.compile(r";([BW])\[([a-s]{2})?\]")
-
-
-def vertex(point, size):
-    if not point or (point == "tt" and size <= 19):
-        return "pass"
-    return f"{COLUMNS[ord(point[0]) - 97]}{size - (ord(point[1]) - 97)}"
+from gtp_client import Engine
+from lead_steadiness import COLUMNS, held_out_games, sgf_moves
 
 
 def sgf_game(path):
     """(moves, the colour hane played or None) of an SGF main line."""
-    text = open(path, encoding="utf-8", errors="replace").read()
-    size = int(re.search(r"SZ\[(\d+)\]", text).group(1))
+    size, moves = sgf_moves(path)
     if size != 19:
         raise SystemExit(f"{path}: only 19x19 games")
-    moves = [(c, vertex(p, size)) for c, p in re.findall(r";\s*([BW])\[([a-z]{0,2})\]", text)]
+    text = open(path, encoding="utf-8", errors="replace").read()
     black = re.search(r"PB\[([^\]]*)\]", text)
     white = re.search(r"PW\[([^\]]*)\]", text)
     hane = None
@@ -70,25 +64,6 @@ def sgf_game(path):
     elif white and white.group(1).startswith("hane"):
         hane = "W"
     return moves, hane
-
-
-def held_out_games(path, count, every=50):
-    """The first `count` held-out games of a Tom file (every `every`-th
-    distinct game, as examples/write_planes splits them)."""
-    seen, distinct, out = set(), 0, []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            record = line.rstrip("\n").partition("\t")[2]
-            moves = tuple((c, vertex(p, 19)) for c, p in TOM_MOVE.findall(record))
-            if not moves or moves in seen:
-                continue
-            seen.add(moves)
-            if distinct % every == 0:
-                out.append(list(moves))
-                if len(out) >= count:
-                    break
-            distinct += 1
-    return out
 
 
 GAME_MOVES = {}
@@ -126,52 +101,20 @@ def key_of(moves):
     return " ".join(f"{c}{v}" for c, v in moves)
 
 
-class Gtp:
-    def __init__(self, command):
-        self.process = subprocess.Popen(
-            command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True)
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            text = self.process.stdout.readline()
-            if text == "":
-                raise RuntimeError(f"engine closed on {line!r}")
-            if text.strip() == "" and lines:
-                break
-            if text.strip() == "" and not lines:
-                continue
-            lines.append(text.rstrip("\n"))
-        head = lines[0]
-        if head.startswith("?"):
-            raise RuntimeError(f"{line!r}: {head}")
-        lines[0] = head[1:].strip()
-        return lines
-
-    def set_position(self, moves):
-        self.send("clear_board")
-        for colour, v in moves:
-            self.send(f"play {colour} {v}")
-
-    def close(self):
-        try:
-            self.send("quit")
-        except (RuntimeError, BrokenPipeError):
-            pass
-        self.process.wait()
+def set_position(engine, moves):
+    engine.send("clear_board")
+    for colour, v in moves:
+        engine.send(f"play {colour} {v}")
 
 
 def judge_lead(judge, moves, to_move):
     """The judge network's lead for Black (points) of the position after
     `moves`, `to_move` to play, averaged over the symmetries asked."""
-    judge.set_position(moves)
+    set_position(judge, moves)
     leads = []
     for symmetry in JUDGE_SYMMETRIES:
-        lines = judge.send(f"kata-raw-nn {to_move} {symmetry}")
-        for line in lines:
+        answer = judge.send(f"kata-raw-nn {to_move} {symmetry}")
+        for line in answer.splitlines():
             if line.startswith("whiteLead"):
                 leads.append(-float(line.split()[1]))
     return sum(leads) / len(leads)
@@ -238,13 +181,13 @@ def choose_moves(args, setting, todo, cache, lock):
         return math.floor(komi) + 0.5
 
     def run(chunk):
-        engine = Gtp(f"{args.hane} {arguments} --threads 1 --no-suicide")
+        engine = Engine(f"{args.hane} {arguments} --threads 1 --no-suicide", "hane")
         engine.send("boardsize 19")
         engine.send(f"komi {args.komi}")
         for moves in chunk:
-            engine.set_position(moves[:-1])
+            set_position(engine, moves[:-1])
             engine.send(f"komi {komi_for(moves[:-1], moves[-1][0])}")
-            move = engine.send(f"genmove {moves[-1][0]}")[0].upper()
+            move = engine.send(f"genmove {moves[-1][0]}", timeout=600).upper()
             with lock:
                 cache["moves"].setdefault(setting, {})[key_of(moves[:-1])] = move
         engine.close()
@@ -297,7 +240,7 @@ def main():
             choose_moves(args, text, todo, cache, lock)
             json.dump(cache, open(args.cache, "w"))
 
-    judge = Gtp(args.judge)
+    judge = Engine(args.judge, "judge")
     judge.send("boardsize 19")
     judge.send(f"komi {args.komi}")
 
