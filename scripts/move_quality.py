@@ -153,10 +153,11 @@ def policy_first_moves(args, setting, todo, cache):
         cache["moves"].setdefault(setting, {})[key_of(todo[int(answer["id"])][:-1])] = move
 
 
-def choose_moves(args, setting, todo, cache, lock):
+def choose_moves(args, setting, todo, cache, lock, black_leads):
     """hane's move in each position of `todo`, on `args.parallel` processes
     (with `--policy-first` among the setting's arguments: the network's
-    first choice, no search)."""
+    first choice, no search). `black_leads`: the judge's lead for Black of
+    each position, by its moves (for `--oracle-komi`)."""
     if POLICY_FIRST in setting:
         policy_first_moves(args, setting, todo, cache)
         return
@@ -169,15 +170,12 @@ def choose_moves(args, setting, todo, cache, lock):
     arguments = re.sub(ORACLE_KOMI + r"=[0-9.]+", "", setting)
     chunks = [todo[i::args.parallel] for i in range(args.parallel)]
 
-    def komi_for(before, mover):
+    def komi_for(before):
         """The komi hane searches with: the game's, or with an oracle share
         of the judge's lead taken off (a diagnostic: see the doc)."""
         if not oracle:
             return args.komi
-        k = key_of(before) + f" /{mover}/" + ",".join(JUDGE_SYMMETRIES)
-        if k not in cache["leads"]:
-            raise SystemExit(f"{ORACLE_KOMI}: judge the positions first (one plain setting)")
-        komi = args.komi + float(oracle.group(1)) / 100 * cache["leads"][k]
+        komi = args.komi + float(oracle.group(1)) / 100 * black_leads[key_of(before)]
         return math.floor(komi) + 0.5
 
     def run(chunk):
@@ -186,7 +184,7 @@ def choose_moves(args, setting, todo, cache, lock):
         engine.send(f"komi {args.komi}")
         for moves in chunk:
             set_position(engine, moves[:-1])
-            engine.send(f"komi {komi_for(moves[:-1], moves[-1][0])}")
+            engine.send(f"komi {komi_for(moves[:-1])}")
             move = engine.send(f"genmove {moves[-1][0]}", timeout=600).upper()
             with lock:
                 cache["moves"].setdefault(setting, {})[key_of(moves[:-1])] = move
@@ -232,14 +230,6 @@ def main():
         name, _, text = s.partition("=")
         settings.append((name, text))
 
-    for name, text in settings:
-        known = cache["moves"].get(text, {})
-        todo = [m for m in tests if key_of(m[:-1]) not in known]
-        if todo:
-            print(f"{name}: {len(todo)} moves to choose", file=sys.stderr)
-            choose_moves(args, text, todo, cache, lock)
-            json.dump(cache, open(args.cache, "w"))
-
     judge = Engine(args.judge, "judge")
     judge.send("boardsize 19")
     judge.send(f"komi {args.komi}")
@@ -250,13 +240,24 @@ def main():
             cache["leads"][k] = judge_lead(judge, moves, to_move)
         return cache["leads"][k]
 
+    # The positions themselves first: `--oracle-komi` searches with them.
+    black_leads = {key_of(test[:-1]): lead(test[:-1], test[-1][0]) for test in tests}
+    json.dump(cache, open(args.cache, "w"))
+    for name, text in settings:
+        known = cache["moves"].get(text, {})
+        todo = [m for m in tests if key_of(m[:-1]) not in known]
+        if todo:
+            print(f"{name}: {len(todo)} moves to choose", file=sys.stderr)
+            choose_moves(args, text, todo, cache, lock, black_leads)
+            json.dump(cache, open(args.cache, "w"))
+
     losses = {name: [] for name, _ in settings}
     for n, test in enumerate(tests):
         before = test[:-1]
         mover = test[-1][0]
         opponent = "W" if mover == "B" else "B"
         sign = 1 if mover == "B" else -1
-        lead_before = sign * lead(before, mover)
+        lead_before = sign * black_leads[key_of(before)]
         for name, text in settings:
             move = cache["moves"][text][key_of(before)]
             if move == "RESIGN":
