@@ -122,7 +122,8 @@ impl fmt::Debug for dyn Evaluator {
     }
 }
 
-fn sigmoid(x: f32) -> f32 {
+/// A logit to its probability.
+pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 

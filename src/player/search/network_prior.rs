@@ -14,7 +14,7 @@ use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, Point};
 use crate::player::knowledge::{
-    play_and_remember, EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES,
+    play_and_remember, sigmoid, EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES,
 };
 use crate::player::params::SearchParams;
 
@@ -29,13 +29,8 @@ pub struct NetworkPrior {
     evaluator: Arc<dyn Evaluator>,
     wins: u32,
     visits: u32,
-    /// The komi the search counts with, for the lead the ownership head's
-    /// area gives.
-    komi: f32,
-    /// The share (0 to 1) of a node's value taken from its ownership
-    /// head's lead, and the lead (points) read as a 73% chance.
-    area_share: f32,
-    area_scale: f32,
+    /// How the ownership head's area enters a node's value.
+    area: AreaJudgement,
     /// The analysis's judgements of the positions after the root's moves
     /// (`area_after`) and of the root's own (`root_area`), for Black:
     /// eight evaluations each, so made once a search.
@@ -59,9 +54,11 @@ impl NetworkPrior {
             evaluator: Arc::clone(evaluator?),
             wins: params.prior_network,
             visits: params.network_visits,
-            komi,
-            area_share: params.value_area.min(100) as f32 / 100.0,
-            area_scale: params.value_area_scale.max(0.1),
+            area: AreaJudgement {
+                komi,
+                share: params.value_area.min(100) as f32 / 100.0,
+                scale: params.value_area_scale.max(0.1),
+            },
             judged: Arc::default(),
             judged_root: Arc::default(),
         })
@@ -69,7 +66,7 @@ impl NetworkPrior {
 
     /// The same prior judging leads against `komi`.
     pub fn set_komi(&mut self, komi: f32) {
-        self.komi = komi;
+        self.area.komi = komi;
     }
 
     /// Whether `node` (expanded) has earned the network's prior and has
@@ -97,7 +94,7 @@ impl NetworkPrior {
         }
         let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
         let evaluation = self.evaluator.evaluate(board, to_move, recent, scratch);
-        if let Some(chance) = self.win_chance(&evaluation, to_move) {
+        if let Some(chance) = judged_chance(&evaluation, to_move, self.area) {
             // The node's statistics are its mover's, the opponent of the
             // side to move that the value judges for.
             n.set_value(1.0 - chance);
@@ -110,16 +107,6 @@ impl NetworkPrior {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;
             tree.node(child).add_prior(wins, wins);
         }
-    }
-
-    /// `to_move`'s chance of winning as the node's value (`judged_chance`).
-    fn win_chance(&self, evaluation: &Evaluation, to_move: Color) -> Option<f32> {
-        let area = AreaJudgement {
-            komi: self.komi,
-            share: self.area_share,
-            scale: self.area_scale,
-        };
-        judged_chance(evaluation, to_move, area)
     }
 
     /// The network's expected area difference for Black after `to_move`
@@ -196,6 +183,7 @@ impl NetworkPrior {
 /// How the ownership head's area enters a node's value.
 #[derive(Clone, Copy, Debug)]
 struct AreaJudgement {
+    /// The komi the search counts with.
     komi: f32,
     /// The share (0 to 1) of the value from the area's lead.
     share: f32,
@@ -213,7 +201,7 @@ fn judged_chance(evaluation: &Evaluation, to_move: Color, area: AreaJudgement) -
         .filter(|_| area.share > 0.0)
         .map(|difference| {
             let lead = difference - to_move.sign() * area.komi;
-            1.0 / (1.0 + (-lead / area.scale).exp())
+            sigmoid(lead / area.scale)
         });
     match (evaluation.win_chance, from_area) {
         (Some(head), Some(from_area)) => Some((1.0 - area.share) * head + area.share * from_area),
