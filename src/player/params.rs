@@ -55,6 +55,13 @@ pub struct SearchParams {
     /// A node's children get the network's prior once the node has this
     /// many playouts; the root's at once.
     pub network_visits: u32,
+    /// PUCT's exploration constant: where the network has judged a node,
+    /// a child's value in the selection gains this x p x sqrt(N) / (1 + n)
+    /// (AlphaGo's form: p its policy probability, N and n the parent's and
+    /// its own playouts), so the policy keeps drawing visits as they grow
+    /// instead of only as virtual wins that the playouts soon outweigh.
+    /// 0: off.
+    pub puct: f32,
     /// Virtual playouts that the value head's judgement of a position
     /// counts as, in the node the network was asked at (its win rate for
     /// the selection and for the report); 0: the value is not used. Off
@@ -122,6 +129,7 @@ impl Default for SearchParams {
             prior_learned_wins_large: 0,
             prior_network: 500,
             network_visits: 50,
+            puct: 0.0,
             value_weight: 0,
             value_area: 0,
             value_area_scale: 10.0,
@@ -449,6 +457,14 @@ pub const PARAMS: &[Param] = &[
         doc: "a node's children get the network's prior at this many playouts (the root at once)",
         get: |p| ParamValue::Integer(p.network_visits as u64),
         put: |p, v| p.network_visits = small(v),
+    },
+    Param {
+        name: "puct",
+        kind: ParamKind::Real,
+        range: (0.0, 100.0),
+        doc: "PUCT's exploration constant on the network's policy where it judged a node (0: off)",
+        get: |p| ParamValue::Real(p.puct),
+        put: |p, v| p.puct = real(v),
     },
     Param {
         name: "value_weight",

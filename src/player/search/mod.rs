@@ -2,7 +2,7 @@
 //! walk down it, the playout and the backup (`walk`), the priors of new
 //! moves (`priors`), the client's move filter applied where children are
 //! made (`filter`), the report of numbers the search hands upward
-//! (`report`), the score the network's ownership head gives the tree
+//! (`report`), the choice of a child on the walk down (`selection`), the score the network's ownership head gives the tree
 //! (`network_score`), when a search under a clock stops (`stopping`) and
 //! the komi its playouts count in handicap games (`komi`).
 
@@ -13,6 +13,7 @@ mod network_prior;
 mod network_score;
 mod priors;
 mod report;
+mod selection;
 mod stopping;
 mod tree;
 // Each file is named for the one type it holds: `Search` in search.rs.

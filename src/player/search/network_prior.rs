@@ -105,7 +105,9 @@ impl NetworkPrior {
         let policy = policy_over(&evaluation, board, &moves);
         for (child, p) in tree.children(node).zip(policy) {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;
-            tree.node(child).add_prior(wins, wins);
+            let child = tree.node(child);
+            child.set_policy(p);
+            child.add_prior(wins, wins);
         }
     }
 

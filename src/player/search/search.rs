@@ -33,7 +33,8 @@ use super::filter::MoveFilter;
 use super::margins::Margins;
 use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
-use super::tree::{Expansion, HalfWins, Node, NodeId, Tree, PASS};
+use super::selection::select;
+use super::tree::{Expansion, HalfWins, NodeId, Tree, PASS};
 use super::worker::{ownership_len, Descent, IterationBuffers, Step, Worker};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
 use crate::player::board::{board_of, winner, PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
@@ -419,7 +420,7 @@ impl Search {
             if !self.make_ready(w, buffers, &at) {
                 break;
             }
-            let Some(child) = self.select(at.node) else {
+            let Some(child) = select(&self.tree, at.node, &self.params) else {
                 break;
             };
             if !self.step(buffers, &mut at, child, amaf) {
@@ -639,38 +640,6 @@ impl Search {
             record: learning.then_some(moves),
         };
         policy_playout(board, to_move, last_move, &mut playout, records);
-    }
-
-    /// The child of `node` with the best RAVE-blended win rate.
-    fn select(&self, node: NodeId) -> Option<NodeId> {
-        let mut best = None;
-        let mut best_value = f32::NEG_INFINITY;
-        self.tree.child_nodes(node).for_each(|(child, c)| {
-            if c.is_illegal() {
-                return;
-            }
-            let value = self.value(c);
-            if value > best_value {
-                best_value = value;
-                best = Some(child);
-            }
-        });
-        best
-    }
-
-    /// The RAVE blend of a child's own win rate and its all-moves-as-first
-    /// rate, the latter weighing less as real visits grow (Michi's form).
-    /// Virtual losses under way count as lost visits.
-    fn value(&self, child: &Node) -> f32 {
-        let n = child.visits() as f32;
-        let q = child.win_rate_with_value(self.params.value_weight);
-        let (amaf_visits, amaf_rate) = child.amaf();
-        if amaf_visits == 0 {
-            return q;
-        }
-        let rn = amaf_visits as f32;
-        let beta = rn / (rn + n + n * rn / self.params.rave_equiv);
-        (1.0 - beta) * q + beta * amaf_rate
     }
 
     fn record_score(&self, w: &mut Worker, path: &[Step], score: f32) {

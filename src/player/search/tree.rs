@@ -22,7 +22,7 @@
 //! plain load on x86-64 and ARM) and make every shared write sound.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use crate::player::board::Point;
@@ -41,6 +41,10 @@ const RELAXED: Ordering = Ordering::Relaxed;
 const UNEXPANDED: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
+
+/// Bits of a node's `flags`.
+const ILLEGAL: u8 = 1;
+const NETWORK: u8 = 2;
 
 /// A node's statistics are from the point of view of the player who made
 /// its move: `win_rate` is that player's winning rate.
@@ -75,11 +79,16 @@ pub struct Node {
     first_child: AtomicU32,
     /// UNEXPANDED, EXPANDING or EXPANDED.
     state: AtomicU8,
-    /// Refused by superko when tried: never selected again.
-    illegal: AtomicBool,
-    /// Whether a thread has taken on adding the policy network's prior to
-    /// the children (done, or under way): set once.
-    network: AtomicBool,
+    /// ILLEGAL (refused by superko when tried: never selected again) and
+    /// NETWORK (a thread has taken on adding the policy network's prior to
+    /// the children, done or under way), each set once. One byte for both
+    /// leaves room for `policy`.
+    flags: AtomicU8,
+    /// The policy network's probability of this move at its parent's
+    /// position, as 255 x its square root (fine where probabilities are
+    /// small, as most are); 0 where the parent had no network evaluation.
+    /// Set once, by the thread that claimed the parent's network.
+    policy: AtomicU8,
     /// The value head's judgement of this node's position, for the player
     /// who made its move: 0 where there is none, else 1 + 254 times the
     /// winning chance (`set_value`); set once, by the thread that claimed
@@ -120,8 +129,8 @@ impl Node {
         ] {
             to.store(from.load(RELAXED), RELAXED);
         }
-        self.illegal.store(other.is_illegal(), RELAXED);
-        self.network.store(other.network.load(RELAXED), RELAXED);
+        self.flags.store(other.flags.load(RELAXED), RELAXED);
+        self.policy.store(other.policy.load(RELAXED), RELAXED);
         self.value.store(other.value.load(RELAXED), RELAXED);
     }
 
@@ -144,12 +153,26 @@ impl Node {
     /// Claims the right to add the policy network's prior to this node's
     /// children: true for the one thread that gets it, once per node.
     pub fn claim_network(&self) -> bool {
-        !self.has_network() && !self.network.swap(true, RELAXED)
+        !self.has_network() && self.flags.fetch_or(NETWORK, RELAXED) & NETWORK == 0
     }
 
     /// Whether the children have the network's prior (or are getting it).
     pub fn has_network(&self) -> bool {
-        self.network.load(RELAXED)
+        self.flags.load(RELAXED) & NETWORK != 0
+    }
+
+    /// Records the policy network's probability of this move, to the
+    /// precision of `policy`'s code.
+    pub fn set_policy(&self, probability: f32) {
+        let code = 255.0 * probability.clamp(0.0, 1.0).sqrt();
+        self.policy.store(code.round() as u8, RELAXED);
+    }
+
+    /// The policy network's probability of this move (0 where its parent
+    /// had no network evaluation).
+    pub fn policy(&self) -> f32 {
+        let root = self.policy.load(RELAXED) as f32 / 255.0;
+        root * root
     }
 
     /// Adds `visits` virtual playouts, `wins` of them won, to a prior set
@@ -178,11 +201,11 @@ impl Node {
 
     /// Refused by superko when tried: never selected again.
     pub fn is_illegal(&self) -> bool {
-        self.illegal.load(RELAXED)
+        self.flags.load(RELAXED) & ILLEGAL != 0
     }
 
     pub fn mark_illegal(&self) {
-        self.illegal.store(true, RELAXED);
+        self.flags.fetch_or(ILLEGAL, RELAXED);
     }
 
     /// Playouts through this node plus the prior's virtual ones (and the
