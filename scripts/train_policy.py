@@ -252,6 +252,7 @@ def main():
     ap.add_argument("--golden", default=None, help="a write_planes folder (no held-out split) of golden positions")
     ap.add_argument("--golden-positions", default="0,1,20,60,120,200")
     ap.add_argument("--resume", default=None, help="a checkpoint OUT.pt to start from")
+    ap.add_argument("--lean-checkpoint", action="store_true", help="OUT.pt without the optimizer's momentum (half the size: a lent machine returns files of at most 16 MiB; a run resumed from it starts the momentum afresh)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
@@ -282,7 +283,8 @@ def main():
     if args.resume:
         ck = torch.load(args.resume, map_location=device)
         model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
+        if "opt" in ck:
+            opt.load_state_dict(ck["opt"])
         steps_done = ck.get("steps", 0)
         log(f"resumed from {args.resume} after {steps_done} steps")
     params = sum(p.numel() for p in model.parameters())
@@ -347,7 +349,10 @@ def main():
     if top1 >= best[0]:
         best = (top1, {k: v.detach().clone() for k, v in model.state_dict().items()})
     model.load_state_dict(best[1])
-    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "steps": steps_done + step}, args.out + ".pt")
+    checkpoint = {"model": model.state_dict(), "steps": steps_done + step}
+    if not args.lean_checkpoint:
+        checkpoint["opt"] = opt.state_dict()
+    torch.save(checkpoint, args.out + ".pt")
     top1, top5, held_loss = measure(model, xho, yho, size, planes, device)
     log(f"best on all {xho.shape[0]} held-out positions: top1 {top1:.4f} top5 {top5:.4f} loss {held_loss:.3f}")
     model.eval()
