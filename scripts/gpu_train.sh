@@ -3,7 +3,7 @@
 # tool, and what that call carries, packed here (docs/network.md, "On a lent
 # GPU").
 #
-#   scripts/gpu_train.sh pack CORPUS   # here: gpu-kit/ (git-ignored): the plane
+#   scripts/gpu_train.sh pack CORPUS   # here: gpu-kit/ (.gitignore): the plane
 #                                      # writer, statically linked, and the Tom
 #                                      # corpus of CORPUS (a yenw/computer-go-dataset
 #                                      # clone) as xz, about 15 MiB
@@ -29,7 +29,6 @@ KIT=${KIT:-gpu-kit}
 pack() {
     local corpus=${1:?usage: gpu_train.sh pack CORPUS}
     mkdir -p "$KIT"
-    grep -qx "/$KIT/" .git/info/exclude 2>/dev/null || echo "/$KIT/" >>.git/info/exclude
     # Static, so that it runs on the lent machine's own system libraries.
     RUSTFLAGS="-C target-feature=+crt-static" cargo build --release \
         --example write_planes --target x86_64-unknown-linux-gnu
