@@ -18,6 +18,10 @@
 # check on a CPU); DEVICE (cuda where there is one). A checkpoint
 # gpu-kit/resume.pt, the net.pt an earlier call brought back, is continued
 # from, so that calls of several sessions add up to one longer training.
+# MODE=joint trains the policy and the value head together from that
+# checkpoint instead (scripts/train_value.py --mode joint), for STEPS
+# batches (required: its learning rate follows them; the last policy
+# call's steps a minute, in its net.json, times MINUTES).
 #
 # $OUT gets net.bin (the engine's weights), net.json (the measures and the
 # golden logits), net.pt (the checkpoint, without the optimizer's momentum:
@@ -64,10 +68,18 @@ run() {
     "$KIT/write_planes" --results "$work/Kifu.index" --out "$work/planes" "$work/tom.txt"
     "$KIT/write_planes" --held-out-every 0 --threads 1 --out "$work/golden" \
         data/selfplay/19x19/game-0000.sgf
-    python3 scripts/train_policy.py --data "$work/planes" --out "$OUT/net" \
-        --blocks "$blocks" --channels "$channels" --minutes "$minutes" --lr "$lr" \
-        --golden "$work/golden" --lean-checkpoint "${resume[@]}" "${device[@]}" \
-        2>&1 | tee "$OUT/train.log"
+    if [[ ${MODE:-policy} == joint ]]; then
+        [[ -f $KIT/resume.pt ]] || { echo "MODE=joint starts from $KIT/resume.pt" >&2; exit 2; }
+        python3 scripts/train_value.py --mode joint --data "$work/planes" --out "$OUT/net" \
+            --init "$KIT/resume.pt" --blocks "$blocks" --channels "$channels" \
+            --steps "${STEPS:?MODE=joint needs STEPS}" --minutes "$minutes" --lr "$lr" \
+            --golden "$work/golden" "${device[@]}" 2>&1 | tee "$OUT/train.log"
+    else
+        python3 scripts/train_policy.py --data "$work/planes" --out "$OUT/net" \
+            --blocks "$blocks" --channels "$channels" --minutes "$minutes" --lr "$lr" \
+            --golden "$work/golden" --lean-checkpoint "${resume[@]}" "${device[@]}" \
+            2>&1 | tee "$OUT/train.log"
+    fi
     ls -l "$OUT"
 }
 
