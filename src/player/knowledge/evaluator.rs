@@ -286,8 +286,13 @@ pub struct CachedEvaluator<E> {
 
 impl<E: Evaluator> CachedEvaluator<E> {
     /// `inner` with an empty cache, its cost measured on one evaluation of
-    /// the empty 9x9 board (a fraction of a millisecond for the shipped
-    /// network).
+    /// the empty 19x19 board after an untimed one. The first evaluation of
+    /// a process pays for cold caches and the scratch's allocation: timed
+    /// alone on 9x9 it read 12 ms a 19x19 evaluation against the 5 ms it
+    /// takes, and a 60 s sudden-death 19x19 game (about 200 ms a move, under
+    /// 20 evaluations at 12 ms) then went without the network from its first
+    /// move to its last, since an evaluation never run never corrects the
+    /// average.
     pub fn new(inner: E) -> CachedEvaluator<E> {
         let cached = CachedEvaluator {
             inner,
@@ -296,13 +301,12 @@ impl<E: Evaluator> CachedEvaluator<E> {
             hits: AtomicU64::new(0),
             nanos_per_point: AtomicU64::new(0),
         };
-        let mut board = PlayoutBoard::new(crate::game::BoardSize::square(9));
-        cached.run_timed(
-            &mut board,
-            Color::Black,
-            &[None; 4],
-            &mut EvalScratch::new(),
-        );
+        let mut board = PlayoutBoard::new(crate::game::BoardSize::square(19));
+        let mut scratch = EvalScratch::new();
+        cached
+            .inner
+            .evaluate(&mut board, Color::Black, &[None; 4], &mut scratch);
+        cached.run_timed(&mut board, Color::Black, &[None; 4], &mut scratch);
         cached
     }
 
