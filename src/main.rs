@@ -453,8 +453,7 @@ fn review(cli: &Cli, args: ReviewArgs) {
             seconds_per_move: time,
             seed: cli.seed,
             search: search_params(cli, &KataSettings::default()),
-            evaluator: evaluator(cli),
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_evaluator(evaluator(cli))
         },
     };
     // The closing line on stderr, which may be gone (SIGHUP: the terminal
@@ -521,8 +520,7 @@ more than {MAX_THREADS} search threads"
             threads,
             seed: cli.seed,
             search: search_params(cli, kata),
-            evaluator: evaluator(cli),
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_evaluator(evaluator(cli))
         },
         max_visits: playouts,
         max_time: kata.max_time,
@@ -614,8 +612,6 @@ fn list_params() {
     let _ = writeln!(out, "\nSet one with --param NAME=VALUE (repeatable).");
 }
 
-/// The search settings of the command line over those of KataGo's config;
-/// a bad --param ends the process.
 /// The network the searches use: `--network FILE`'s, or the shipped one.
 /// A file that cannot be used is named on stderr with the reason, and the
 /// engine plays on with its pattern prior alone rather than refuse to
@@ -633,6 +629,8 @@ fn evaluator(cli: &Cli) -> Option<Arc<dyn Evaluator>> {
     }
 }
 
+/// The search settings of the command line over those of KataGo's config;
+/// a bad --param ends the process.
 fn search_params(cli: &Cli, kata: &KataSettings) -> SearchParams {
     let base = SearchParams {
         max_nodes: max_nodes(cli.max_nodes, cli.max_tree_mb),

@@ -48,6 +48,15 @@ pub struct PlayerConfig {
 
 impl Default for PlayerConfig {
     fn default() -> PlayerConfig {
+        PlayerConfig::with_evaluator(Some(shipped_evaluator()))
+    }
+}
+
+impl PlayerConfig {
+    /// The default configuration with `evaluator`: for a front-end that
+    /// picks its network, so that the shipped one is not made (its
+    /// weights read and its cost timed) only to be replaced.
+    pub fn with_evaluator(evaluator: Option<Arc<dyn Evaluator>>) -> PlayerConfig {
         PlayerConfig {
             threads: 1,
             playouts: None,
@@ -56,7 +65,7 @@ impl Default for PlayerConfig {
             resign_threshold: 0.05,
             ponder: false,
             search: SearchParams::default(),
-            evaluator: Some(shipped_evaluator()),
+            evaluator,
         }
     }
 }
