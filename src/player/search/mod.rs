@@ -2,9 +2,10 @@
 //! walk down it, the playout and the backup (`walk`), the priors of new
 //! moves (`priors`), the client's move filter applied where children are
 //! made (`filter`), the report of numbers the search hands upward
-//! (`report`), the choice of a child on the walk down (`selection`), the score the network's ownership head gives the tree
-//! (`network_score`), when a search under a clock stops (`stopping`) and
-//! the komi its playouts count in handicap games (`komi`).
+//! (`report`), the choice of a child on the walk down (`selection`), the
+//! score the network's ownership head gives the tree (`network_score`),
+//! when a search under a clock stops (`stopping`) and the komi its
+//! playouts count in handicap games (`komi`).
 
 mod filter;
 mod komi;
