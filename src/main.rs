@@ -16,6 +16,11 @@ use hane::{
     ReviewOptions, Rules, SearchParams, Superko,
 };
 
+/// The allocator: see Cargo.toml's note on mimalloc (memory bounded over a
+/// game driven by `play`, where glibc's arenas kept growing).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "hane",

@@ -270,6 +270,22 @@ impl Gtp {
         ticks as f64 / 100.0
     }
 
+    /// The process's resident memory in MiB (Linux: VmRSS from /proc).
+    pub fn resident_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("proc status");
+        let line = status
+            .lines()
+            .find(|l| l.starts_with("VmRSS:"))
+            .expect("VmRSS");
+        let kib: u64 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .expect("VmRSS in kB");
+        kib / 1024
+    }
+
     /// Any line on stdout not yet read (there must be none between responses).
     pub fn stray_output(&mut self, wait: Duration) -> Option<String> {
         self.lines.recv_timeout(wait).ok()
