@@ -297,7 +297,9 @@ def main():
         g = torch.Generator().manual_seed(config["seed"])
         calib = torch.randperm(len(train), generator=g)[:1024]
         calibrate_norms(model, extra_inputs(unpack(torch.from_numpy(train.x[calib.numpy()]), train.size, train.planes)))
-    model = model.to(device)
+    # channels-last convolutions are faster on a GPU (and no slower elsewhere).
+    memory = torch.channels_last if device.type == "cuda" else torch.contiguous_format
+    model = model.to(device).to(memory_format=memory)
     opt = torch.optim.SGD(model.parameters(), lr=config["lr"], momentum=0.9, nesterov=True, weight_decay=config["weight_decay"])
     if checkpoint and "opt" in checkpoint:
         opt.load_state_dict(checkpoint["opt"])
@@ -334,7 +336,7 @@ def main():
         syms, draw = (t.to(device) for t in batches.draws(step))
         own_t, own_known = ownership_targets(otr[idx]) if otr is not None else (None, None)
         x, y, own_t = augment(unpack(xtr[idx], train.size, train.planes), ytr[idx], own_t, syms)
-        x = extra_inputs(x)
+        x = extra_inputs(x).contiguous(memory_format=memory)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             policy, value, own = model(x)
         loss = policy_loss = F.cross_entropy(policy.float(), y)
