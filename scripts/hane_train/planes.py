@@ -97,6 +97,13 @@ def unpack(packed, size, planes):
     return bits.view(-1, planes, size, size).float()
 
 
+def input_planes(written):
+    """The network's input planes for `written` planes of write_planes: the
+    stem's width and the weights header's planes word. Issue 56's komi plane
+    adds one here and in `extra_inputs`, together."""
+    return written
+
+
 def extra_inputs(x):
     """The network's input from the planes write_planes wrote. Today the
     planes alone; issue 56's komi plane (komi / 20 on every point, from the

@@ -75,7 +75,7 @@ import torch.nn.functional as F
 
 from . import export, reference
 from .model import Net, calibrate_norms
-from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split, augment, extra_inputs, fingerprint, unpack
+from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split, augment, extra_inputs, fingerprint, input_planes, unpack
 
 # The configuration: the network's sizes (fixed once a run starts) and the
 # training's settings (a resumed run takes the checkpoint's, and any given
@@ -220,10 +220,19 @@ def tensors_of(split):
             "numbers": t(split.numbers), "ownership": t(split.ownership)}
 
 
-def save_checkpoint(path, model, opt, config, state, lean):
-    weights = {k: (v.half() if lean and v.is_floating_point() else v).cpu() for k, v in model.state_dict().items()}
-    ck = {"format": "hane_train 1", "config": config, **state, "model": weights, "lean": lean}
-    if not lean:
+def lean(t):
+    """A tensor of a lean checkpoint: float16, unless a value of it would
+    not fit (a batch norm's running variance over 65,504, say)."""
+    if not t.is_floating_point():
+        return t
+    half = t.half()
+    return half if torch.isfinite(half).all() else t
+
+
+def save_checkpoint(path, model, opt, config, state, lean_checkpoint):
+    weights = {k: (lean(v) if lean_checkpoint else v).cpu() for k, v in model.state_dict().items()}
+    ck = {"format": "hane_train 1", "config": config, **state, "model": weights, "lean": lean_checkpoint}
+    if not lean_checkpoint:
         ck["opt"] = opt.state_dict()
     torch.save(ck, path + ".tmp")
     os.replace(path + ".tmp", path)
@@ -277,7 +286,7 @@ def main():
     if train.ownership is None:
         log("no ownership targets (write_planes --ownership): the ownership head is not taught")
 
-    model = Net(config["blocks"], config["channels"], config["value_channels"], config["hidden"], config["ownership_channels"], planes=train.planes)
+    model = Net(config["blocks"], config["channels"], config["value_channels"], config["hidden"], config["ownership_channels"], planes=input_planes(train.planes))
     state = {"step": 0, "positions": 0, "slice": dict(slice_id, step=0), "slices": [], "init": args.init}
     if checkpoint:
         model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in checkpoint["model"].items()})
