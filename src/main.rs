@@ -100,7 +100,7 @@ struct Cli {
     )]
     gogui_live_gfx: Option<f64>,
     /// The policy network's weights, in place of the built-in network
-    /// (scripts/train_policy.py writes them: docs/network.md). A file that
+    /// (scripts/hane_train writes them: docs/network.md). A file that
     /// cannot be read is named on stderr, and hane plays on with its
     /// pattern prior alone.
     #[arg(long, global = true, value_name = "FILE")]

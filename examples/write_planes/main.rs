@@ -1,8 +1,8 @@
 //! The network's plane writer: replays game records and writes, for every
 //! position before a move, the input planes the engine computes
 //! (`knowledge::write_planes`, the same function), the move played and
-//! whether the side to move went on to win. The training scripts
-//! (scripts/train_policy.py, scripts/train_value.py) read what it writes.
+//! whether the side to move went on to win. The training
+//! (scripts/hane_train, its planes.py) reads what it writes.
 //!
 //! ```sh
 //! cargo run --release --example write_planes -- --out planes \

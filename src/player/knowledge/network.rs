@@ -1,5 +1,5 @@
 //! The network: a small residual convolutional network trained on strong
-//! players' games (scripts/train_policy.py) that gives every point, and
+//! players' games (scripts/hane_train) that gives every point, and
 //! pass, a logit for being the move played and, when its file has a value
 //! head, the side to move's chance of winning, and with an ownership head,
 //! who will own each point at the game's end. The search reads it through

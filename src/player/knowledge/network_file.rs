@@ -17,7 +17,7 @@
 //! the second (H weights, one bias); with an ownership head, its 3x3
 //! convolution (O x channels x 3 x 3, and O biases) and its 1x1 (O
 //! weights, one bias). Batch norm is folded into the convolutions by the
-//! exporters (scripts/train_policy.py, train_value.py, train_ownership.py).
+//! one exporter, scripts/hane_train/export.py, which writes version 3.
 
 use std::fmt;
 

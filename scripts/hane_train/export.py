@@ -1,0 +1,162 @@
+"""The one writer (and reader) of the engine's weights file
+(src/player/knowledge/network_file.rs reads it; data/policy-net.bin is
+one).
+
+The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version,
+the input planes, the trunk's channels C, its residual blocks B, the first
+convolution's kernel side; version 2 adds the value head's channels V and
+hidden units H (both 0: no value head); version 3 the ownership head's
+channels O (0: none). Then little-endian f32 tensors in PyTorch's (out, in,
+row, column) order, batch norm folded into the convolutions:
+
+    stem weights (C x planes x k x k), bias (C)
+    per block: conv1 weights (C x C x 3 x 3), bias (C), conv2 likewise
+    policy: weights (C), bias (1); pass: weights (C, over the trunk's mean
+        over the board), bias (1)
+    value (V > 0): 1x1 conv weights (V x C), bias (V); fc1 weights (H x 2V,
+        a row per output, inputs [means..., maxes...]), bias (H); fc2
+        weights (H), bias (1)
+    ownership (O > 0): 3x3 conv weights (O x C x 3 x 3), bias (O); 1x1
+        weights (O), bias (1)
+
+`write` always writes the newest version (3), every head; `read` reads
+1, 2 and 3, so the shipped file and any older one load back. The engine
+refuses a file whose planes word is not its own (19): issue 56's komi
+input changes that word, planes.rs and this file's caller together.
+"""
+
+import struct
+import sys
+
+import numpy as np
+import torch
+
+MAGIC = b"HANEPOL1"
+VERSION = 3
+HEADER_WORDS = {1: 5, 2: 7, 3: 8}
+
+
+def shapes(shape):
+    """The file's tensors' shapes, in order, for a header's sizes."""
+    p, c, b, k = shape["planes"], shape["channels"], shape["blocks"], shape["kernel"]
+    v, h, o = shape["value_channels"], shape["hidden"], shape["ownership_channels"]
+    out = [(c, p, k, k), (c,)]
+    for _ in range(b):
+        out += [(c, c, 3, 3), (c,), (c, c, 3, 3), (c,)]
+    out += [(c,), (1,), (c,), (1,)]
+    if v:
+        out += [(v, c), (v,), (h, 2 * v), (h,), (h,), (1,)]
+    if o:
+        out += [(o, c, 3, 3), (o,), (o,), (1,)]
+    return out
+
+
+def folded(conv, bn):
+    """A convolution without bias and the batch norm after it, as one
+    convolution's weights and bias (float64)."""
+    scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)
+    w = conv.weight * scale.view(-1, 1, 1, 1)
+    return w.detach().double(), (bn.bias - bn.running_mean * scale).detach().double()
+
+
+@torch.no_grad()
+def tensors_of(model):
+    """A hane_train.model.Net's tensors in the file's order, batch norm
+    folded, float64."""
+    d = lambda t: t.detach().double()
+    out = list(folded(model.stem, model.stem_bn))
+    for b in model.blocks:
+        out += folded(b.conv1, b.bn1)
+        out += folded(b.conv2, b.bn2)
+    out += [d(model.policy_conv.weight).flatten(), d(model.policy_conv.bias), d(model.pass_fc.weight).flatten(), d(model.pass_fc.bias)]
+    if model.value is not None:
+        v = model.value
+        w, b = folded(v.conv, v.bn)
+        out += [w.flatten(1), b, d(v.fc1.weight), d(v.fc1.bias), d(v.fc2.weight).flatten(), d(v.fc2.bias)]
+    if model.ownership is not None:
+        o = model.ownership
+        out += [d(o.conv1.weight), d(o.conv1.bias), d(o.conv2.weight).flatten(), d(o.conv2.bias)]
+    return out
+
+
+def write(model, path):
+    """The model as a version 3 weights file."""
+    s = model.shape
+    tensors = tensors_of(model)
+    for t, want in zip(tensors, shapes(s)):
+        assert tuple(t.shape) == want, f"{tuple(t.shape)} where the format has {want}"
+    with open(path, "wb") as f:
+        f.write(MAGIC)
+        f.write(struct.pack("<8I", VERSION, s["planes"], s["channels"], s["blocks"], s["kernel"], s["value_channels"], s["hidden"], s["ownership_channels"]))
+        for t in tensors:
+            f.write(t.cpu().numpy().astype("<f4").tobytes())
+
+
+def read(path):
+    """(version, shape dict, tensors in the file's order as float64) of a
+    file of version 1, 2 or 3."""
+    data = open(path, "rb").read()
+    if data[:8] != MAGIC:
+        sys.exit(f"{path}: not a hane weights file")
+    version = struct.unpack_from("<I", data, 8)[0]
+    if version not in HEADER_WORDS:
+        sys.exit(f"{path}: format version {version}, this reads 1 to {VERSION}")
+    words = struct.unpack_from(f"<{HEADER_WORDS[version]}I", data, 8)
+    shape = dict(zip(("planes", "channels", "blocks", "kernel"), words[1:5]))
+    shape["value_channels"], shape["hidden"] = (words[5], words[6]) if version >= 2 else (0, 0)
+    shape["ownership_channels"] = words[7] if version >= 3 else 0
+    values = np.frombuffer(data, dtype="<f4", offset=8 + 4 * len(words)).astype(np.float64)
+    out, at = [], 0
+    for s in shapes(shape):
+        n = int(np.prod(s))
+        out.append(torch.from_numpy(values[at : at + n].copy()).view(s))
+        at += n
+    if at != values.size:
+        sys.exit(f"{path}: {values.size} weights where its header says {at}")
+    return version, shape, out
+
+
+@torch.no_grad()
+def load_into(model, shape, tensors):
+    """A file's tensors (batch norm folded; `shape` its header's sizes) into
+    a Net of the same trunk: each batch norm made the identity carrying the
+    file's bias, so that the model in eval mode computes exactly what the
+    file does (then model.calibrate_norms before training on from it). A
+    head the file lacks, or holds at other sizes, stays as initialised.
+    Returns what was loaded, in words."""
+    it = iter(tensors)
+
+    def conv_bn(conv, bn):
+        conv.weight.copy_(next(it).view_as(conv.weight))
+        bn.weight.fill_(1.0)
+        bn.bias.copy_(next(it))
+        bn.running_mean.zero_()
+        bn.running_var.fill_(1.0 - bn.eps)
+
+    def params(ps):
+        for p in ps:
+            p.copy_(next(it).view_as(p))
+
+    conv_bn(model.stem, model.stem_bn)
+    for b in model.blocks:
+        conv_bn(b.conv1, b.bn1)
+        conv_bn(b.conv2, b.bn2)
+    params((model.policy_conv.weight, model.policy_conv.bias, model.pass_fc.weight, model.pass_fc.bias))
+    loaded = ["trunk", "policy"]
+    ms = model.shape
+    if shape["value_channels"]:
+        if model.value is not None and (shape["value_channels"], shape["hidden"]) == (ms["value_channels"], ms["hidden"]):
+            v = model.value
+            conv_bn(v.conv, v.bn)
+            params((v.fc1.weight, v.fc1.bias, v.fc2.weight, v.fc2.bias))
+            loaded.append("value")
+        else:
+            for _ in range(6):
+                next(it)
+    if shape["ownership_channels"]:
+        if model.ownership is not None and shape["ownership_channels"] == ms["ownership_channels"]:
+            o = model.ownership
+            params((o.conv1.weight, o.conv1.bias, o.conv2.weight, o.conv2.bias))
+            loaded.append("ownership")
+    new = [h for h in ("value", "ownership") if h not in loaded and getattr(model, h) is not None]
+    return ", ".join(loaded) + " from the file" + (f"; {' and '.join(new)} new" if new else "")

@@ -1,0 +1,139 @@
+"""The one model definition: a residual trunk and every head the weights
+format carries (policy with pass, value, ownership). What the engine
+computes from the exported file (src/player/knowledge/network.rs) is this
+model in eval mode with batch norm folded in (export.py); reference.py is
+the same computation written from the file alone.
+
+- Trunk: a `kernel` x `kernel` (5) convolution from the input planes to C
+  channels, batch norm, ReLU; B residual blocks of two 3x3 convolutions,
+  each with batch norm, ReLU after the first and after the sum.
+- Policy: a 1x1 convolution of the trunk to one logit a point (with bias);
+  the pass logit from the trunk's mean over the board (a linear layer).
+- Value: a 1x1 convolution to V channels, batch norm, ReLU; the mean over
+  the points of each channel, then the max of each (2V numbers); a fully
+  connected layer to H with bias, ReLU; one to a single logit, whose
+  sigmoid is the side to move's chance of winning. Mean and max pooling
+  keep it fully convolutional (docs/network.md, "The value head").
+- Ownership: a 3x3 convolution to O channels with bias, ReLU, a 1x1
+  convolution to one channel with bias; tanh of it is the owner of each
+  point at the game's end (+1: the side to move's). Its sum over the board
+  is the side to move's expected area less the opponent's.
+
+Fully convolutional: the same weights run on every board size. V = 0 (and
+H = 0) or O = 0 leave a head out, only so that the files of versions 1
+and 2 can be read back; training always trains every head.
+"""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from .planes import PLANES
+
+STEM_KERNEL = 5
+
+
+class Block(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x):
+        h = F.relu(self.bn1(self.conv1(x)))
+        return F.relu(x + self.bn2(self.conv2(h)))
+
+
+class ValueHead(nn.Module):
+    def __init__(self, channels, value_channels, hidden):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, value_channels, 1, bias=False)
+        self.bn = nn.BatchNorm2d(value_channels)
+        self.fc1 = nn.Linear(2 * value_channels, hidden)
+        self.fc2 = nn.Linear(hidden, 1)
+
+    def forward(self, trunk):
+        v = F.relu(self.bn(self.conv(trunk)))
+        pooled = torch.cat([v.mean(dim=(2, 3)), v.amax(dim=(2, 3))], dim=1)
+        return self.fc2(F.relu(self.fc1(pooled))).squeeze(1)
+
+
+class OwnershipHead(nn.Module):
+    def __init__(self, channels, ownership_channels):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, ownership_channels, 3, padding=1)
+        self.conv2 = nn.Conv2d(ownership_channels, 1, 1)
+
+    def forward(self, trunk):
+        """A logit a point (N, size, size); tanh of it is the owner."""
+        return self.conv2(F.relu(self.conv1(trunk))).squeeze(1)
+
+
+class Net(nn.Module):
+    """forward(x) -> (policy logits (N, points + 1, pass last), value logit
+    (N,) or None, ownership logit (N, size, size) or None)."""
+
+    def __init__(self, blocks, channels, value_channels=32, hidden=64, ownership_channels=32, planes=PLANES, kernel=STEM_KERNEL):
+        super().__init__()
+        if (value_channels == 0) != (hidden == 0):
+            raise ValueError("a value head needs both V and H (or neither)")
+        self.shape = {"planes": planes, "channels": channels, "blocks": blocks, "kernel": kernel,
+                      "value_channels": value_channels, "hidden": hidden, "ownership_channels": ownership_channels}
+        self.stem = nn.Conv2d(planes, channels, kernel, padding=kernel // 2, bias=False)
+        self.stem_bn = nn.BatchNorm2d(channels)
+        self.blocks = nn.ModuleList(Block(channels) for _ in range(blocks))
+        self.policy_conv = nn.Conv2d(channels, 1, 1)
+        self.pass_fc = nn.Linear(channels, 1)
+        self.value = ValueHead(channels, value_channels, hidden) if value_channels else None
+        self.ownership = OwnershipHead(channels, ownership_channels) if ownership_channels else None
+
+    def trunk(self, x):
+        h = F.relu(self.stem_bn(self.stem(x)))
+        for block in self.blocks:
+            h = block(h)
+        return h
+
+    def forward(self, x):
+        h = self.trunk(x)
+        policy = torch.cat([self.policy_conv(h).flatten(1), self.pass_fc(h.mean(dim=(2, 3)))], dim=1)
+        value = self.value(h) if self.value is not None else None
+        ownership = self.ownership(h) if self.ownership is not None else None
+        return policy, value, ownership
+
+    def conv_norms(self):
+        """The (convolution, batch norm) pairs, in the file's order."""
+        pairs = [(self.stem, self.stem_bn)]
+        for b in self.blocks:
+            pairs += [(b.conv1, b.bn1), (b.conv2, b.bn2)]
+        if self.value is not None:
+            pairs.append((self.value.conv, self.value.bn))
+        return pairs
+
+
+@torch.no_grad()
+def calibrate_norms(model, x):
+    """For a model loaded from a weights file (export.load_into: identity
+    norms carrying the file's biases): gives each batch norm the statistics
+    of real positions `x`, its scale and shift set so that the model still
+    computes exactly the file's function in eval mode, and nearly so in
+    training mode, where a batch's own statistics are used. Training then
+    moves from the file's network rather than a scrambled one (the folded
+    network alone diverged within three steps at a rate of 0.01)."""
+    pairs = model.conv_norms()
+    stats = {}
+    hooks = [conv.register_forward_hook(lambda m, i, out, bn=bn: stats.__setitem__(bn, (out.mean(dim=(0, 2, 3)), out.var(dim=(0, 2, 3)))))
+             for conv, bn in pairs]
+    was_training = model.training
+    model.eval()
+    model(x)
+    for h in hooks:
+        h.remove()
+    for _, bn in pairs:
+        mean, var = stats[bn]
+        bn.running_mean.copy_(mean)
+        bn.running_var.copy_(var)
+        bn.weight.copy_(torch.sqrt(var + bn.eps))
+        bn.bias.add_(mean)
+    model.train(was_training)

@@ -1,0 +1,157 @@
+"""The one reader of what examples/write_planes writes, and the board's
+symmetries applied to a position and to its targets together.
+
+A planes folder (write_planes --out DIR) holds, one set per writer thread t
+and split (`train`, `held`):
+
+- `SPLIT-t.bin`: per position the input planes bit-packed, plane after
+  plane, points in `BoardSize::index` order (row from the bottom times the
+  width, plus the column), eight points a byte, the first in the lowest
+  bit, each position padded to whole bytes;
+- `SPLIT-t.lbl`: the move played, a little-endian u16 (the point's index,
+  or width * height for a pass);
+- `SPLIT-t.val` (with `--results`): 1 if the side to move won, 0 if it
+  lost, 255 unknown; `SPLIT-t.num`: the move number (u16);
+- `SPLIT-t.own` (with `--ownership`): one signed byte a point, the final
+  owner for the side to move in hundredths, every byte -128 where unknown;
+- `meta.json`: board size, planes, bytes a position, counts.
+
+The planes themselves are src/player/knowledge/planes.rs's (docs/
+network.md, "What it reads"): 19 of them, `PLANES`. Issue 56 adds the komi
+as an input; it belongs here, in `PLANES` and `extra_inputs` (the one
+place the training makes the network's input from what write_planes
+wrote), and in planes.rs and the weights header's planes word on the Rust
+side, all in one change.
+"""
+
+import glob
+import hashlib
+import json
+import os
+
+import numpy as np
+import torch
+
+# src/player/knowledge/planes.rs: PLANES, and the legal-move plane that
+# masks the policy when accuracy is measured (the engine weighs legal moves
+# only).
+PLANES = 19
+LEGAL_PLANE = 15
+VALUE_UNKNOWN = 255
+OWNERSHIP_UNKNOWN = -128
+# Game phases for the measures by move number: [lo, hi).
+PHASES = [(0, 50), (50, 100), (100, 150), (150, 200), (200, 10**6)]
+
+
+class Split:
+    """One split of a planes folder in memory: packed planes (N, bytes),
+    moves (N,), value bytes and move numbers (N,) where written, ownership
+    bytes (N, points) where written; None for what the folder lacks."""
+
+    def __init__(self, data, split, limit=None):
+        meta = json.load(open(os.path.join(data, "meta.json")))
+        self.size, self.planes = meta["size"], meta["planes"]
+        self.bytes_per_position = (self.planes * self.size * self.size + 7) // 8
+        bins = sorted(glob.glob(os.path.join(data, f"{split}-*.bin")))
+        self.files = [os.path.basename(b) for b in bins]
+
+        def each(ext, dtype, width=None):
+            parts = []
+            for b in bins:
+                path = b[:-4] + ext
+                if not os.path.exists(path):
+                    return None
+                a = np.fromfile(path, dtype=dtype)
+                parts.append(a.reshape(-1, width) if width else a)
+            if not parts:
+                return np.zeros((0, width) if width else (0,), dtype)
+            out = np.concatenate(parts)
+            return out[:limit] if limit is not None else out
+
+        self.x = each(".bin", np.uint8, self.bytes_per_position)
+        self.moves = each(".lbl", "<u2").astype(np.int64)
+        assert self.x.shape[0] == self.moves.shape[0], f"{data}/{split}: planes and moves disagree"
+        self.values = each(".val", np.uint8)
+        numbers = each(".num", "<u2")
+        self.numbers = numbers.astype(np.int64) if numbers is not None else None
+        self.ownership = each(".own", np.int8, self.size * self.size)
+
+    def __len__(self):
+        return self.x.shape[0]
+
+
+def fingerprint(data):
+    """Names a planes folder's content (its meta.json and file sizes): a
+    checkpoint records which slice of data it was trained on."""
+    h = hashlib.sha256(open(os.path.join(data, "meta.json"), "rb").read())
+    for f in sorted(glob.glob(os.path.join(data, "*-*.*"))):
+        h.update(f"{os.path.basename(f)} {os.path.getsize(f)}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def unpack(packed, size, planes):
+    """Bit-packed positions (N, bytes) as float planes (N, planes, size, size)."""
+    shifts = torch.arange(8, device=packed.device, dtype=torch.uint8)
+    bits = (packed.unsqueeze(-1) >> shifts) & 1
+    bits = bits.flatten(1)[:, : planes * size * size]
+    return bits.view(-1, planes, size, size).float()
+
+
+def input_planes(written):
+    """The network's input planes for `written` planes of write_planes: the
+    stem's width and the weights header's planes word. Issue 56's komi plane
+    adds one here and in `extra_inputs`, together."""
+    return written
+
+
+def extra_inputs(x):
+    """The network's input from the planes write_planes wrote. Today the
+    planes alone; issue 56's komi plane (komi / 20 on every point, from the
+    side to move's view, as KataGo feeds it) is to be concatenated here."""
+    return x
+
+
+def symmetry(x, s):
+    """One of the 8 symmetries of the square applied to the last two axes
+    (bit 4: transpose, then 1: flip columns, 2: flip rows)."""
+    if s & 4:
+        x = x.transpose(-1, -2)
+    if s & 1:
+        x = x.flip(-1)
+    if s & 2:
+        x = x.flip(-2)
+    return x
+
+
+def augment(x, moves, ownership, syms):
+    """Each position under its symmetry `syms[i]` (0-7), its move and its
+    ownership target (N, size, size, or None) moved with it. Returns the
+    planes, the moves (pass stays pass) and the ownership."""
+    n, _, size, _ = x.shape
+    board = torch.zeros(n, 1, size * size, device=x.device)
+    on_board = moves < size * size
+    board[on_board.nonzero(as_tuple=True)[0], 0, moves[on_board]] = 1.0
+    parts = [x, board.view(n, 1, size, size)]
+    if ownership is not None:
+        parts.append(ownership.unsqueeze(1))
+    both = torch.cat(parts, dim=1)
+    out = torch.empty_like(both)
+    for k in range(8):
+        idx = (syms == k).nonzero(as_tuple=True)[0]
+        if idx.numel():
+            out[idx] = symmetry(both[idx], k)
+    planes = x.shape[1]
+    moved = out[:, planes].flatten(1).argmax(dim=1)
+    moves = torch.where(on_board, moved, moves)
+    own = out[:, planes + 1] if ownership is not None else None
+    return out[:, :planes].contiguous(), moves, own
+
+
+def golden_inputs(data, positions):
+    """The chosen positions of a golden planes folder (write_planes
+    --held-out-every 0 --threads 1 of data/selfplay/19x19/game-0000.sgf:
+    position i is the one before move i+1), as float64 planes."""
+    split = Split(data, "train")
+    chosen = [i for i in positions if i < len(split)]
+    x = unpack(torch.from_numpy(split.x[chosen]), split.size, split.planes).double()
+    return chosen, extra_inputs(x)

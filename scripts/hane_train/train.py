@@ -1,0 +1,421 @@
+"""The one entry point: trains every head of hane_train.model.Net together
+(policy, value, ownership) on a planes folder of examples/write_planes,
+for a number of steps, seeded, resumable, and exports the engine's weights
+file (version 3) with its golden file.
+
+    PYTHONPATH=scripts python3 -m hane_train.train --data PLANES --out OUT \\
+        --blocks 10 --channels 128 --steps 40000 --golden GOLDEN
+    # later (another call, another session): on from the checkpoint
+    PYTHONPATH=scripts python3 -m hane_train.train --data PLANES --out OUT2 \\
+        --resume OUT.pt
+
+Writes OUT.pt (the checkpoint), OUT.bin (the weights), OUT.json (the
+measures, the configuration, the steps and positions so far and the data
+slices they came from) and, with `--golden`, OUT-golden.json (what the
+engine's test must reproduce: data/policy-net-golden.json when shipped).
+
+Length. `--steps` is the schedule's length in batches of `--batch`: the
+learning rate warms up over its first 3% (not when starting from `--init`)
+and falls on a cosine to 0 at its end. A run stops at `--steps`, after
+`--stop-after` steps of this call, or at `--minutes`, whichever is first,
+and writes its checkpoint; `--resume` continues the schedule where it
+stopped (the step count is in the checkpoint; `--steps` given again with
+`--resume` lengthens or shortens the schedule).
+
+Determinism. The batches and their random symmetries are functions of the
+seed, the data slice and the step alone (an epoch's order is a permutation
+seeded by seed and epoch), so a run resumed from a full checkpoint (with
+the optimizer's momentum) computes what the run without the stop computes:
+on a CPU with one thread, the same weights bit for bit.
+
+Checkpoints. Full (default): weights, batch norm statistics and the
+optimizer's momentum, float32. `--lean-checkpoint`: the weights and
+statistics alone, in float16 (a 10 x 128 network: about 6 MB, under the
+8 MB the issue allows to commit and the 16 MiB a lent machine brings
+back); a run resumed from it starts the momentum afresh. Either holds the
+step count, the positions trained, the configuration, and the data slice:
+its name and fingerprint (planes.fingerprint) and the steps taken on it.
+Resumed on the same slice, the batches go on where they stopped; on a new
+slice (issue 56: each call the next slice of the corpus) they start at
+that slice's beginning, and the checkpoint's list of slices grows.
+
+Losses. Policy: cross entropy of the move played. Value: log loss of the
+side to move's result, on a random `--value-fraction` (2%) of each batch's
+positions with a known result (the positions of one game share one
+result; all of them would be learnt by heart), weight `--value-weight`.
+Ownership: binary cross entropy of (1 + tanh) / 2 against (1 + target) /
+2 a point, averaged over the board, on the positions with a target (from
+write_planes --ownership), weight `--ownership-weight`. A random one of the
+8 symmetries a position, applied to its move and its ownership target.
+SGD with Nesterov momentum 0.9 and weight decay, bf16 autocast on a GPU.
+
+Measures (every `--eval-every` steps on a fixed sample of `--eval-positions`
+held-out positions, and at the end on all of them): policy top-1 among the
+legal moves and pass (the engine weighs nothing else) and its loss; the
+value's MSE (sigmoid against the result), log loss and winners right, by
+phase; the ownership loss, MSE a point and owners right (|target| > 0.5).
+The weights exported are the last step's (the schedule ends at a rate of 0).
+
+`--init FILE.bin` starts a new run from an exported network (the shipped
+one, say): its trunk, policy and whichever heads it has and the sizes
+match; each batch norm given the statistics of 1,024 taught positions with
+the file's function kept (model.calibrate_norms).
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from . import export, reference
+from .model import Net, calibrate_norms
+from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split, augment, extra_inputs, fingerprint, input_planes, unpack
+
+# The configuration: the network's sizes (fixed once a run starts) and the
+# training's settings (a resumed run takes the checkpoint's, and any given
+# again on its command line).
+ARCHITECTURE = {"blocks": 6, "channels": 64, "value_channels": 32, "hidden": 64, "ownership_channels": 32}
+SETTINGS = {"steps": None, "batch": 1024, "lr": 0.1, "warmup": 0.03, "weight_decay": 1e-4, "seed": 1,
+            "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0}
+
+
+def configuration(args, checkpoint):
+    config = dict(ARCHITECTURE, **SETTINGS)
+    if checkpoint:
+        config.update(checkpoint["config"])
+    for k in config:
+        given = getattr(args, k)
+        if given is None:
+            continue
+        if checkpoint and k in ARCHITECTURE and given != config[k]:
+            sys.exit(f"--{k.replace('_', '-')} {given}: the checkpoint's network has {config[k]}")
+        config[k] = given
+    if not config["steps"]:
+        sys.exit("--steps: the schedule's length in batches")
+    return config
+
+
+class Batches:
+    """The batch of each step of a data slice: an epoch's order is a
+    permutation seeded by (seed, epoch), the symmetries and the value's
+    positions by (seed, step), so the same step always draws the same."""
+
+    def __init__(self, n, batch, seed):
+        if n < batch:
+            sys.exit(f"{n} taught positions, fewer than a batch of {batch}")
+        self.n, self.batch, self.seed = n, batch, seed
+        self.per_epoch = n // batch
+        self.epoch, self.perm = None, None
+
+    def indices(self, slice_step):
+        epoch, i = divmod(slice_step, self.per_epoch)
+        if epoch != self.epoch:
+            g = torch.Generator().manual_seed(self.seed * 1_000_003 + epoch)
+            self.epoch, self.perm = epoch, torch.randperm(self.n, generator=g)
+        return self.perm[i * self.batch : (i + 1) * self.batch]
+
+    def draws(self, step):
+        g = torch.Generator().manual_seed(self.seed * 1_000_003 + 7_919 * (step + 1))
+        return torch.randint(0, 8, (self.batch,), generator=g), torch.rand(self.batch, generator=g)
+
+
+def ownership_targets(own):
+    """int8 hundredths (N, points) -> targets in [-1, 1] (N, size, size)
+    and the mask of positions that have one."""
+    size = int(round(math.sqrt(own.shape[1])))
+    known = own[:, 0] != OWNERSHIP_UNKNOWN
+    return own.float().view(-1, size, size) / 100.0, known
+
+
+def ownership_loss(logits, target, known):
+    """Per position: BCE of (1 + tanh) / 2 against (1 + target) / 2, the
+    mean over the points; averaged over the positions with a target."""
+    per = F.binary_cross_entropy_with_logits(2 * logits.float(), (target + 1) / 2, reduction="none").mean(dim=(1, 2))
+    k = known.float()
+    return (per * k).sum() / k.sum().clamp(min=1)
+
+
+@torch.no_grad()
+def measure(model, data, device, limit=None, batch=2048):
+    """The held-out measures (module doc) on the first `limit` positions of
+    `data` (a dict of tensors on the CPU)."""
+    model.eval()
+    n = data["x"].shape[0] if limit is None else min(limit, data["x"].shape[0])
+    size, planes = data["size"], data["planes"]
+    right = policy_loss = 0.0
+    vlogits, vlabels, vnums = [], [], []
+    own_loss = own_se = own_right = own_decided = 0.0
+    own_n = 0
+    for i in range(0, n, batch):
+        j = min(n, i + batch)
+        x = extra_inputs(unpack(data["x"][i:j].to(device), size, planes))
+        y = data["moves"][i:j].to(device)
+        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+            policy, value, own = model(x)
+        policy = policy.float()
+        policy_loss += F.cross_entropy(policy, y, reduction="sum").item()
+        legal = torch.cat([x[:, LEGAL_PLANE].flatten(1), torch.ones(x.shape[0], 1, device=device)], 1)
+        right += (policy.masked_fill(legal == 0, -1e9).argmax(1) == y).sum().item()
+        if data["values"] is not None:
+            v = data["values"][i:j]
+            k = v != VALUE_UNKNOWN
+            vlogits.append(value.float().cpu()[k])
+            vlabels.append(v[k].double())
+            vnums.append(data["numbers"][i:j][k])
+        if data["ownership"] is not None:
+            t, k = ownership_targets(data["ownership"][i:j].to(device))
+            if k.any():
+                z = own.float()[k]
+                t = t[k]
+                own_loss += ownership_loss(z, t, torch.ones(t.shape[0], device=device)).item() * t.shape[0]
+                pred = torch.tanh(z)
+                own_se += ((pred - t) ** 2).mean(dim=(1, 2)).sum().item()
+                decided = t.abs() > 0.5
+                own_right += ((pred.sign() == t.sign()) & decided).sum().item()
+                own_decided += decided.sum().item()
+                own_n += t.shape[0]
+    model.train()
+    out = {"positions": n, "top1": right / max(1, n), "policy_loss": policy_loss / max(1, n)}
+    if vlogits and sum(v.numel() for v in vlogits):
+        out["value"] = value_measures(torch.cat(vlogits).double(), torch.cat(vlabels), torch.cat(vnums))
+    if own_n:
+        out["ownership"] = {"positions": own_n, "loss": own_loss / own_n, "mse": own_se / own_n, "owner_right": own_right / max(1, own_decided)}
+    return out
+
+
+def value_measures(logits, y, numbers):
+    """MSE of sigmoid(logit) against the result, log loss, winners right;
+    overall and by phase."""
+    p = torch.sigmoid(logits)
+    right = ((p > 0.5).double() == y).double()
+    out = {"positions": int(y.numel()), "mse": float(((p - y) ** 2).mean()),
+           "log_loss": float(F.binary_cross_entropy_with_logits(logits, y)), "accuracy": float(right.mean()), "by_phase": {}}
+    for lo, hi in PHASES:
+        m = (numbers >= lo) & (numbers < hi)
+        if m.any():
+            name = f"{lo}-{hi - 1}" if hi < 10**6 else f"{lo}+"
+            out["by_phase"][name] = {"positions": int(m.sum()), "accuracy": float(right[m].mean()), "mse": float(((p[m] - y[m]) ** 2).mean())}
+    return out
+
+
+def describe(m):
+    s = f"top1 {m['top1']:.4f} policy loss {m['policy_loss']:.3f}"
+    if "value" in m:
+        s += f" | value MSE {m['value']['mse']:.4f} log loss {m['value']['log_loss']:.4f} right {m['value']['accuracy']:.3f}"
+    if "ownership" in m:
+        s += f" | ownership loss {m['ownership']['loss']:.4f} MSE {m['ownership']['mse']:.4f} right {m['ownership']['owner_right']:.3f}"
+    return s
+
+
+def tensors_of(split):
+    """A Split's arrays as CPU tensors (None where the folder lacks them)."""
+    t = lambda a: torch.from_numpy(a) if a is not None else None
+    return {"size": split.size, "planes": split.planes, "x": t(split.x), "moves": t(split.moves), "values": t(split.values),
+            "numbers": t(split.numbers), "ownership": t(split.ownership)}
+
+
+def lean(t):
+    """A tensor of a lean checkpoint: float16, unless a value of it would
+    not fit (a batch norm's running variance over 65,504, say)."""
+    if not t.is_floating_point():
+        return t
+    half = t.half()
+    return half if torch.isfinite(half).all() else t
+
+
+def save_checkpoint(path, model, opt, config, state, lean_checkpoint):
+    weights = {k: (lean(v) if lean_checkpoint else v).cpu() for k, v in model.state_dict().items()}
+    ck = {"format": "hane_train 1", "config": config, **state, "model": weights, "lean": lean_checkpoint}
+    if not lean_checkpoint:
+        ck["opt"] = opt.state_dict()
+    torch.save(ck, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True, help="write_planes' folder: the slice of data this call trains on")
+    ap.add_argument("--slice", default=None, help="the slice's name in the checkpoint (default: the folder's name)")
+    ap.add_argument("--out", required=True, help="OUT of OUT.pt, OUT.bin, OUT.json, OUT-golden.json")
+    ap.add_argument("--resume", help="a checkpoint (OUT.pt) to continue")
+    ap.add_argument("--init", help="a new run from an exported weights file (.bin)")
+    for k, v in ARCHITECTURE.items():
+        ap.add_argument("--" + k.replace("_", "-"), type=int, default=None, help=f"the network (default {v})")
+    ap.add_argument("--steps", type=int, default=None, help="the schedule's length in batches (required for a new run)")
+    ap.add_argument("--batch", type=int, default=None, help=f"default {SETTINGS['batch']}")
+    ap.add_argument("--lr", type=float, default=None, help=f"peak learning rate (default {SETTINGS['lr']})")
+    ap.add_argument("--warmup", type=float, default=None, help="share of the schedule warming up (default 0.03)")
+    ap.add_argument("--weight-decay", type=float, default=None)
+    ap.add_argument("--seed", type=int, default=None, help="default 1")
+    ap.add_argument("--value-weight", type=float, default=None)
+    ap.add_argument("--value-fraction", type=float, default=None)
+    ap.add_argument("--ownership-weight", type=float, default=None)
+    ap.add_argument("--stop-after", type=int, default=None, help="steps in this call (the schedule unchanged)")
+    ap.add_argument("--minutes", type=float, default=None, help="a time limit for this call's training")
+    ap.add_argument("--eval-every", type=int, default=None, help="steps between measures (default a twentieth of the schedule)")
+    ap.add_argument("--eval-positions", type=int, default=50000)
+    ap.add_argument("--lean-checkpoint", action="store_true", help="weights only, float16 (module doc)")
+    ap.add_argument("--golden", help="write_planes' folder of the golden game (reference.py)")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--threads", type=int, default=None, help="CPU threads for PyTorch (default: PyTorch's)")
+    args = ap.parse_args()
+    if args.resume and args.init:
+        sys.exit("--resume or --init, not both")
+
+    start = time.time()
+    log = lambda msg: print(f"[{os.path.basename(args.out)} {time.time() - start:7.1f}s] {msg}", flush=True)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    device = torch.device(args.device)
+    if device.type == "cuda":
+        torch.backends.cudnn.benchmark = True
+    checkpoint = torch.load(args.resume, map_location="cpu") if args.resume else None
+    config = configuration(args, checkpoint)
+    torch.manual_seed(config["seed"])
+
+    train, held = Split(args.data, "train"), Split(args.data, "held")
+    slice_id = {"name": args.slice or os.path.basename(os.path.normpath(args.data)), "fingerprint": fingerprint(args.data)}
+    log(f"{len(train)} taught positions ({'with' if train.values is not None else 'no'} results, "
+        f"{'with' if train.ownership is not None else 'no'} ownership), {len(held)} held out; slice {slice_id}")
+    if train.ownership is None:
+        log("no ownership targets (write_planes --ownership): the ownership head is not taught")
+
+    model = Net(config["blocks"], config["channels"], config["value_channels"], config["hidden"], config["ownership_channels"], planes=input_planes(train.planes))
+    state = {"step": 0, "positions": 0, "slice": dict(slice_id, step=0), "slices": [], "init": args.init}
+    if checkpoint:
+        model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in checkpoint["model"].items()})
+        state = {k: checkpoint[k] for k in ("step", "positions", "slice", "slices", "init")}
+        if state["slice"]["fingerprint"] != slice_id["fingerprint"]:
+            state["slices"].append(state["slice"])
+            state["slice"] = dict(slice_id, step=0)
+            log(f"a new data slice: its batches from its start")
+        log(f"resumed {args.resume} at step {state['step']} ({state['positions']} positions; "
+            f"{state['slice']['step']} steps on this slice){' lean: momentum afresh' if checkpoint['lean'] else ''}")
+    elif args.init:
+        _, shape, tensors = export.read(args.init)
+        for k in ("planes", "channels", "blocks", "kernel"):
+            if shape[k] != model.shape[k]:
+                sys.exit(f"{args.init} has {k} {shape[k]}, the network {model.shape[k]}")
+        log(f"from {args.init}: {export.load_into(model, shape, tensors)}")
+        g = torch.Generator().manual_seed(config["seed"])
+        calib = torch.randperm(len(train), generator=g)[:1024]
+        calibrate_norms(model, extra_inputs(unpack(torch.from_numpy(train.x[calib.numpy()]), train.size, train.planes)))
+    # channels-last convolutions are faster on a GPU (and no slower elsewhere).
+    memory = torch.channels_last if device.type == "cuda" else torch.contiguous_format
+    model = model.to(device).to(memory_format=memory)
+    opt = torch.optim.SGD(model.parameters(), lr=config["lr"], momentum=0.9, nesterov=True, weight_decay=config["weight_decay"])
+    if checkpoint and "opt" in checkpoint:
+        opt.load_state_dict(checkpoint["opt"])
+    params = sum(p.numel() for p in model.parameters())
+    log(f"{config['blocks']} blocks x {config['channels']} channels, value {config['value_channels']} -> {config['hidden']}, "
+        f"ownership {config['ownership_channels']}: {params} parameters; config {config}")
+
+    xtr = torch.from_numpy(train.x).to(device)
+    ytr = torch.from_numpy(train.moves).to(device)
+    vtr = torch.from_numpy(train.values).to(device) if train.values is not None else None
+    otr = torch.from_numpy(train.ownership).to(device) if train.ownership is not None else None
+    held_t = tensors_of(held)
+    g = torch.Generator().manual_seed(7)
+    sample = torch.randperm(len(held), generator=g)[: args.eval_positions]
+    held_sample = {k: (v[sample] if torch.is_tensor(v) else v) for k, v in held_t.items()}
+
+    batches = Batches(len(train), config["batch"], config["seed"])
+    total = config["steps"]
+    warm = 0 if args.init or (checkpoint and checkpoint.get("init")) else int(total * config["warmup"])
+    eval_every = args.eval_every or max(1, total // 20)
+    history = checkpoint.get("history", []) if checkpoint else []
+    stop = total if args.stop_after is None else min(total, state["step"] + args.stop_after)
+    t0 = time.time()
+    first = state["step"]
+    while state["step"] < stop:
+        if args.minutes and time.time() - t0 > args.minutes * 60:
+            log(f"time limit at step {state['step']}")
+            break
+        step = state["step"]
+        lr = config["lr"] * (max(0.05, step / warm) if step < warm else 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, total - warm))))
+        for group in opt.param_groups:
+            group["lr"] = lr
+        idx = batches.indices(state["slice"]["step"]).to(device)
+        syms, draw = (t.to(device) for t in batches.draws(step))
+        own_t, own_known = ownership_targets(otr[idx]) if otr is not None else (None, None)
+        x, y, own_t = augment(unpack(xtr[idx], train.size, train.planes), ytr[idx], own_t, syms)
+        x = extra_inputs(x).contiguous(memory_format=memory)
+        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+            policy, value, own = model(x)
+        loss = policy_loss = F.cross_entropy(policy.float(), y)
+        value_loss = own_loss = torch.zeros((), device=device)
+        if vtr is not None:
+            v = vtr[idx]
+            mask = (v != VALUE_UNKNOWN) & (draw < config["value_fraction"])
+            if mask.any():
+                value_loss = F.binary_cross_entropy_with_logits(value.float()[mask], v[mask].float())
+                loss = loss + config["value_weight"] * value_loss
+        if own_t is not None and own_known.any():
+            own_loss = ownership_loss(own, own_t, own_known)
+            loss = loss + config["ownership_weight"] * own_loss
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        state["step"] += 1
+        state["slice"]["step"] += 1
+        state["positions"] += config["batch"]
+        if state["step"] % eval_every == 0 or state["step"] == stop:
+            m = measure(model, held_sample, device)
+            history.append({"step": state["step"], "positions": state["positions"], "lr": lr, "seconds": round(time.time() - t0), **m})
+            log(f"step {state['step']}/{total} lr {lr:.4f} loss {policy_loss.item():.3f}+{value_loss.item():.3f}+{own_loss.item():.3f} held: {describe(m)}")
+    steps_now = state["step"] - first
+    seconds = time.time() - t0
+    log(f"{steps_now} steps in {seconds:.0f} s ({steps_now / max(seconds, 1e-9):.1f} a second); step {state['step']} of {total}, {state['positions']} positions in all")
+    save_checkpoint(args.out + ".pt", model, opt, config, dict(state, history=history), args.lean_checkpoint)
+    log(f"checkpoint {args.out}.pt: {os.path.getsize(args.out + '.pt')} bytes")
+
+    final = measure(model, held_t, device)
+    log(f"all {final['positions']} held-out positions: {describe(final)}")
+    model = model.cpu().eval()
+    export.write(model, args.out + ".bin")
+    summary = {"config": config, "parameters": params, **{k: state[k] for k in ("step", "positions", "slice", "slices", "init")},
+               "steps_this_call": steps_now, "seconds": round(seconds), "taught_positions": len(train), "held_out": final,
+               "history": history, "device": str(device) + (f" ({torch.cuda.get_device_name()})" if device.type == "cuda" else ""),
+               "torch": torch.__version__, "numpy": np.__version__}
+    if args.golden:
+        summary["export_check"] = check_export(model, args.out + ".bin", args.golden)
+        log(f"the exported file's forward pass against the model's own (float64): {summary['export_check']}")
+        network = {"held_out": final, "step": state["step"], "positions": state["positions"]}
+        with open(args.out + "-golden.json", "w") as f:
+            json.dump(reference.golden_file(args.out + ".bin", args.golden, network), f)
+            f.write("\n")
+    with open(args.out + ".json", "w") as f:
+        json.dump(summary, f, indent=1)
+    log(f"wrote {args.out}.bin ({os.path.getsize(args.out + '.bin')} bytes), .json, .pt" + (", -golden.json" if args.golden else ""))
+    return 0
+
+
+@torch.no_grad()
+def check_export(model, path, golden):
+    """The trained model's own outputs (eval mode, float64) on the golden
+    positions against the reference forward pass of the exported file:
+    they must agree (1e-4, plus f32 rounding in proportion to the outputs),
+    or the export is wrong and the run stops."""
+    _, out = reference.outputs(path, golden)
+    from .planes import golden_inputs
+
+    _, x = golden_inputs(golden, out["positions"])
+    model = model.double()
+    policy, value, own = model(x)
+    model.float()
+    mine = {"logits": policy.tolist(), "values": value.tolist(), "ownership": torch.tanh(own).flatten(1).tolist()}
+    diff = reference.differences(out, mine)
+    scale = max(abs(v) for row in mine["logits"] for v in row)
+    if not max(diff.values()) <= 1e-4 + 1e-6 * scale:
+        sys.exit(f"{path}: the file's forward pass differs from the model's: {diff}")
+    return diff
+
+
+if __name__ == "__main__":
+    sys.exit(main())
