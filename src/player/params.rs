@@ -55,26 +55,11 @@ pub struct SearchParams {
     /// A node's children get the network's prior once the node has this
     /// many playouts; the root's at once.
     pub network_visits: u32,
-    /// PUCT's exploration constant: where the network has judged a node,
-    /// a child's value in the selection gains this x p x sqrt(N) / (1 + n)
-    /// (AlphaGo's form: p its policy probability, N and n the parent's and
-    /// its own playouts), so the policy keeps drawing visits as they grow
-    /// instead of only as virtual wins that the playouts soon outweigh.
-    /// 0: off.
-    pub puct: f32,
     /// Virtual playouts that the value head's judgement of a position
     /// counts as, in the node the network was asked at (its win rate for
     /// the selection and for the report); 0: the value is not used. Off
     /// until a match shows what helps (docs/strength.md).
     pub value_weight: u32,
-    /// The share, in percent, of that judgement taken from the ownership
-    /// head's lead (its expected area less the komi, through a logistic
-    /// curve), the rest from the value head; a network without a value
-    /// head gives it all. 0: the value head alone.
-    pub value_area: u32,
-    /// The lead, in points, that the ownership head's judgement reads as
-    /// a 73% chance of winning (the logistic curve's scale).
-    pub value_area_scale: f32,
     /// The share, in percent, of the reported score lead that comes from
     /// the network's ownership head (its expected area over the tree,
     /// `network_score.rs`), the rest from the median of the playouts'
@@ -129,10 +114,7 @@ impl Default for SearchParams {
             prior_learned_wins_large: 0,
             prior_network: 500,
             network_visits: 50,
-            puct: 0.0,
             value_weight: 0,
-            value_area: 0,
-            value_area_scale: 10.0,
             score_network: 100,
             prior_pattern: 10,
             prior_capture: 20,
@@ -459,36 +441,12 @@ pub const PARAMS: &[Param] = &[
         put: |p, v| p.network_visits = small(v),
     },
     Param {
-        name: "puct",
-        kind: ParamKind::Real,
-        range: (0.0, 100.0),
-        doc: "PUCT's exploration constant on the network's policy where it judged a node (0: off)",
-        get: |p| ParamValue::Real(p.puct),
-        put: |p, v| p.puct = real(v),
-    },
-    Param {
         name: "value_weight",
         kind: ParamKind::Integer,
         range: (0.0, 10_000.0),
         doc: "virtual playouts the value head's judgement of a node counts as (0: off)",
         get: |p| ParamValue::Integer(p.value_weight as u64),
         put: |p, v| p.value_weight = small(v),
-    },
-    Param {
-        name: "value_area",
-        kind: ParamKind::Integer,
-        range: (0.0, 100.0),
-        doc: "percent of a node's value from the ownership head's lead, the rest from the value head",
-        get: |p| ParamValue::Integer(p.value_area as u64),
-        put: |p, v| p.value_area = small(v),
-    },
-    Param {
-        name: "value_area_scale",
-        kind: ParamKind::Real,
-        range: (0.5, 200.0),
-        doc: "the lead in points the ownership head's value reads as a 73% chance",
-        get: |p| ParamValue::Real(p.value_area_scale),
-        put: |p, v| p.value_area_scale = real(v),
     },
     Param {
         name: "score_network",

@@ -18,7 +18,7 @@ mod spatial;
 
 pub use evaluator::{
     describe_weights, evaluate_weights_on_empty_board, evaluator_from_bytes, shipped_evaluator,
-    sigmoid, CacheUse, Evaluation, Evaluator,
+    CacheUse, Evaluation, Evaluator,
 };
 pub use features::{canonical_shape, features, is_empty_area, Group, MoveFeatures, Recent, GROUPS};
 pub use gammas::{Gammas, LARGE_FROM};

@@ -14,7 +14,7 @@ use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, Point};
 use crate::player::knowledge::{
-    play_and_remember, sigmoid, EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES,
+    play_and_remember, EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES,
 };
 use crate::player::params::SearchParams;
 
@@ -29,8 +29,6 @@ pub struct NetworkPrior {
     evaluator: Arc<dyn Evaluator>,
     wins: u32,
     visits: u32,
-    /// How the ownership head's area enters a node's value.
-    area: AreaJudgement,
     /// The analysis's judgements of the positions after the root's moves
     /// (`area_after`) and of the root's own (`root_area`), for Black:
     /// eight evaluations each, so made once a search.
@@ -44,7 +42,6 @@ impl NetworkPrior {
     pub fn for_board(
         params: &SearchParams,
         board: &PlayoutBoard,
-        komi: f32,
         evaluator: Option<&Arc<dyn Evaluator>>,
     ) -> Option<NetworkPrior> {
         if params.prior_network == 0 || board.size().shorter_side() < NETWORK_MIN_SIDE {
@@ -54,19 +51,9 @@ impl NetworkPrior {
             evaluator: Arc::clone(evaluator?),
             wins: params.prior_network,
             visits: params.network_visits,
-            area: AreaJudgement {
-                komi,
-                share: params.value_area.min(100) as f32 / 100.0,
-                scale: params.value_area_scale.max(0.1),
-            },
             judged: Arc::default(),
             judged_root: Arc::default(),
         })
-    }
-
-    /// The same prior judging leads against `komi`.
-    pub fn set_komi(&mut self, komi: f32) {
-        self.area.komi = komi;
     }
 
     /// Whether `node` (expanded) has earned the network's prior and has
@@ -94,7 +81,7 @@ impl NetworkPrior {
         }
         let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
         let evaluation = self.evaluator.evaluate(board, to_move, recent, scratch);
-        if let Some(chance) = judged_chance(&evaluation, to_move, self.area) {
+        if let Some(chance) = evaluation.win_chance {
             // The node's statistics are its mover's, the opponent of the
             // side to move that the value judges for.
             n.set_value(1.0 - chance);
@@ -106,7 +93,6 @@ impl NetworkPrior {
         for (child, p) in tree.children(node).zip(policy) {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;
             let child = tree.node(child);
-            child.set_policy(p);
             child.add_prior(wins, wins);
         }
     }
@@ -182,35 +168,6 @@ impl NetworkPrior {
     }
 }
 
-/// How the ownership head's area enters a node's value.
-#[derive(Clone, Copy, Debug)]
-struct AreaJudgement {
-    /// The komi the search counts with.
-    komi: f32,
-    /// The share (0 to 1) of the value from the area's lead.
-    share: f32,
-    /// The lead (points) read as a 73% chance.
-    scale: f32,
-}
-
-/// `to_move`'s chance of winning by `evaluation`: the value head's, mixed
-/// with the ownership head's lead (its area less the komi, through a
-/// logistic curve) by `area.share`; either alone where the other is
-/// missing.
-fn judged_chance(evaluation: &Evaluation, to_move: Color, area: AreaJudgement) -> Option<f32> {
-    let from_area = evaluation
-        .area_difference()
-        .filter(|_| area.share > 0.0)
-        .map(|difference| {
-            let lead = difference - to_move.sign() * area.komi;
-            sigmoid(lead / area.scale)
-        });
-    match (evaluation.win_chance, from_area) {
-        (Some(head), Some(from_area)) => Some((1.0 - area.share) * head + area.share * from_area),
-        (head, from_area) => head.or(from_area),
-    }
-}
-
 /// An evaluation's probabilities of `moves` (points of `board`, or PASS),
 /// normalised over them.
 fn policy_over(evaluation: &Evaluation, board: &PlayoutBoard, moves: &[Point]) -> Vec<f32> {
@@ -274,49 +231,6 @@ mod tests {
             recent_moves(&[5, 20, PASS, 30, 40], &root),
             [Some(40), Some(30), None, Some(20)]
         );
-    }
-
-    fn evaluation(win_chance: Option<f32>, area: Option<f32>) -> Evaluation {
-        Evaluation {
-            logits: vec![0.0; 10],
-            win_chance,
-            // The area spread over four points.
-            ownership: area.map(|a| vec![a / 4.0; 4]),
-        }
-    }
-
-    #[test]
-    fn the_value_mixes_the_heads_with_the_komi_against_the_side_to_move() {
-        let area = |share| AreaJudgement {
-            komi: 7.5,
-            share,
-            scale: 10.0,
-        };
-        let close = |a: Option<f32>, b: f32| a.is_some_and(|a| (a - b).abs() < 1e-5);
-        let both = evaluation(Some(0.6), Some(17.5));
-        // Black leads by 17.5 - 7.5 = 10 points: 1 / (1 + e^-1).
-        let ten_points = 0.731_058_6;
-        assert!(close(judged_chance(&both, Color::Black, area(0.0)), 0.6));
-        assert!(close(
-            judged_chance(&both, Color::Black, area(1.0)),
-            ten_points
-        ));
-        assert!(close(
-            judged_chance(&both, Color::Black, area(0.5)),
-            0.3 + ten_points / 2.0
-        ));
-        // White to move with 17.5 more points and the komi: 25 ahead.
-        let white = judged_chance(&both, Color::White, area(1.0));
-        assert!(close(white, 1.0 / (1.0 + (-2.5f32).exp())));
-        // A head missing: the other alone, whatever the share.
-        let no_value = evaluation(None, Some(-2.5));
-        assert!(close(
-            judged_chance(&no_value, Color::Black, area(0.3)),
-            1.0 - ten_points
-        ));
-        assert_eq!(judged_chance(&no_value, Color::Black, area(0.0)), None);
-        let no_area = evaluation(Some(0.4), None);
-        assert!(close(judged_chance(&no_area, Color::White, area(1.0)), 0.4));
     }
 
     #[test]

@@ -112,7 +112,7 @@ impl Search {
             *slot = m;
         }
         let tree = Tree::new(params.max_nodes);
-        let network = NetworkPrior::for_board(&params, &root_board, game.komi() as f32, evaluator);
+        let network = NetworkPrior::for_board(&params, &root_board, evaluator);
         Search {
             policy: params.policy_for(size),
             params,
@@ -225,7 +225,6 @@ impl Search {
     /// The same search counting its playouts with `komi`.
     pub fn with_komi(mut self, komi: f32) -> Search {
         self.komi = komi;
-        self.network.iter_mut().for_each(|n| n.set_komi(komi));
         self
     }
 

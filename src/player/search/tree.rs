@@ -81,14 +81,8 @@ pub struct Node {
     state: AtomicU8,
     /// ILLEGAL (refused by superko when tried: never selected again) and
     /// NETWORK (a thread has taken on adding the policy network's prior to
-    /// the children, done or under way), each set once. One byte for both
-    /// leaves room for `policy`.
+    /// the children, done or under way), each set once.
     flags: AtomicU8,
-    /// The policy network's probability of this move at its parent's
-    /// position, as 255 x its square root (fine where probabilities are
-    /// small, as most are); 0 where the parent had no network evaluation.
-    /// Set once, by the thread that claimed the parent's network.
-    policy: AtomicU8,
     /// The value head's judgement of this node's position, for the player
     /// who made its move: 0 where there is none, else 1 + 254 times the
     /// winning chance (`set_value`); set once, by the thread that claimed
@@ -96,7 +90,8 @@ pub struct Node {
     value: AtomicU8,
 }
 
-// Thirty-two bytes, as the plain node was: `--max-tree-mb` divides by it.
+// Thirty-two bytes (a byte of it padding), as the plain node was:
+// `--max-tree-mb` divides by it.
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
 /// A playout's result for one player, in half wins: 0 lost, 1 even, 2 won.
@@ -130,7 +125,6 @@ impl Node {
             to.store(from.load(RELAXED), RELAXED);
         }
         self.flags.store(other.flags.load(RELAXED), RELAXED);
-        self.policy.store(other.policy.load(RELAXED), RELAXED);
         self.value.store(other.value.load(RELAXED), RELAXED);
     }
 
@@ -159,20 +153,6 @@ impl Node {
     /// Whether the children have the network's prior (or are getting it).
     pub fn has_network(&self) -> bool {
         self.flags.load(RELAXED) & NETWORK != 0
-    }
-
-    /// Records the policy network's probability of this move, to the
-    /// precision of `policy`'s code.
-    pub fn set_policy(&self, probability: f32) {
-        let code = 255.0 * probability.clamp(0.0, 1.0).sqrt();
-        self.policy.store(code.round() as u8, RELAXED);
-    }
-
-    /// The policy network's probability of this move (0 where its parent
-    /// had no network evaluation).
-    pub fn policy(&self) -> f32 {
-        let root = self.policy.load(RELAXED) as f32 / 255.0;
-        root * root
     }
 
     /// Adds `visits` virtual playouts, `wins` of them won, to a prior set
