@@ -253,8 +253,10 @@ impl PositionKey {
 }
 
 /// Evaluations this many positions back are kept: on 19x19 about 1.5 KB
-/// each, some 12 MB when every slot is full (a long analysis), a few
-/// hundred KB for a genmove's search.
+/// each for the policy's logits, about 2.9 KB with an ownership head's
+/// grid (the shipped network has one), so some 24 MB when every slot is
+/// full (a long analysis or a game's worth of genmoves; docs/robustness.md,
+/// "Memory"), a few hundred KB for one genmove's search.
 const CACHE_SLOTS: usize = 8192;
 
 type Slot = Mutex<Option<(PositionKey, Arc<Evaluation>)>>;

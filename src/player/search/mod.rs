@@ -1,11 +1,13 @@
 //! The Monte Carlo tree search: the tree all threads share (`tree`), the
-//! walk down it, the playout and the backup (`walk`), the priors of new
-//! moves (`priors`), the client's move filter applied where children are
-//! made (`filter`), the report of numbers the search hands upward
-//! (`report`), the choice of a child on the walk down (`selection`), the
-//! score the network's ownership head gives the tree (`network_score`),
-//! when a search under a clock stops (`stopping`) and the komi its
-//! playouts count in handicap games (`komi`).
+//! walk down it, the playout and the backup (`search`), each thread's own
+//! state and sums (`worker`), the priors of new moves (`priors`) and the
+//! network's (`network_prior`), the client's move filter applied where
+//! children are made (`filter`), the report of numbers the search hands
+//! upward (`report`), the choice of a child on the walk down
+//! (`selection`), the score the network's ownership head gives the tree
+//! (`network_score`), the playouts' margins (`margins`), when a search
+//! under a clock stops (`stopping`) and the komi its playouts count in
+//! handicap games (`komi`).
 
 mod filter;
 mod komi;
