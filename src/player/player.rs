@@ -442,7 +442,8 @@ mod tests {
         // Analysis judges the root and its moves over the 8 symmetries
         // after the search: it did so outside the time, 12 s for a 1 s
         // analysis with a large network. With 40 ms an evaluation, every
-        // move searched took a third of a second more.
+        // move searched took a third of a second more. Inside the time,
+        // what does not fit is not judged.
         let evaluator = Slow(
             Duration::from_millis(40),
             crate::player::knowledge::Network::shipped(),
@@ -457,7 +458,7 @@ mod tests {
             .expect("legal");
         let start = Instant::now();
         let budget = Budget {
-            deadline: Some(start + Duration::from_secs(1)),
+            deadline: Some(start + Duration::from_secs(2)),
             playouts: u64::MAX,
             latest: None,
             capped: false,
@@ -467,7 +468,8 @@ mod tests {
         let report = player.search(request);
         let elapsed = start.elapsed();
         assert!(report.moves.len() > 10, "{} moves", report.moves.len());
-        assert!(elapsed < Duration::from_millis(2500), "{elapsed:?}");
+        // Judged outside the time it took 5 s.
+        assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
     }
 
     fn playouts(n: u64) -> Budget {
