@@ -7,6 +7,7 @@
 //! ownership head, the node's expected area difference is kept for the
 //! report's score (`network_score.rs`).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -25,6 +26,12 @@ use crate::player::params::SearchParams;
 /// games, it helps on 9x9 too (docs/strength.md); smaller boards are
 /// untried.
 const NETWORK_MIN_SIDE: usize = 9;
+
+thread_local! {
+    /// The buffers of the judgements a thread makes (`judge_root`), kept
+    /// from pass to pass: a fresh one was 0.8 MB a judgement.
+    static JUDGING_SCRATCH: RefCell<EvalScratch> = RefCell::new(EvalScratch::new());
+}
 
 /// The network and how much its prior weighs, for one search.
 #[derive(Clone)]
@@ -142,18 +149,18 @@ impl NetworkPrior {
             (Some(until), None) => now >= until,
             (None, _) => false,
         };
-        // One buffer for every judgement of the pass, on this thread.
-        let mut scratch = EvalScratch::new();
-        for after in std::iter::once(None).chain(moves.iter().map(|&m| Some(m))) {
-            if self.judged_map().contains_key(&after) {
-                continue;
+        JUDGING_SCRATCH.with_borrow_mut(|scratch| {
+            for after in std::iter::once(None).chain(moves.iter().map(|&m| Some(m))) {
+                if self.judged_map().contains_key(&after) {
+                    continue;
+                }
+                if stop.load(Ordering::Relaxed) || too_late(Instant::now()) {
+                    return;
+                }
+                let area = self.judge_after(board, to_move, recent, after, scratch);
+                self.judged_map().insert(after, area);
             }
-            if stop.load(Ordering::Relaxed) || too_late(Instant::now()) {
-                return;
-            }
-            let area = self.judge_after(board, to_move, recent, after, &mut scratch);
-            self.judged_map().insert(after, area);
-        }
+        });
     }
 
     /// What one judgement (`judge_root`) on `board`'s size costs, by the
