@@ -2,14 +2,14 @@
 //! as hane's, KataGo's config files read into settings, and the logger.
 
 use std::ffi::OsString;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use clap::Command;
 
-use hane::{parse_overrides, read_config_file, KataSettings, NotUsed};
+use hane::{open_for_appending, parse_overrides, read_config_file, KataSettings, NotUsed};
 
 /// The subcommands that take KataGo's command line.
 const KATAGO_TOOLS: [&str; 2] = ["analysis", "gtp"];
@@ -90,10 +90,7 @@ pub fn start_logging(verbose: u8, log_file: Option<&Path>) -> Result<(), String>
     match log_file {
         None => builder.target(env_logger::Target::Stderr),
         Some(path) => {
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
+            let file = open_for_appending(path)
                 .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
             builder.target(env_logger::Target::Pipe(Box::new(Tee {
                 file: Mutex::new(file),

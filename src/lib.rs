@@ -29,7 +29,7 @@ mod json_analysis;
 mod player;
 mod review;
 
-pub use frontend::evaluator_from_file;
+pub use frontend::{evaluator_from_file, open_for_appending};
 pub use game::sgf;
 pub use game::zobrist::stone_key;
 pub use game::{BoardSize, Color, Game, Move, Rules, Superko, Vertex};

@@ -756,6 +756,35 @@ fn printsgf_refuses_what_is_not_a_regular_file() {
     assert_eq!(gtp.send("name"), "= hane");
 }
 
+#[test]
+fn a_log_file_that_is_a_fifo_no_one_reads_is_refused_at_once() {
+    // `--log-file FIFO` (or `logFile` in an analysis config) once held the
+    // start-up for ever, with no answer to `name`.
+    let temp = TempDir::new("log-fifo");
+    let fifo = temp.path().join("log.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let fifo = fifo.to_string_lossy().to_string();
+    let config = temp.file("log.cfg", format!("logFile = {fifo}\n").as_bytes());
+    let config = config.to_string_lossy().to_string();
+    for args in [
+        vec!["--log-file", fifo.as_str()],
+        vec!["--log-file", fifo.as_str(), "analysis"],
+        vec!["analysis", "-config", config.as_str()],
+    ] {
+        let mut child = common::spawn_hane(&args);
+        let status = common::wait_bounded(&mut child, Duration::from_secs(10), &fifo);
+        let stderr = common::stderr_of(&mut child);
+        assert!(!status.success(), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("a FIFO that no one reads"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// A parent may hand over a non-blocking stdin: "nothing yet" (EAGAIN) was
 /// taken for the end of input, and the engine quit at once, silently.
 #[test]

@@ -21,5 +21,7 @@ pub use lines::{BoundedLines, LineEnd, MAX_LINE_BYTES};
 pub use panic_text::panic_message;
 pub use rules_object::{HandicapBonus, RulesObject, Scoring};
 pub use rules_text::{KomiInRules, RulesText};
-pub use sgf_file::{open_for_writing, read_regular_file, read_sgf_file, write_over, Unreadable};
+pub use sgf_file::{
+    open_for_appending, open_for_writing, read_regular_file, read_sgf_file, write_over, Unreadable,
+};
 pub use weights_file::evaluator_from_file;

@@ -67,7 +67,22 @@ pub fn read_regular_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreada
 pub fn open_for_writing(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.write(true).create(true).truncate(false);
-    open_without_waiting(&mut options);
+    open_refusing_a_fifo_without_reader(&mut options, path)
+}
+
+/// Opens `path` to add to its end (a log file), refusing a FIFO no one
+/// reads at once as `open_for_writing` does: `--log-file` naming one once
+/// held the start-up for ever, before the engine answered anything.
+pub fn open_for_appending(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    open_refusing_a_fifo_without_reader(&mut options, path)
+}
+
+/// `options` opened at `path` without waiting for a FIFO's reader, then
+/// made to wait again as an ordinary file's writes do.
+fn open_refusing_a_fifo_without_reader(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    open_without_waiting(options);
     let file = options.open(path).map_err(|e| {
         if is_fifo_without_reader(path, &e) {
             io::Error::new(e.kind(), "a FIFO that no one reads")

@@ -9,6 +9,7 @@ mod record;
 mod rules;
 pub mod sgf;
 mod superko;
+mod symmetry;
 mod vertex;
 pub mod zobrist;
 
@@ -18,6 +19,7 @@ pub use history::{Action, Game, IllegalMove, MAX_RECORD_ACTIONS};
 pub use record::result_text;
 pub use rules::{Rules, DEFAULT_KOMI};
 pub use superko::Superko;
+pub use symmetry::Symmetry;
 pub use vertex::{BoardSize, Move, Vertex, MAX_SIZE};
 
 /// The rules board by name, for the playout board's tests that check the

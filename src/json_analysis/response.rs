@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::query::Include;
 use crate::game::zobrist::{stone_key, to_move_key};
-use crate::game::{BoardSize, Color, Game, Move, Vertex};
+use crate::game::{BoardSize, Color, Game, Move, Symmetry, Vertex};
 use crate::player::{RootMove, SearchReport};
 
 use super::settings::ReportAs;
@@ -204,39 +204,24 @@ fn policy(report: &SearchReport) -> Vec<f32> {
 fn position_hash(game: &Game, to_move: Color, symmetric: bool) -> u64 {
     let size = game.size();
     let board = game.board();
-    let transforms: usize = match (symmetric, size.is_square()) {
-        (false, _) => 1,
-        (true, true) => 8,
-        (true, false) => 4,
+    let symmetries = if symmetric {
+        Symmetry::of(size)
+    } else {
+        &[Symmetry::IDENTITY]
     };
-    (0..transforms)
-        .map(|t| {
+    symmetries
+        .iter()
+        .map(|s| {
             let mut hash = to_move_key(to_move);
             for v in Vertex::all(size) {
                 if let Some(color) = board.get(v) {
-                    hash ^= stone_key(color, transform(v, t, size));
+                    hash ^= stone_key(color, s.vertex(v, size));
                 }
             }
             hash
         })
         .min()
         .unwrap_or(0)
-}
-
-/// Symmetry `t` of the board applied to `v`: bit 0 mirrors the columns,
-/// bit 1 the rows, bit 2 swaps columns and rows (squares only).
-fn transform(v: Vertex, t: usize, size: BoardSize) -> Vertex {
-    let (mut col, mut row) = (v.col as usize, v.row as usize);
-    if t & 1 != 0 {
-        col = size.width - 1 - col;
-    }
-    if t & 2 != 0 {
-        row = size.height - 1 - row;
-    }
-    if t & 4 != 0 {
-        std::mem::swap(&mut col, &mut row);
-    }
-    Vertex::new(col, row)
 }
 
 #[cfg(test)]

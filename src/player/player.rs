@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use log::{debug, info};
 
@@ -288,7 +288,13 @@ impl Player {
         // the threads take their playouts from this one count, so a thread
         // that runs faster (the other sharing its core, say) does more.
         let playouts_left = AtomicU64::new(budget.playouts);
-        let mut deadline = budget.deadline;
+        // The judgement of the root and its moves comes after the search,
+        // inside the time: the search leaves it a share.
+        let searched_until = budget.deadline.map(|d| {
+            let reserve = judgement_reserve(&search, d.saturating_duration_since(start));
+            d.checked_sub(reserve).unwrap_or(d)
+        });
+        let mut deadline = searched_until;
         loop {
             // Slices of one watch interval, and under a clock short ones
             // so that the search can stop early or run on.
@@ -306,7 +312,7 @@ impl Player {
                     (Some(target), Some(latest)) => {
                         manage_time(&search, &workers, start, [target, latest], color)
                     }
-                    (d, _) => d.filter(|&d| Instant::now() < d),
+                    (_, _) => searched_until.filter(|&d| Instant::now() < d),
                 };
                 finished = budget.deadline.is_some() && deadline.is_none();
             }
@@ -314,12 +320,16 @@ impl Player {
                 break;
             }
             if let Some(watch) = watch.as_mut() {
+                // Between slices the judgement takes half an interval at
+                // most, so that the lines keep coming.
+                search.judge_root(Some(Instant::now() + watch.interval / 2), stop);
                 let report = summarise(&search, &workers, game, color, start.elapsed());
                 if !(watch.on_report)(&report) {
                     break;
                 }
             }
         }
+        search.judge_root(budget.deadline, stop);
         let report = summarise(&search, &workers, game, color, start.elapsed());
         if keep {
             self.search = Some(search);
@@ -368,6 +378,20 @@ impl Player {
     }
 }
 
+/// At most this many judgements (the root's and its best moves') are left
+/// time at the end of a search that judges its moves.
+const JUDGEMENTS_RESERVED: u32 = 6;
+
+/// The time a search of `time` leaves for judging the root and its moves
+/// (`Search::judge_root`) where its report judges them: six judgements by
+/// the evaluator's measured cost, a fifth of the time at most. A large
+/// network's judgements took 12 s after a one-second analysis.
+fn judgement_reserve(search: &Search, time: Duration) -> Duration {
+    search.judgement_cost().map_or(Duration::ZERO, |cost| {
+        (cost * JUDGEMENTS_RESERVED).min(time / 5)
+    })
+}
+
 /// The earlier (or shorter) of two optional times, either when only one is
 /// given.
 fn earliest<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
@@ -411,6 +435,41 @@ mod tests {
             ));
             assert_eq!(report.playouts, 300, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn an_analysis_judges_its_moves_inside_its_time() {
+        // Analysis judges the root and its moves over the 8 symmetries
+        // after the search: it did so outside the time, 12 s for a 1 s
+        // analysis with a large network. With 40 ms an evaluation, every
+        // move searched took a third of a second more. Inside the time,
+        // what does not fit is not judged.
+        let evaluator = Slow(
+            Duration::from_millis(40),
+            crate::player::knowledge::Network::shipped(),
+        );
+        let mut player = Player::new(&PlayerConfig {
+            threads: 2,
+            seed: Some(3),
+            ..PlayerConfig::with_evaluator(Some(Arc::new(evaluator)))
+        });
+        let mut game = Game::new(19, 7.5);
+        game.play(Color::Black, Move::Play(Vertex::new(3, 3)))
+            .expect("legal");
+        let start = Instant::now();
+        let budget = Budget {
+            deadline: Some(start + Duration::from_secs(2)),
+            playouts: u64::MAX,
+            latest: None,
+            capped: false,
+        };
+        let stop = AtomicBool::new(false);
+        let request = SearchRequest::new(&game, Color::White, budget, &stop).judging_moves(true);
+        let report = player.search(request);
+        let elapsed = start.elapsed();
+        assert!(report.moves.len() > 10, "{} moves", report.moves.len());
+        // Judged outside the time it took 5 s.
+        assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
     }
 
     fn playouts(n: u64) -> Budget {
@@ -763,6 +822,10 @@ mod tests {
 
         fn has_value(&self) -> bool {
             false
+        }
+
+        fn has_ownership(&self) -> bool {
+            Evaluator::has_ownership(&self.1)
         }
 
         fn uncached(&self) -> &dyn Evaluator {

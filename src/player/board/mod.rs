@@ -21,7 +21,7 @@ pub use playout_board::{
     colour_code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, PASS, WHITE,
 };
 pub use selfatari::is_bad_self_atari;
-pub use setup::board_of;
 #[cfg(test)]
 pub use setup::board_with;
+pub use setup::{board_of, turned};
 pub use tactics::{TacticalReader, DEEP_BUDGET, PLAYOUT_BUDGET};

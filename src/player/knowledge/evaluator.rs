@@ -80,20 +80,6 @@ pub trait Evaluator: Send + Sync {
         false
     }
 
-    /// `to_move`'s expected area difference on `board`, as well judged as
-    /// the evaluator can (a network: averaged over the board's
-    /// symmetries); None without an ownership head.
-    fn judge_area(
-        &self,
-        board: &mut PlayoutBoard,
-        to_move: Color,
-        recent: &RecentMoves,
-        scratch: &mut EvalScratch,
-    ) -> Option<f32> {
-        self.evaluate(board, to_move, recent, scratch)
-            .area_difference()
-    }
-
     /// How often its cache answered, where it has one.
     fn cache_use(&self) -> Option<CacheUse> {
         None
@@ -198,17 +184,6 @@ impl Evaluator for Network {
 
     fn has_ownership(&self) -> bool {
         self.ownership.is_some()
-    }
-
-    fn judge_area(
-        &self,
-        board: &mut PlayoutBoard,
-        to_move: Color,
-        recent: &RecentMoves,
-        scratch: &mut EvalScratch,
-    ) -> Option<f32> {
-        self.symmetric_area(scratch, board, to_move, recent)
-            .filter(|area| area.is_finite())
     }
 
     fn uncached(&self) -> &dyn Evaluator {
@@ -374,16 +349,6 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
 
     fn has_ownership(&self) -> bool {
         self.inner.has_ownership()
-    }
-
-    fn judge_area(
-        &self,
-        board: &mut PlayoutBoard,
-        to_move: Color,
-        recent: &RecentMoves,
-        scratch: &mut EvalScratch,
-    ) -> Option<f32> {
-        self.inner.judge_area(board, to_move, recent, scratch)
     }
 
     fn cache_use(&self) -> Option<CacheUse> {

@@ -6,7 +6,7 @@
 
 use super::patterns::CELLS;
 use super::spatial::{spatial_hashes, SPATIAL_SIZES};
-use crate::game::{Color, Vertex};
+use crate::game::{Color, Symmetry, Vertex};
 use crate::player::board::is_bad_self_atari;
 use crate::player::board::{PlayoutBoard, Point, BLACK, EDGE, EMPTY, WHITE};
 
@@ -314,17 +314,12 @@ pub fn canonical_shape(key: u32) -> u32 {
     shape_symmetries(key).into_iter().min().unwrap_or(key)
 }
 
-/// Symmetry `s` (0..8) of the 3x3 grid: `s % 4` quarter turns, then a
-/// mirror when `s >= 4`.
+/// Symmetry `s` (0..8) of the 3x3 grid, about its centre (row 1,
+/// column 1). The callers take the least key or every key of the eight, so
+/// which index names which symmetry does not matter.
 fn transform(s: usize, r: usize, c: usize) -> (usize, usize) {
-    let (mut r, mut c) = (r, c);
-    for _ in 0..s % 4 {
-        (r, c) = (c, 2 - r);
-    }
-    if s >= 4 {
-        c = 2 - c;
-    }
-    (r, c)
+    let (dx, dy) = Symmetry::ALL[s].offset((c as i32 - 1, r as i32 - 1));
+    ((dy + 1) as usize, (dx + 1) as usize)
 }
 
 fn cell_at(r: usize, c: usize) -> usize {

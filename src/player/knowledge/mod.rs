@@ -15,6 +15,7 @@ mod network_file;
 pub mod patterns;
 mod planes;
 mod spatial;
+mod symmetric;
 
 pub use evaluator::{
     describe_weights, evaluate_weights_on_empty_board, evaluator_from_bytes, shipped_evaluator,
@@ -27,3 +28,4 @@ pub use network::EvalScratch;
 pub use network::Network;
 pub use planes::{play_and_remember, write_planes, RecentMoves, PLANES, RECENT_MOVES};
 pub use spatial::{spatial_hashes, SPATIAL_SIZES};
+pub use symmetric::{symmetric_area, symmetries_of};

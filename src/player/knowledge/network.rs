@@ -232,51 +232,6 @@ impl Network {
 }
 
 impl Network {
-    /// `to_move`'s expected area difference on `board` (left as it was),
-    /// the ownership head's sum averaged over the 8 symmetries of a square
-    /// board (a rectangle's 4): one network judges a position and its
-    /// mirror image a few points apart (the empty board and one stone at
-    /// Q16 or D16: +2.3 and -2.3), and the mean is the same for both. Eight
-    /// evaluations: for the analysis's judgements, not the search's.
-    pub fn symmetric_area(
-        &self,
-        scratch: &mut EvalScratch,
-        board: &mut PlayoutBoard,
-        to_move: Color,
-        recent: &RecentMoves,
-    ) -> Option<f32> {
-        self.ownership.as_ref()?;
-        let size = board.size();
-        let (width, height) = (size.width, size.height);
-        let n = size.points();
-        write_inputs(scratch, board, to_move, recent);
-        let original = scratch.planes.clone();
-        let symmetries: &[u8] = if width == height {
-            &[0, 1, 2, 3, 4, 5, 6, 7]
-        } else {
-            &[0, 1, 2, 3]
-        };
-        let mut total = 0.0f32;
-        for &symmetry in symmetries {
-            for (from, to) in original
-                .chunks_exact(n)
-                .zip(scratch.planes.chunks_exact_mut(n))
-            {
-                for (i, &x) in from.iter().enumerate() {
-                    to[symmetric_index(i, (width, height), symmetry)] = x;
-                }
-            }
-            // A transposed rectangle would change shape: only squares take
-            // the symmetries with a transpose (4 to 7).
-            self.trunk(scratch, (width, height));
-            total += self
-                .ownership(scratch, (width, height))?
-                .iter()
-                .sum::<f32>();
-        }
-        Some(total / symmetries.len() as f32)
-    }
-
     /// The ownership head over `scratch.trunk`, where the network has one.
     fn ownership(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<Vec<f32>> {
         let head = self.ownership.as_ref()?;
@@ -320,23 +275,6 @@ fn write_inputs(
         &mut scratch.reader,
         &mut scratch.planes,
     );
-}
-
-/// Where the point of index `i` (row-major, `width` wide) goes under
-/// `symmetry`: bit 0 mirrors the columns, bit 1 the rows, bit 2 swaps rows
-/// and columns (a square's only).
-fn symmetric_index(i: usize, (width, height): (usize, usize), symmetry: u8) -> usize {
-    let (mut row, mut col) = (i / width, i % width);
-    if symmetry & 1 != 0 {
-        col = width - 1 - col;
-    }
-    if symmetry & 2 != 0 {
-        row = height - 1 - row;
-    }
-    if symmetry & 4 != 0 {
-        (row, col) = (col, row);
-    }
-    row * width + col
 }
 
 fn relu(values: &mut [f32]) {
@@ -510,48 +448,6 @@ mod tests {
             play_and_remember(&mut board, color, point, &mut recent);
         }
         assert!(worst <= 1e-4, "largest difference {worst}");
-    }
-
-    #[test]
-    fn the_symmetric_judgement_of_a_position_is_its_mirror_images() {
-        for (width, height) in [(19, 19), (9, 9), (7, 5)] {
-            let symmetries = if width == height { 8 } else { 4 };
-            for symmetry in 0..symmetries {
-                let mut seen = vec![false; width * height];
-                for i in 0..width * height {
-                    seen[symmetric_index(i, (width, height), symmetry)] = true;
-                }
-                assert!(seen.iter().all(|&s| s), "{width}x{height} {symmetry}");
-            }
-        }
-        let net = &Network::shipped();
-        let mut scratch = EvalScratch::new();
-        let area = |stone: &str, scratch: &mut EvalScratch| {
-            let mut board = PlayoutBoard::new(crate::game::BoardSize::square(19));
-            let vertex = crate::game::Vertex::parse_gtp(stone).expect("vertex");
-            board.play(board.point(vertex), Color::Black);
-            let recent = [Some(board.point(vertex)), None, None, None];
-            net.symmetric_area(scratch, &mut board, Color::White, &recent)
-                .expect("an ownership head")
-        };
-        // R16's 8 images: mirrored, turned, transposed (Q17).
-        let r16 = area("R16", &mut scratch);
-        for image in ["Q17", "C16", "D17", "R4", "Q3", "C4", "D3"] {
-            assert!((area(image, &mut scratch) - r16).abs() < 1e-3, "{image}");
-        }
-        // One orientation alone judges them apart (what the average is for).
-        let plain = |stone: &str, scratch: &mut EvalScratch| {
-            let mut board = PlayoutBoard::new(crate::game::BoardSize::square(19));
-            let point = board.point(crate::game::Vertex::parse_gtp(stone).expect("vertex"));
-            board.play(point, Color::Black);
-            let recent = [Some(point), None, None, None];
-            let owners = net
-                .run(scratch, &mut board, Color::White, &recent)
-                .ownership;
-            owners.expect("an ownership head").iter().sum::<f32>()
-        };
-        let (one, other) = (plain("Q16", &mut scratch), plain("D16", &mut scratch));
-        assert!((one - other).abs() > 0.1, "{one} {other}");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use crate::game::{Color, Vertex};
+use crate::game::{Color, Symmetry, Vertex};
 use crate::player::board::{PlayoutBoard, Point};
 
 /// The gridcular distances that bound the pattern sizes, smallest first.
@@ -51,12 +51,11 @@ fn gridcular(dx: i32, dy: i32) -> i32 {
     dx.abs() + dy.abs() + dx.abs().max(dy.abs())
 }
 
-/// The eight symmetries of the square, as maps of offsets.
-fn symmetry(s: usize, (dx, dy): (i32, i32)) -> (i32, i32) {
-    let (x, y) = if s & 4 != 0 { (dy, dx) } else { (dx, dy) };
-    let x = if s & 1 != 0 { -x } else { x };
-    let y = if s & 2 != 0 { -y } else { y };
-    (x, y)
+/// Symmetry `s` (0 to 7) of the square as a map of offsets. A pattern's
+/// hash is the least over the eight, so which index names which symmetry
+/// does not change it (data/prior-gammas.txt is keyed by these hashes).
+fn symmetry(s: usize, offset: (i32, i32)) -> (i32, i32) {
+    Symmetry::ALL[s].offset(offset)
 }
 
 /// SplitMix64: fixed keys, the same in every build and every run, so that

@@ -7,14 +7,18 @@
 //! ownership head, the node's expected area difference is kept for the
 //! report's score (`network_score.rs`).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, Point};
 use crate::player::knowledge::{
-    play_and_remember, EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES,
+    play_and_remember, symmetric_area, symmetries_of, EvalScratch, Evaluation, Evaluator,
+    RecentMoves, RECENT_MOVES,
 };
 use crate::player::params::SearchParams;
 
@@ -23,17 +27,22 @@ use crate::player::params::SearchParams;
 /// untried.
 const NETWORK_MIN_SIDE: usize = 9;
 
+thread_local! {
+    /// The buffers of the judgements a thread makes (`judge_root`), kept
+    /// from pass to pass: a fresh one was 0.8 MB a judgement.
+    static JUDGING_SCRATCH: RefCell<EvalScratch> = RefCell::new(EvalScratch::new());
+}
+
 /// The network and how much its prior weighs, for one search.
 #[derive(Clone)]
 pub struct NetworkPrior {
     evaluator: Arc<dyn Evaluator>,
     wins: u32,
     visits: u32,
-    /// The analysis's judgements of the positions after the root's moves
-    /// (`area_after`) and of the root's own (`root_area`), for Black:
-    /// eight evaluations each, so made once a search.
-    judged: Arc<Mutex<HashMap<Point, Option<f32>>>>,
-    judged_root: Arc<OnceLock<Option<f32>>>,
+    /// The analysis's judgements of the root's position (key None) and of
+    /// the positions after its moves, for Black (`judge`): eight
+    /// evaluations each, so made once a search.
+    judged: Arc<Mutex<HashMap<Option<Point>, Option<f32>>>>,
 }
 
 impl NetworkPrior {
@@ -52,7 +61,6 @@ impl NetworkPrior {
             wins: params.prior_network,
             visits: params.network_visits,
             judged: Arc::default(),
-            judged_root: Arc::default(),
         })
     }
 
@@ -97,60 +105,87 @@ impl NetworkPrior {
         }
     }
 
-    /// The network's expected area difference for Black after `to_move`
-    /// plays `mv` (a point of `board`, or PASS) at the position of `board`,
-    /// whose last moves are `recent`; None where the network has no
-    /// ownership head (or the move is not a legal play there).
-    pub fn area_after(
+    /// The analysis's judgement of the root's position (`after` None) or
+    /// of the position after the root move `after`, for Black, where
+    /// `judge_root` made one.
+    pub fn judgement(&self, after: Option<Point>) -> Option<f32> {
+        self.judged_map().get(&after).copied().flatten()
+    }
+
+    /// Judges the root's position (`board`, `to_move` to play, `recent`
+    /// its last moves), then the positions after `moves` in their order,
+    /// each over the board's symmetries (`symmetric_area`), while the next
+    /// judgement fits before `until` by the evaluator's measured cost and
+    /// `stop` is down: they came after the search's time, and a large
+    /// network's made a one-second analysis take twelve. What is not
+    /// judged keeps the search's own numbers.
+    pub fn judge_root(
+        &self,
+        (board, to_move, recent): (&PlayoutBoard, Color, &RecentMoves),
+        moves: &[Point],
+        until: Option<Instant>,
+        stop: &AtomicBool,
+    ) {
+        if !self.evaluator.has_ownership() {
+            return;
+        }
+        let cost = self.judgement_cost(board);
+        let too_late = |now: Instant| match (until, cost) {
+            (Some(until), Some(cost)) => now + cost > until,
+            (Some(until), None) => now >= until,
+            (None, _) => false,
+        };
+        JUDGING_SCRATCH.with_borrow_mut(|scratch| {
+            for after in std::iter::once(None).chain(moves.iter().map(|&m| Some(m))) {
+                if self.judged_map().contains_key(&after) {
+                    continue;
+                }
+                if stop.load(Ordering::Relaxed) || too_late(Instant::now()) {
+                    return;
+                }
+                let area = self.judge_after(board, to_move, recent, after, scratch);
+                self.judged_map().insert(after, area);
+            }
+        });
+    }
+
+    /// What one judgement (`judge_root`) on `board`'s size costs, by the
+    /// evaluator's measured cost of an evaluation (a cached orientation
+    /// costs less: an estimate that errs long).
+    pub fn judgement_cost(&self, board: &PlayoutBoard) -> Option<Duration> {
+        let one = self.evaluator.cost(board.size().points())?;
+        Some(one * symmetries_of(board) as u32)
+    }
+
+    /// The judgement of the position after `after` (None: the root's), for
+    /// Black; None where it is not a legal play there.
+    fn judge_after(
         &self,
         board: &PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
-        mv: Point,
+        after: Option<Point>,
+        scratch: &mut EvalScratch,
     ) -> Option<f32> {
-        if !self.evaluator.has_ownership() {
+        let Some(mv) = after else {
+            let area = symmetric_area(&*self.evaluator, board, to_move, recent, scratch)?;
+            return Some(to_move.sign() * area);
+        };
+        let (mut board, mut recent) = (board.clone(), *recent);
+        let point = (mv != PASS).then_some(mv);
+        if point.is_some_and(|p| !board.is_playout_legal(p, to_move)) {
             return None;
         }
-        let judged = |judged: &mut HashMap<Point, Option<f32>>| -> Option<f32> {
-            *judged.entry(mv).or_insert_with(|| {
-                let (mut board, mut recent) = (board.clone(), *recent);
-                let point = (mv != PASS).then_some(mv);
-                if point.is_some_and(|p| !board.is_playout_legal(p, to_move)) {
-                    return None;
-                }
-                play_and_remember(&mut board, to_move, point, &mut recent);
-                self.judged_area(&mut board, to_move.opponent(), &recent)
-            })
-        };
-        // A poisoned map holds whole numbers still.
-        judged(&mut self.judged.lock().unwrap_or_else(PoisonError::into_inner))
+        play_and_remember(&mut board, to_move, point, &mut recent);
+        let next = to_move.opponent();
+        let area = symmetric_area(&*self.evaluator, &board, next, &recent, scratch)?;
+        Some(next.sign() * area)
     }
 
-    /// The network's expected area difference for Black at the root's
-    /// position (`board`, `to_move` to play), judged as the analysis judges
-    /// the positions after its moves; made once a search.
-    pub fn root_area(
-        &self,
-        board: &PlayoutBoard,
-        to_move: Color,
-        recent: &RecentMoves,
-    ) -> Option<f32> {
-        *self
-            .judged_root
-            .get_or_init(|| self.judged_area(&mut board.clone(), to_move, recent))
-    }
-
-    /// `to_move`'s judged area on `board`, for Black.
-    fn judged_area(
-        &self,
-        board: &mut PlayoutBoard,
-        to_move: Color,
-        recent: &RecentMoves,
-    ) -> Option<f32> {
-        let area = self
-            .evaluator
-            .judge_area(board, to_move, recent, &mut EvalScratch::new())?;
-        Some(to_move.sign() * area)
+    /// The judgements' map; a poisoned one holds whole numbers still, and
+    /// its lock is never held across an evaluation.
+    fn judged_map(&self) -> MutexGuard<'_, HashMap<Option<Point>, Option<f32>>> {
+        self.judged.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The network's probabilities of `moves` (points of `board`, or

@@ -27,7 +27,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::filter::MoveFilter;
 use super::margins::Margins;
@@ -134,15 +134,37 @@ impl Search {
     }
 
     /// The network's area difference for Black at the root's position, or
-    /// after the root move `after`, where the report judges moves: eight
-    /// evaluations (`Evaluator::judge_area`), made once a search.
+    /// after the root move `after`, where the report judges moves and
+    /// `judge_root` judged that one.
     pub fn judged_area(&self, after: Option<Point>) -> Option<f32> {
         let network = self.network.as_ref().filter(|_| self.move_judgement)?;
-        let (board, recent) = (&self.root_board, &self.root_recent);
-        match after {
-            Some(mv) => network.area_after(board, self.root_to_move, recent, mv),
-            None => network.root_area(board, self.root_to_move, recent),
-        }
+        network.judgement(after)
+    }
+
+    /// Where the report judges moves: judges the root's position, then the
+    /// positions after its moves, most playouts first, while each fits
+    /// before `until` and `stop` is down (`NetworkPrior::judge_root`).
+    pub fn judge_root(&self, until: Option<Instant>, stop: &AtomicBool) {
+        let Some(network) = self.network.as_ref().filter(|_| self.move_judgement) else {
+            return;
+        };
+        let mut moves: Vec<(u32, Point)> = self
+            .tree
+            .child_nodes(Tree::ROOT)
+            .map(|(_, node)| (node.playouts(), node.mv()))
+            .filter(|&(playouts, _)| playouts > 0)
+            .collect();
+        moves.sort_by_key(|&(playouts, _)| std::cmp::Reverse(playouts));
+        let moves: Vec<Point> = moves.into_iter().map(|(_, mv)| mv).collect();
+        let root = (&self.root_board, self.root_to_move, &self.root_recent);
+        network.judge_root(root, &moves, until, stop);
+    }
+
+    /// What judging the root and one move costs (`judge_root`), by the
+    /// evaluator's measured cost; None where the report judges none.
+    pub fn judgement_cost(&self) -> Option<Duration> {
+        let network = self.network.as_ref().filter(|_| self.move_judgement)?;
+        network.judgement_cost(&self.root_board)
     }
 
     /// The search whose report sums the ownership per root move too
