@@ -64,6 +64,12 @@ impl NetworkPrior {
         })
     }
 
+    /// Whether its evaluations judge the area (an ownership head): then
+    /// the report's lead is read from the areas kept beside the tree.
+    pub fn judges_area(&self) -> bool {
+        self.evaluator.has_ownership()
+    }
+
     /// The same prior judging leads against `komi`.
     pub fn set_komi(&mut self, komi: f32) {
         self.area.komi = komi;
