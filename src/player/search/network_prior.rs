@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
-use crate::player::board::{PlayoutBoard, Point};
+use crate::player::board::{settled_count, PlayoutBoard, Point};
 use crate::player::knowledge::{
     play_and_remember, sigmoid, EvalScratch, Evaluation, Evaluator, RecentMoves, RECENT_MOVES,
 };
@@ -106,7 +106,9 @@ impl NetworkPrior {
             n.set_value(1.0 - chance);
         }
         if let Some(area) = evaluation.area_difference() {
-            tree.set_network_area(node, to_move.sign() * area);
+            // Only the report reads the area: a settled board's is its count.
+            let area = settled_count(board).unwrap_or(to_move.sign() * area);
+            tree.set_network_area(node, area);
         }
         let policy = policy_over(&evaluation, board, &moves);
         for (child, p) in tree.children(node).zip(policy) {
@@ -160,13 +162,17 @@ impl NetworkPrior {
             .get_or_init(|| self.judged_area(&mut board.clone(), to_move, recent))
     }
 
-    /// `to_move`'s judged area on `board`, for Black.
+    /// `to_move`'s judged area on `board`, for Black: a settled board's
+    /// count (`settled_count`), the network's judgement elsewhere.
     fn judged_area(
         &self,
         board: &mut PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
     ) -> Option<f32> {
+        if let Some(count) = settled_count(board) {
+            return Some(count);
+        }
         let area = self
             .evaluator
             .judge_area(board, to_move, recent, &mut EvalScratch::new())?;
