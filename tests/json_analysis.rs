@@ -43,9 +43,15 @@ fn check_analysis(response: &Value, size: usize) {
             assert!((0.0..=1.0).contains(&number(info, key)), "{key} in {info}");
         }
         assert_eq!(info["scoreLead"], info["scoreMean"]);
-        // A move's lead names the side its win rate does (or is 0).
-        let (lead, rate) = (number(info, "scoreLead"), number(info, "winrate"));
-        assert!((rate - 0.5) * lead >= 0.0, "{info}");
+        // The lcb is of the win rate it stands beside (one read 0.501448
+        // beside a win rate forced to 0.5): its 95% bound, on the side to
+        // move's losing side (above the rate where the rate is the
+        // other side's, as KataGo flips both). The lead and the win rate
+        // are two measurements, each shown as it is.
+        let (rate, lcb) = (number(info, "winrate"), number(info, "lcb"));
+        let visits = number(info, "visits");
+        let spread = 1.96 * (rate * (1.0 - rate) / visits).sqrt();
+        assert!((rate - lcb).abs() <= spread + 2e-6, "{info}");
         assert!(number(info, "scoreStdev") >= 0.0, "{info}");
         assert_eq!(info["visits"], info["edgeVisits"]);
         let visits = number(info, "visits");
@@ -61,9 +67,6 @@ fn check_analysis(response: &Value, size: usize) {
     let root = &response["rootInfo"];
     assert!(number(root, "visits") >= visits_sum);
     assert!((0.0..=1.0).contains(&number(root, "winrate")));
-    // The lead names the side the win rate does (or is 0).
-    let (lead, rate) = (number(root, "scoreLead"), number(root, "winrate"));
-    assert!((rate - 0.5) * lead >= 0.0, "{root}");
     assert!(number(root, "scoreStdev") >= 0.0, "{root}");
     assert!(matches!(root["currentPlayer"].as_str(), Some("B" | "W")));
     assert_eq!(root["thisHash"].as_str().map(str::len), Some(16));
@@ -401,4 +404,103 @@ fn query_models_names_the_network_in_use() {
     let none = internal_name(&["--network", "/nonexistent/net.bin"]);
     assert!(none.contains("no network"), "{none}");
     assert!(!none.contains("64 channels"), "{none}");
+}
+
+/// A board of `width` x `height` filled to the end: Black on the left
+/// half (the middle column included), White on the right, every string
+/// with two one-point eyes; at komi 7.5 Black wins by the board's height
+/// less 7.5 (B+11.5 on 19x19).
+fn filled_board_query(id: &str, width: usize, height: usize, visits: u32) -> String {
+    const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    let eyes = [
+        (1, 1),
+        (1, height - 2),
+        (width - 2, 1),
+        (width - 2, height - 2),
+    ];
+    let mut stones = Vec::new();
+    for (x, &column) in COLUMNS.iter().enumerate().take(width) {
+        for y in 0..height {
+            if !eyes.contains(&(x, y)) {
+                let color = if x < width.div_ceil(2) { "B" } else { "W" };
+                stones.push(json!([color, format!("{}{}", column as char, y + 1)]));
+            }
+        }
+    }
+    json!({
+        "id": id, "initialStones": stones, "moves": [], "rules": "tromp-taylor",
+        "komi": 7.5, "boardXSize": width, "boardYSize": height,
+        "analyzeTurns": [0], "maxVisits": visits, "includeOwnership": true,
+    })
+    .to_string()
+}
+
+#[test]
+fn the_lead_on_a_finished_board_is_its_count_on_every_size() {
+    // The network had never seen a filled 19x19 board: the lead read
+    // -121.9 where the count is B+11.5 (25x25: -342.8 for B+17.5; 19x9:
+    // -14.4 for B+1.5), while the ownership beside it summed to the count.
+    // A playout that ends the game in the tree counts at the exact count,
+    // and a settled board (every string pass-alive) is judged by it.
+    let mut client = Client::start(&[]);
+    for (width, height) in [(9, 9), (19, 9), (19, 19), (25, 25)] {
+        let id = format!("{width}x{height}");
+        client.send(&filled_board_query(&id, width, height, 200));
+        let lines = client.answer_to(&id);
+        let answer = final_answer(&lines);
+        let count =
+            width.div_ceil(2) as f64 * height as f64 - (width / 2) as f64 * height as f64 - 7.5;
+        let lead = number(&answer["rootInfo"], "scoreLead");
+        assert!((lead - count).abs() <= 1.0, "{id}: {lead} for B+{count}");
+        let owned: f64 = answer["ownership"]
+            .as_array()
+            .expect("ownership")
+            .iter()
+            .filter_map(Value::as_f64)
+            .sum();
+        assert!(
+            (owned - 7.5 - count).abs() < 0.01,
+            "{id}: ownership {owned}"
+        );
+    }
+    client.finish();
+}
+
+#[test]
+fn a_pass_that_ends_the_game_reads_the_count_not_the_network() {
+    // 9x9, a Black wall on E and a White wall on F: B+1.5. After Black's
+    // pass, White's pass ends the game; the analysis of White's turn and
+    // of the finished game read -2.5 at 50% (the network's guess).
+    let mut stones = Vec::new();
+    for row in 1..=9 {
+        stones.push(json!(["B", format!("E{row}")]));
+        stones.push(json!(["W", format!("F{row}")]));
+    }
+    let query = json!({
+        "id": "walls", "initialStones": stones, "moves": [["B", "pass"], ["W", "pass"]],
+        "rules": "tromp-taylor", "komi": 7.5, "boardXSize": 9, "boardYSize": 9,
+        "analyzeTurns": [1, 2], "maxVisits": 500,
+    });
+    let mut client = Client::start(&[]);
+    client.send(&query.to_string());
+    let answers = client.finish();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    for answer in &answers {
+        let turn = answer["turnNumber"].as_u64().expect("turnNumber");
+        let pass = answer["moveInfos"]
+            .as_array()
+            .expect("moveInfos")
+            .iter()
+            .find(|m| m["move"] == "pass")
+            .unwrap_or_else(|| panic!("pass searched at turn {turn}: {answer}"));
+        // Black's view: the count, a certain win, no spread.
+        assert!((number(pass, "scoreLead") - 1.5).abs() < 0.01, "{pass}");
+        assert_eq!(number(pass, "winrate"), 1.0, "{pass}");
+        assert_eq!(number(pass, "scoreStdev"), 0.0, "{pass}");
+        if turn == 2 {
+            let root = &answer["rootInfo"];
+            assert!((number(root, "scoreLead") - 1.5).abs() < 0.1, "{root}");
+            assert_eq!(number(root, "winrate"), 1.0, "{root}");
+        }
+    }
 }

@@ -114,19 +114,20 @@ pub(super) fn gfx(
     gfx_text(&report, view)
 }
 
-/// The moves an info line shows: the board moves played out, most visited
-/// first; then, up to `min_moves`, legal root moves not searched yet, by
-/// prior (KataGo's `minmoves`, which shows them with 0 visits); at most
-/// `max_moves` in all. Only moves on the board, because Sabaki's parser
-/// drops (older versions choke on) a `move pass` block; pass still shows
-/// inside the PVs.
+/// The moves an info line shows: the moves played out, pass among them,
+/// most visited first, as KataGo and Leela Zero write them (`info move
+/// pass ...`; left out, a finished board, where only pass is searched,
+/// had no info line at all, and a pass the search preferred was hidden
+/// behind a board move shown as order 0); then, up to `min_moves`, legal
+/// board moves not searched yet, by prior (KataGo's `minmoves`, which
+/// shows them with 0 visits); at most `max_moves` in all.
 fn candidates<'a>(
     report: &'a SearchReport,
     game: &Game,
     min_moves: usize,
     max_moves: usize,
 ) -> Vec<&'a RootMove> {
-    let mut shown: Vec<&RootMove> = report.played_out().filter(|m| m.mv != Move::Pass).collect();
+    let mut shown: Vec<&RootMove> = report.played_out().collect();
     if shown.len() < min_moves {
         let mut unsearched: Vec<&RootMove> = report
             .moves
@@ -394,7 +395,9 @@ fn variation(color: Color, pv: &[Move]) -> String {
 fn summary(report: &SearchReport) -> String {
     let to_move = report.to_move;
     let best = report.played_out().next();
-    // The best move's lead beside its win rate, on the side they both name.
+    // The best move's lead beside its win rate: two measurements (the
+    // playouts' rate, the network's lead), shown as they are even where
+    // they name different sides.
     let lead = best.map_or(report.root_score_lead(), |m| report.score_lead(m));
     let margin = (lead * 2.0).round() / 2.0;
     let lead = if margin > 0.0 {
@@ -465,7 +468,10 @@ mod tests {
     fn leela_zero_info_line() {
         assert_eq!(
             line(&sample_report(), Dialect::LeelaZero, 0, usize::MAX, false).as_deref(),
-            Some("info move B2 visits 300 winrate 6000 prior 2000 lcb 5446 order 0 pv B2 C2 pass")
+            Some(
+                "info move B2 visits 300 winrate 6000 prior 2000 lcb 5446 order 0 pv B2 C2 pass \
+info move pass visits 50 winrate 3000 prior 1000 lcb 1730 order 1 pv pass"
+            )
         );
     }
 
@@ -516,7 +522,7 @@ ownershipStdev{}",
             ..AnalyzeArgs::default()
         };
         let line = line_with(&sample_report(), Dialect::KataGo, 3, 3, &args).expect("a line");
-        let a1 = line.split(" info ").nth(1).expect("the A1 block");
+        let a1 = line.split(" info ").nth(2).expect("the A1 block");
         assert!(a1.starts_with("move A1 visits 0"), "{a1}");
         assert!(
             a1.ends_with("pv A1 movesOwnership -0.5000 -0.5000 1.0000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000 -0.5000"),
@@ -528,23 +534,45 @@ ownershipStdev{}",
     fn minmoves_adds_unsearched_moves_and_maxmoves_still_bounds() {
         let report = sample_report();
         let padded = line(&report, Dialect::LeelaZero, 3, usize::MAX, false).expect("a line");
-        // A1 has no visits: its block comes after the searched move's,
-        // pass is never a block of its own.
+        // A1 has no visits: its block comes after the searched moves'.
         assert!(
-            padded.ends_with("order 0 pv B2 C2 pass info move A1 visits 0 winrate 5000 prior 500 lcb 0 order 1 pv A1"),
+            padded.ends_with(
+                "order 1 pv pass info move A1 visits 0 winrate 5000 prior 500 lcb 0 order 2 pv A1"
+            ),
             "{padded}"
         );
         assert_eq!(
-            line(&report, Dialect::LeelaZero, 3, 1, false),
+            line(&report, Dialect::LeelaZero, 3, 2, false),
             line(&report, Dialect::LeelaZero, 0, usize::MAX, false)
         );
     }
 
     #[test]
-    fn no_info_line_without_a_played_out_board_move() {
+    fn a_search_of_pass_alone_is_an_info_line_of_pass() {
         let mut report = sample_report();
         report.moves.remove(0);
-        report.to_move = Color::Black;
+        let args = AnalyzeArgs {
+            root_info: true,
+            ownership: true,
+            ..AnalyzeArgs::default()
+        };
+        let kata = line_with(&report, Dialect::KataGo, 0, usize::MAX, &args).expect("a line");
+        assert!(
+            kata.starts_with("info move pass visits 50 winrate 0.300000"),
+            "{kata}"
+        );
+        assert!(
+            kata.contains(" order 0 pv pass rootInfo visits 50 "),
+            "{kata}"
+        );
+        assert!(kata.contains(" ownership "), "{kata}");
+        let lz = line(&report, Dialect::LeelaZero, 0, usize::MAX, false).expect("a line");
+        assert!(
+            lz.starts_with("info move pass visits 50 winrate 3000"),
+            "{lz}"
+        );
+        // Nothing played out: no line.
+        report.moves.remove(0);
         assert_eq!(line(&report, Dialect::KataGo, 0, usize::MAX, false), None);
     }
 
@@ -556,20 +584,20 @@ ownershipStdev{}",
         };
         let ownership = gfx_text(&report, GfxView::Ownership);
         assert!(ownership.starts_with("INFLUENCE A1 0.50 B1 0.50 C1 0.50 A2 0.50"));
-        // Black to move: B2 wins 60% for Black, while its lead has Black
-        // 2.5 points behind; the two would name different sides ("win
-        // rate 60%, trails by 2.5"), so the win rate shown is even.
-        assert!(ownership.contains("C3 -1.00\nTEXT Black to move: win rate 50%, trails by 2.5"));
+        // Black to move: B2 wins 60% of the playouts for Black, while its
+        // lead (the network's) has Black 2.5 points behind: both shown as
+        // measured (they read "win rate 50%" before, the rate forced).
+        assert!(ownership.contains("C3 -1.00\nTEXT Black to move: win rate 60%, trails by 2.5"));
         assert_eq!(
             gfx_text(&report, GfxView::Candidates),
-            "LABEL B2 50\nSQUARE B2\nTEXT best B2 50.0% (300 visits, 86%); labels: win %"
+            "LABEL B2 60\nSQUARE B2\nTEXT best B2 60.0% (300 visits, 86%); labels: win %"
         );
         assert_eq!(
             gfx_text(&report, GfxView::Variation).lines().next(),
             Some("VAR b B2 w C2 b pass")
         );
         assert!(gfx_text(&report, GfxView::Score)
-            .starts_with("TEXT Black to move: win rate 50%, trails by 2.5"));
+            .starts_with("TEXT Black to move: win rate 60%, trails by 2.5"));
         // White to move, the same numbers: 60% and a lead of 2.5 for White.
         assert!(gfx_text(&sample_report(), GfxView::Score)
             .starts_with("TEXT White to move: win rate 60%, leads by 2.5"));
@@ -588,6 +616,7 @@ ownershipStdev{}",
                 win_rate: 0.45,
                 prior: 0.1,
                 black_margin: Some(1.0),
+                game_win_rate: None,
                 score_stdev: None,
                 pv: vec![c2],
                 pv_visits: vec![100],

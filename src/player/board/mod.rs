@@ -12,6 +12,7 @@ mod playout_board;
 mod point;
 mod pseudo;
 mod selfatari;
+mod settled;
 mod setup;
 mod tactics;
 mod undo;
@@ -21,6 +22,7 @@ pub use playout_board::{
     colour_code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, PASS, WHITE,
 };
 pub use selfatari::is_bad_self_atari;
+pub use settled::settled_count;
 #[cfg(test)]
 pub use setup::board_with;
 pub use setup::{board_of, turned};

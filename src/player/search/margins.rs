@@ -92,6 +92,26 @@ impl Margins {
         Some((self.counts.len() as i32 - self.offset) as f32 - komi)
     }
 
+    /// Black's share of the playouts against `komi`: those whose count
+    /// difference beat it, a tie counting half. None before any playout.
+    /// (What a win rate against another komi than the one the tree's
+    /// results were counted with reads: the counts are the komi's free.)
+    pub fn black_wins(&self, komi: f32) -> Option<f32> {
+        if self.total == 0 {
+            return None;
+        }
+        let mut wins = 0.0f64;
+        for (i, &count) in self.counts.iter().enumerate() {
+            let margin = (i as i32 - self.offset) as f32 - komi;
+            if margin > 0.0 {
+                wins += count as f64;
+            } else if margin == 0.0 {
+                wins += count as f64 / 2.0;
+            }
+        }
+        Some((wins / self.total as f64) as f32)
+    }
+
     /// The standard deviation of the margins; None before any playout.
     pub fn stdev(&self) -> Option<f32> {
         if self.total == 0 {
@@ -144,6 +164,17 @@ mod tests {
         // All at one difference: that difference, less the komi.
         assert_eq!(margins(&[5, 5, 5]).lead(7.5), Some(-2.5));
         assert_eq!(Margins::default().lead(7.5), None);
+    }
+
+    #[test]
+    fn black_s_share_of_the_playouts_is_read_against_any_komi() {
+        let m = margins(&[5, 9, 9, 20]);
+        assert_eq!(m.black_wins(7.5), Some(0.75));
+        // At 9 the two playouts at 9 are ties, half a win each.
+        assert_eq!(m.black_wins(9.0), Some(0.5));
+        assert_eq!(m.black_wins(150.0), Some(0.0));
+        assert_eq!(m.black_wins(-150.0), Some(1.0));
+        assert_eq!(Margins::default().black_wins(7.5), None);
     }
 
     #[test]

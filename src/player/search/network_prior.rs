@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
-use crate::player::board::{PlayoutBoard, Point};
+use crate::player::board::{settled_count, PlayoutBoard, Point};
 use crate::player::knowledge::{
     play_and_remember, symmetric_area, symmetries_of, EvalScratch, Evaluation, Evaluator,
     RecentMoves, RECENT_MOVES,
@@ -64,6 +64,12 @@ impl NetworkPrior {
         })
     }
 
+    /// Whether its evaluations judge the area (an ownership head): then
+    /// the report's lead is read from the areas kept beside the tree.
+    pub fn judges_area(&self) -> bool {
+        self.evaluator.has_ownership()
+    }
+
     /// Whether `node` (expanded) has earned the network's prior and has
     /// not had it: the root at once, the others at `network_visits`.
     pub fn is_due(&self, tree: &Tree, node: NodeId) -> bool {
@@ -95,7 +101,9 @@ impl NetworkPrior {
             n.set_value(1.0 - chance);
         }
         if let Some(area) = evaluation.area_difference() {
-            tree.set_network_area(node, to_move.sign() * area);
+            // Only the report reads the area: a settled board's is its count.
+            let area = settled_count(board).unwrap_or(to_move.sign() * area);
+            tree.set_network_area(node, area);
         }
         let policy = policy_over(&evaluation, board, &moves);
         for (child, p) in tree.children(node).zip(policy) {
@@ -168,8 +176,7 @@ impl NetworkPrior {
         scratch: &mut EvalScratch,
     ) -> Option<f32> {
         let Some(mv) = after else {
-            let area = symmetric_area(&*self.evaluator, board, to_move, recent, scratch)?;
-            return Some(to_move.sign() * area);
+            return self.judged_area(board, to_move, recent, scratch);
         };
         let (mut board, mut recent) = (board.clone(), *recent);
         let point = (mv != PASS).then_some(mv);
@@ -177,9 +184,24 @@ impl NetworkPrior {
             return None;
         }
         play_and_remember(&mut board, to_move, point, &mut recent);
-        let next = to_move.opponent();
-        let area = symmetric_area(&*self.evaluator, &board, next, &recent, scratch)?;
-        Some(next.sign() * area)
+        self.judged_area(&board, to_move.opponent(), &recent, scratch)
+    }
+
+    /// `to_move`'s judged area on `board`, for Black: a settled board's
+    /// count (`settled_count`), the network's judgement over the board's
+    /// symmetries elsewhere.
+    fn judged_area(
+        &self,
+        board: &PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut EvalScratch,
+    ) -> Option<f32> {
+        if let Some(count) = settled_count(board) {
+            return Some(count);
+        }
+        let area = symmetric_area(&*self.evaluator, board, to_move, recent, scratch)?;
+        Some(to_move.sign() * area)
     }
 
     /// The judgements' map; a poisoned one holds whole numbers still, and

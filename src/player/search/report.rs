@@ -29,8 +29,16 @@ pub struct RootMove {
     pub mv: Move,
     pub visits: u32,
     /// Winning chance for the side to move: the playouts' through the
-    /// move, the prior's virtual ones left out (0.5 before any).
+    /// move, the prior's virtual ones left out (0.5 before any). The
+    /// tree's, counted against the search's komi: what the search's own
+    /// choices read.
     pub win_rate: f32,
+    /// Where the tree's results were not counted against the game's komi
+    /// alone (a dynamic komi, or the value head's komi-blind judgement
+    /// mixed in), the side to move's share of this search's playouts
+    /// through the move that won against the game's komi; None where the
+    /// tree's `win_rate` is that measurement, or there were none.
+    pub game_win_rate: Option<f32>,
     /// The tree's prior for the move, a share of 1 over the root's moves.
     pub prior: f32,
     /// Black's lead after the move: the margin at which this search's
@@ -63,13 +71,20 @@ impl RootMove {
         )
     }
 
-    /// The lower bound of the win rate's 95% confidence interval, under a
-    /// normal approximation of the binomial; 0 with no visits.
+    /// The win rate a client is shown: the measurement against the game's
+    /// komi (`game_win_rate` where the tree's is not that).
+    pub fn shown_win_rate(&self) -> f32 {
+        self.game_win_rate.unwrap_or(self.win_rate)
+    }
+
+    /// The lower bound of the shown win rate's 95% confidence interval,
+    /// under a normal approximation of the binomial; 0 with no visits.
+    /// Computed from the rate it is shown beside, so never above it.
     pub fn lcb(&self) -> f32 {
         if self.visits == 0 {
             return 0.0;
         }
-        let p = self.win_rate.clamp(0.0, 1.0);
+        let p = self.shown_win_rate().clamp(0.0, 1.0);
         let spread = LCB_Z * (p * (1.0 - p) / self.visits as f32).sqrt();
         (p - spread).clamp(0.0, 1.0)
     }
@@ -88,9 +103,14 @@ pub struct SearchReport {
     /// Per vertex as `ownership`: the standard deviation of the owner (+1,
     /// -1, or 0 for a point no one owned) over the playouts, 0 to 1.
     pub ownership_stdev: Vec<f32>,
-    /// Black's lead: the margin (komi included) at which the playouts split
-    /// evenly, so that the side most playouts win leads.
+    /// Black's lead against the game's komi: the network's judgement over
+    /// the tree (a finished game's count where the tree reached one),
+    /// mixed with the margin at which the playouts split evenly.
     pub black_margin: f32,
+    /// As `RootMove::game_win_rate`, over all of this search's playouts:
+    /// the side to move's share won against the game's komi, where the
+    /// tree's win rates are not that measurement.
+    pub root_game_win_rate: Option<f32>,
     /// The spread (standard deviation) of the playouts' margins.
     pub score_stdev: f32,
     pub playouts: u64,
@@ -148,40 +168,26 @@ impl SearchReport {
         self.to_move.sign() * m.black_margin.unwrap_or(self.black_margin)
     }
 
-    /// `root_win_rate` as a client is shown it beside `root_score_lead`:
-    /// 50% where the two name different sides (`agreeing`).
+    /// The position's win rate as a client is shown it: a measurement
+    /// against the game's komi (`root_game_win_rate` where the tree's is
+    /// not that), never adjusted to agree with the lead beside it. The two
+    /// are different measurements (the win rate the playouts', the lead
+    /// mostly the network's judgement) and may name different sides; a
+    /// client sees both as they are.
     pub fn root_shown_win_rate(&self) -> f32 {
-        agreeing(self.root_win_rate(), self.root_score_lead())
+        self.root_game_win_rate
+            .unwrap_or_else(|| self.root_win_rate())
     }
 
-    /// `m`'s win rate as a client is shown it beside `score_lead(m)`.
+    /// `m`'s win rate as a client is shown it (`RootMove::shown_win_rate`).
     pub fn shown_win_rate(&self, m: &RootMove) -> f32 {
-        agreeing(m.win_rate, self.score_lead(m))
+        m.shown_win_rate()
     }
 
     /// The spread of the margins after `m` (the position's when it was
     /// not played out).
     pub fn score_stdev(&self, m: &RootMove) -> f32 {
         m.score_stdev.unwrap_or(self.score_stdev)
-    }
-}
-
-/// `win_rate`, or 50% where the `lead` beside it names the other side.
-/// The two come from different counts: the win rate from the tree's
-/// playouts (the visits of a kept tree included), the lead from the
-/// network's judgement of the tree's positions (or the margins at which the
-/// playouts split evenly); a client shows them side by side, and "win rate
-/// 49%, leads by 3.5" contradicts itself. Where they disagree the win rate
-/// is the one to yield: near even, a few hundred playouts' rate is noise,
-/// while the lead is what a reviewer's "points lost" reads, and zeroing it
-/// instead made the lead jump between 0 and a few points from one move, or
-/// one seed, to the next. Only what clients are shown: the search's own
-/// choices read the tree's win rates.
-fn agreeing(win_rate: f32, lead: f32) -> f32 {
-    if (win_rate > 0.5 && lead < 0.0) || (win_rate < 0.5 && lead > 0.0) {
-        0.5
-    } else {
-        win_rate
     }
 }
 
@@ -217,7 +223,22 @@ pub fn summarise(
     elapsed: Duration,
 ) -> SearchReport {
     let size = game.size();
-    let komi = search.komi();
+    // Every number a client is shown is against the game's komi: the
+    // search may count its playouts with a dynamic one (`Search::komi`),
+    // but the margins and the network's areas are counts without komi.
+    let komi = game.komi() as f32;
+    // Where the tree's win rates are not the playouts' against that komi,
+    // the shown ones are read from the margins instead.
+    let from_margins = !search.rates_are_counts_against(komi);
+    let side_share = |m: &Margins| {
+        m.black_wins(komi).filter(|_| from_margins).map(|black| {
+            if to_move == Color::Black {
+                black
+            } else {
+                1.0 - black
+            }
+        })
+    };
     let totals = root_totals(search);
     let mut ownership = vec![0.0f64; size.points()];
     let mut squares = vec![0.0f64; size.points()];
@@ -314,6 +335,7 @@ pub fn summarise(
             RootMove {
                 ownership: owners,
                 score_stdev,
+                game_win_rate: counts.and_then(side_share),
                 ..root_move(t, margin, search, priors)
             }
         })
@@ -333,6 +355,7 @@ pub fn summarise(
         .black_lead(all_margins.lead(komi), Some(Tree::ROOT))
         .unwrap_or_else(|| game.score() as f32);
     let score_stdev = all_margins.stdev().unwrap_or(0.0);
+    let root_game_win_rate = side_share(&all_margins);
     SearchReport {
         size,
         to_move,
@@ -340,6 +363,7 @@ pub fn summarise(
         ownership,
         ownership_stdev,
         black_margin,
+        root_game_win_rate,
         score_stdev,
         playouts,
         elapsed,
@@ -418,6 +442,7 @@ fn root_move(
             .find(|(p, _)| *p == t.point)
             .map_or(0.0, |&(_, prior)| prior),
         black_margin,
+        game_win_rate: None,
         score_stdev: None,
         pv: pv.iter().map(|&(point, _)| to_move(point)).collect(),
         pv_visits: pv.iter().map(|&(_, visits)| visits).collect(),
@@ -442,6 +467,7 @@ pub fn sample_report() -> SearchReport {
                 win_rate: 0.6,
                 prior: 0.2,
                 black_margin: Some(-2.5),
+                game_win_rate: None,
                 score_stdev: None,
                 pv: vec![vertex("B2"), vertex("C2"), Move::Pass],
                 pv_visits: vec![300, 120, 40],
@@ -453,6 +479,7 @@ pub fn sample_report() -> SearchReport {
                 win_rate: 0.3,
                 prior: 0.1,
                 black_margin: Some(3.0),
+                game_win_rate: None,
                 score_stdev: None,
                 pv: vec![Move::Pass],
                 pv_visits: vec![50],
@@ -464,6 +491,7 @@ pub fn sample_report() -> SearchReport {
                 win_rate: 0.5,
                 prior: 0.05,
                 black_margin: None,
+                game_win_rate: None,
                 score_stdev: None,
                 pv: vec![vertex("A1")],
                 pv_visits: vec![0],
@@ -473,6 +501,7 @@ pub fn sample_report() -> SearchReport {
         ownership,
         ownership_stdev: vec![0.5; 9],
         black_margin: -1.0,
+        root_game_win_rate: None,
         score_stdev: 12.5,
         playouts: 350,
         elapsed: Duration::from_millis(10),
@@ -496,25 +525,39 @@ mod tests {
     }
 
     #[test]
-    fn the_lead_and_the_win_rate_name_the_same_side() {
+    fn the_shown_win_rate_is_the_measurement_whatever_the_lead_says() {
         let mut report = sample_report();
         // The root: 59% for White over 350 visits; Black leads by 3.5.
+        // The two are different measurements, both shown as they are (a
+        // 50% put in the win rate's place read "winrate 5000" for most of
+        // Lizzie's candidates).
         report.black_margin = 3.5;
         let rate = report.root_win_rate();
         assert!(rate > 0.5);
         assert_eq!(report.root_score_lead(), -3.5);
-        assert_eq!(report.root_shown_win_rate(), 0.5);
-        report.black_margin = -3.5;
-        assert_eq!(report.root_score_lead(), 3.5);
         assert_eq!(report.root_shown_win_rate(), rate);
         // A move: 60% for White, and White trails by 2 after it.
         report.moves[0].black_margin = Some(2.0);
         assert_eq!(report.score_lead(&report.moves[0]), -2.0);
-        assert_eq!(report.shown_win_rate(&report.moves[0]), 0.5);
-        report.moves[0].win_rate = 0.4;
-        assert_eq!(report.shown_win_rate(&report.moves[0]), 0.4);
+        assert_eq!(report.shown_win_rate(&report.moves[0]), 0.6);
+        // The lcb is below the rate it is shown beside.
+        assert!(report.moves[0].lcb() < 0.6);
         // An unvisited move (50%) shows the position's lead.
-        assert_eq!(report.score_lead(&report.moves[2]), 3.5);
+        assert_eq!(report.score_lead(&report.moves[2]), -3.5);
         assert_eq!(report.shown_win_rate(&report.moves[2]), 0.5);
+    }
+
+    #[test]
+    fn a_rate_against_the_game_s_komi_is_the_one_shown_and_its_lcb_s() {
+        // The tree counted against a dynamic komi (60% for White); the
+        // playouts through B2 won 20% of the time against the game's.
+        let mut report = sample_report();
+        report.moves[0].game_win_rate = Some(0.2);
+        report.root_game_win_rate = Some(0.25);
+        assert_eq!(report.shown_win_rate(&report.moves[0]), 0.2);
+        assert!(report.moves[0].lcb() < 0.2);
+        assert_eq!(report.root_shown_win_rate(), 0.25);
+        // The search's own choices still read the tree's.
+        assert_eq!(report.moves[0].win_rate, 0.6);
     }
 }

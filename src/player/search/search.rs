@@ -135,9 +135,15 @@ impl Search {
 
     /// The network's area difference for Black at the root's position, or
     /// after the root move `after`, where the report judges moves and
-    /// `judge_root` judged that one.
+    /// `judge_root` judged that one. A pass that ends the game (the root
+    /// one pass from over) is judged by the count: the game is over, and
+    /// the network's guess at the board (which read -2.5 where the count
+    /// was +1.5 on 9x9) is no judgement of it.
     pub fn judged_area(&self, after: Option<Point>) -> Option<f32> {
         let network = self.network.as_ref().filter(|_| self.move_judgement)?;
+        if after == Some(PASS) && self.root_passes >= 1 {
+            return Some(self.root_board.score(0.0));
+        }
         network.judgement(after)
     }
 
@@ -252,6 +258,13 @@ impl Search {
 
     pub fn tree(&self) -> &Tree {
         &self.tree
+    }
+
+    /// Whether the tree's win rates are the playouts' shares won against
+    /// `komi` alone: counted with that komi, and no value head's
+    /// judgement (which knows no komi) mixed in.
+    pub fn rates_are_counts_against(&self, komi: f32) -> bool {
+        self.komi == komi && self.params.value_weight == 0
     }
 
     /// The share (0 to 1) of the reported lead the ownership head gives.
@@ -419,10 +432,26 @@ impl Search {
         if leaf.passes < 2 {
             let IterationBuffers { board, moves, .. } = buffers;
             self.play_out(w, board, leaf.to_move, leaf.last_move, &mut amaf, moves);
+        } else {
+            self.judge_finished(leaf.node, &buffers.board);
         }
         self.record_playout(w, buffers, &amaf);
         w.playouts += 1;
         true
+    }
+
+    /// Gives the node `id`, where two passes ended the game on `board`,
+    /// its exact count as its judged area, once: the report's lead reads
+    /// each playout at the deepest judged node on its way
+    /// (`network_score`), and a playout that ended the game in the tree
+    /// counted at the network's guess one pass before (a filled 19x19
+    /// board read -229 for a count of +11.5). Only the report reads it
+    /// (a leaf has no children to choose among).
+    fn judge_finished(&self, id: NodeId, board: &PlayoutBoard) {
+        let judges = self.network.as_ref().is_some_and(NetworkPrior::judges_area);
+        if judges && self.tree.node(id).claim_network() {
+            self.tree.set_network_area(id, board.score(0.0));
+        }
     }
 
     /// Walks from the root to a leaf on `buffers`'s board, choosing children
