@@ -1,6 +1,8 @@
 //! What README.md shows that a change can make untrue is checked here: the
 //! sample session and the `hane analysis` sample answer (each replayed with
-//! the command line the README gives), the number of gogui-regress tests
+//! the command line the README gives), its sample of the analysis
+//! protocol's actions (which names the network and its heads), what it says
+//! a move's `prior` is, the number of gogui-regress tests
 //! it quotes, its headline strength figures against docs/strength.md, its
 //! contents line against its sections, and its Layout (with
 //! docs/architecture.md) against the files under src/.
@@ -287,5 +289,76 @@ fn the_layout_names_every_source_file() {
                 "README's Layout names {stem}.rs, which src/ does not have"
             );
         }
+    }
+}
+
+/// The actions' sample (`query_version`, `clear_cache`, `query_models`),
+/// replayed: each request line followed by hane's answer, which names the
+/// built-in network and its heads, so README cannot say hane has no
+/// network, or a network without a value head, while it has one.
+#[test]
+fn the_actions_sample_is_what_hane_answers() {
+    let text = readme();
+    let sample = block_after(&text, "The first three as `hane analysis` answers them");
+    let lines: Vec<&str> = sample.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(
+        lines.len() >= 6 && lines.len() % 2 == 0,
+        "requests, each with its answer: {sample}"
+    );
+    let mut client = Client::start(&[]);
+    for pair in lines.chunks(2) {
+        let shown: Value = serde_json::from_str(pair[1]).expect("the answer is JSON");
+        client.send(pair[0]);
+        assert_eq!(
+            client.receive(),
+            shown,
+            "README's answer to {} (update README.md if hane's changed)",
+            pair[0]
+        );
+    }
+    assert!(
+        sample.contains("a value head") && sample.contains("an ownership head"),
+        "the heads README's sample names"
+    );
+    assert!(
+        text.contains("The built-in network has a value head and an ownership head"),
+        "README says which heads the built-in network has, as query_models names them"
+    );
+}
+
+/// README says a move's `prior` is the policy network's probability,
+/// normalised over the moves the tree considers: in an answer with
+/// `includePolicy`, each move's `prior` is the `policy` at its vertex.
+#[test]
+fn a_moves_prior_is_the_network_policy_as_readme_says() {
+    let text = readme();
+    assert!(
+        text.contains("`prior` is the policy network's probability of the move"),
+        "README's account of `prior`"
+    );
+    let mut client = Client::start(&["--threads", "1"]);
+    client.send(
+        r#"{"id":"p","moves":[["B","D4"],["W","Q16"]],"rules":"tromp-taylor","komi":7.5,"boardXSize":19,"boardYSize":19,"maxVisits":60,"includePolicy":true}"#,
+    );
+    let answer = client.receive();
+    let policy = answer["policy"].as_array().expect("policy");
+    let moves = answer["moveInfos"].as_array().expect("moveInfos");
+    assert!(!moves.is_empty(), "{answer}");
+    let columns = "ABCDEFGHJKLMNOPQRST";
+    for info in moves {
+        let vertex = info["move"].as_str().expect("move");
+        let index = if vertex == "pass" {
+            19 * 19
+        } else {
+            let column = columns.find(&vertex[..1]).expect("a column");
+            let row: usize = vertex[1..].parse().expect("a row");
+            (19 - row) * 19 + column
+        };
+        let prior = info["prior"].as_f64().expect("prior");
+        let from_policy = policy[index].as_f64().expect("policy value");
+        assert!(
+            (prior - from_policy).abs() < 1e-4,
+            "{vertex}: prior {prior}, policy {from_policy}"
+        );
     }
 }

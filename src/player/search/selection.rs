@@ -72,7 +72,10 @@ mod tests {
     #[test]
     fn the_better_win_rate_is_chosen() {
         let (tree, strong, _) = tree_of_two();
-        assert_eq!(select(&tree, Tree::ROOT, &SearchParams::default()), Some(strong));
+        assert_eq!(
+            select(&tree, Tree::ROOT, &SearchParams::default()),
+            Some(strong)
+        );
     }
 
     #[test]
