@@ -154,7 +154,7 @@ fn preprocessed(line: &[u8]) -> Vec<u8> {
 fn known_names() -> &'static [String] {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     NAMES.get_or_init(|| {
-        let mut engine = Engine::new(&PlayerConfig::default());
+        let mut engine = Engine::new(&PlayerConfig::with_shipped_network());
         let list = engine
             .execute_detached(Command::ListCommands)
             .expect("list_commands");
@@ -176,7 +176,7 @@ fn engine() -> Engine {
             max_nodes: 5_000,
             ..SearchParams::default()
         },
-        ..PlayerConfig::default()
+        ..PlayerConfig::with_shipped_network()
     })
 }
 

@@ -27,7 +27,7 @@ fn options() -> AnalysisOptions {
                 max_nodes: 10_000,
                 ..SearchParams::default()
             },
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_shipped_network()
         },
         max_visits: 8,
         max_time: None,

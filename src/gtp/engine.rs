@@ -475,7 +475,7 @@ mod tests {
         Engine::new(&PlayerConfig {
             playouts: Some(16),
             seed: Some(1),
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_shipped_network()
         })
     }
 
@@ -497,7 +497,7 @@ mod tests {
             playouts: Some(16),
             threads: 2,
             seed: Some(1),
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_shipped_network()
         };
         config.search.panic_in_search = true;
         let mut engine = Engine::new(&config);

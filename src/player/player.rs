@@ -46,13 +46,14 @@ pub struct PlayerConfig {
     pub evaluator: Option<Arc<dyn Evaluator>>,
 }
 
-impl Default for PlayerConfig {
-    fn default() -> PlayerConfig {
+impl PlayerConfig {
+    /// The default configuration with the shipped network: reads its
+    /// weights and times an evaluation, so it is a named constructor, not
+    /// `Default` (which would do that work wherever a default is made).
+    pub fn with_shipped_network() -> PlayerConfig {
         PlayerConfig::with_evaluator(Some(shipped_evaluator()))
     }
-}
 
-impl PlayerConfig {
     /// The default configuration with `evaluator`: for a front-end that
     /// picks its network, so that the shipped one is not made (its
     /// weights read and its cost timed) only to be replaced.
@@ -418,7 +419,7 @@ mod tests {
             let mut player = Player::new(&PlayerConfig {
                 threads,
                 seed: Some(4),
-                ..PlayerConfig::default()
+                ..PlayerConfig::with_shipped_network()
             });
             let game = Game::new(9, 7.5);
             let budget = Budget {
@@ -493,7 +494,7 @@ mod tests {
         let mut player = Player::new(&PlayerConfig {
             threads: 2,
             seed: Some(9),
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_shipped_network()
         });
         let stop = AtomicBool::new(false);
         let mut game = Game::new(9, 7.5);
@@ -539,7 +540,7 @@ mod tests {
         let mut player = Player::new(&PlayerConfig {
             threads: 2,
             seed: Some(5),
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_shipped_network()
         });
         let stop = AtomicBool::new(false);
         let game = Game::new(9, 7.5);
@@ -583,7 +584,7 @@ mod tests {
         let search_komi = |handicap_komi: bool, color: Color, genmove: bool| {
             let mut config = PlayerConfig {
                 seed: Some(3),
-                ..PlayerConfig::default()
+                ..PlayerConfig::with_shipped_network()
             };
             config.search.handicap_komi = handicap_komi;
             let mut player = Player::new(&config);
@@ -608,7 +609,7 @@ mod tests {
         // switches) reached every later search. Now each request says them.
         let mut player = Player::new(&PlayerConfig {
             seed: Some(6),
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_shipped_network()
         });
         let stop = AtomicBool::new(false);
         let game = Game::new(9, 7.5);
@@ -681,7 +682,7 @@ mod tests {
             let mut player = Player::new(&PlayerConfig {
                 seed: Some(3),
                 evaluator,
-                ..PlayerConfig::default()
+                ..PlayerConfig::with_shipped_network()
             });
             let game = Game::new(19, 7.5);
             let stop = AtomicBool::new(false);
@@ -700,7 +701,7 @@ mod tests {
         assert_eq!(best, Some(Move::Play(tengen)));
         // In the same process, the shipped network: strong players do not
         // open at tengen.
-        let (shipped, _) = prior_of(PlayerConfig::default().evaluator);
+        let (shipped, _) = prior_of(PlayerConfig::with_shipped_network().evaluator);
         assert!(shipped < 0.05, "{shipped}");
         let (none, _) = prior_of(None);
         assert!(none < 0.05, "{none}");
@@ -754,7 +755,7 @@ mod tests {
                 seed: Some(5),
                 evaluator: Some(Arc::new(BlackOwnsAll)),
                 search,
-                ..PlayerConfig::default()
+                ..PlayerConfig::with_shipped_network()
             });
             let game = Game::new(9, 7.5);
             let stop = AtomicBool::new(false);
@@ -846,7 +847,7 @@ mod tests {
         let mut player = Player::new(&PlayerConfig {
             seed: Some(5),
             evaluator: Some(Arc::new(slow)),
-            ..PlayerConfig::default()
+            ..PlayerConfig::with_shipped_network()
         });
         let game = Game::new(19, 7.5);
         let stop = AtomicBool::new(false);
@@ -924,7 +925,7 @@ mod tests {
                     network_visits: 1,
                     ..SearchParams::default()
                 },
-                ..PlayerConfig::default()
+                ..PlayerConfig::with_shipped_network()
             });
             let game = Game::new(9, 7.5);
             let stop = AtomicBool::new(false);
