@@ -1,5 +1,5 @@
 """The one writer (and reader) of the engine's weights file
-(src/player/knowledge/network_file.rs reads it; data/policy-net.bin is
+(src/player/network/network_file.rs reads it; data/policy-net.bin is
 one).
 
 The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version,

@@ -1,6 +1,6 @@
 """The one model definition: a residual trunk and every head the weights
 format carries (policy with pass, value, ownership). What the engine
-computes from the exported file (src/player/knowledge/network.rs) is this
+computes from the exported file (src/player/network/forward.rs) is this
 model in eval mode with batch norm folded in (export.py); reference.py is
 the same computation written from the file alone.
 

@@ -16,7 +16,7 @@ and split (`train`, `held`):
   owner for the side to move in hundredths, every byte -128 where unknown;
 - `meta.json`: board size, planes, bytes a position, counts.
 
-The planes themselves are src/player/knowledge/planes.rs's (docs/
+The planes themselves are src/player/network/planes.rs's (docs/
 network.md, "What it reads"): 19 of them, `PLANES`. Issue 56 adds the komi
 as an input; it belongs here, in `PLANES` and `extra_inputs` (the one
 place the training makes the network's input from what write_planes
@@ -32,7 +32,7 @@ import os
 import numpy as np
 import torch
 
-# src/player/knowledge/planes.rs: PLANES, and the legal-move plane that
+# src/player/network/planes.rs: PLANES, and the legal-move plane that
 # masks the policy when accuracy is measured (the engine weighs legal moves
 # only).
 PLANES = 19

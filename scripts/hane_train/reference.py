@@ -1,6 +1,6 @@
 """The one reference forward pass: a weights file's network computed from
 its tensors alone (export.read), in float64, as the engine computes it
-(src/player/knowledge/network.rs). It writes the golden file the engine's
+(src/player/network/forward.rs). It writes the golden file the engine's
 test reads (data/policy-net-golden.json: `the_shipped_network_reproduces_
 the_training_frameworks_logits`, within 1e-4) and checks a file against
 one.

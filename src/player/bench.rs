@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::board::{board_of, winner, PlayoutBoard};
-use super::knowledge::{EvalScratch, Evaluator, RECENT_MOVES};
+use super::network::{EvalScratch, Evaluator, RECENT_MOVES};
 use super::params::SearchParams;
 use super::playout::{light_playout, PlayoutRecords};
 use super::rng::FastRng;
@@ -278,7 +278,7 @@ mod tests {
     #[test]
     fn network_evaluations_are_timed_on_every_size() {
         for size in [9, 13, 19] {
-            let bench = network_evaluations(size, 3, &crate::player::knowledge::Network::shipped());
+            let bench = network_evaluations(size, 3, &crate::player::network::Network::shipped());
             assert_eq!((bench.size, bench.evaluations), (size, 3));
             assert!(
                 bench.seconds > 0.0 && bench.milliseconds_each() > 0.0,

@@ -5,6 +5,9 @@
 //! - `board`: the fast playout board, self-atari tests and tactical reading;
 //! - `knowledge`: what a move is worth before any search (shapes, the
 //!   learned move model);
+//! - `network`: the network, one component: its weights, input planes,
+//!   forward pass, the evaluator the search asks through, its cache and
+//!   symmetric judgement (it uses only `board`);
 //! - `playout`: the light and policy playouts;
 //! - `params` (a file between the playouts and the search: it names the
 //!   playout policy's probabilities, and the search reads it): the one
@@ -23,6 +26,7 @@ mod board;
 mod clock;
 mod decision;
 mod knowledge;
+mod network;
 mod params;
 mod playout;
 mod request;
@@ -34,7 +38,7 @@ mod player;
 
 pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
-pub use knowledge::{
+pub use network::{
     describe_weights, evaluate_weights_on_empty_board, evaluator_from_bytes, shipped_evaluator,
     CacheUse, Evaluation, Evaluator,
 };
@@ -49,9 +53,10 @@ pub use search::{FilterKind, MoveFilter, MoveRule, RootMove, SearchReport};
 pub mod model {
     pub use super::board::{PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
     pub use super::knowledge::{
-        canonical_shape, features, play_and_remember, spatial_hashes, write_planes, Group,
-        MoveFeatures, Recent, RecentMoves, GROUPS, LARGE_FROM, PLANES, RECENT_MOVES, SPATIAL_SIZES,
+        canonical_shape, features, spatial_hashes, Group, MoveFeatures, Recent, GROUPS, LARGE_FROM,
+        SPATIAL_SIZES,
     };
+    pub use super::network::{play_and_remember, write_planes, RecentMoves, PLANES, RECENT_MOVES};
 }
 
 /// Bytes one node of the search tree takes, for fitting `--max-tree-mb`.

@@ -48,7 +48,7 @@ pub struct SearchParams {
     /// The same on the large boards: off, where the rate form alone was
     /// measured (the wins form was not shown to help there).
     pub prior_learned_wins_large: u32,
-    /// Virtual wins of the policy network (`knowledge::Network`): a
+    /// Virtual wins of the policy network (`network::Network`): a
     /// move it gives probability p gets sqrt(p) times this many playouts,
     /// all won (Pachi's form for its network; 0: off).
     pub prior_network: u32,

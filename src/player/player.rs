@@ -12,7 +12,7 @@ use super::clock::Budget;
 use super::decision::{
     after_pass_check, first_decision, kept_to_filter, pass_check, Decision, Resign, Situation,
 };
-use super::knowledge::{shipped_evaluator, CacheUse, Evaluator};
+use super::network::{shipped_evaluator, CacheUse, Evaluator};
 use super::params::SearchParams;
 use super::request::SearchRequest;
 use super::search::{
@@ -447,7 +447,7 @@ mod tests {
         // what does not fit is not judged.
         let evaluator = Slow(
             Duration::from_millis(40),
-            crate::player::knowledge::Network::shipped(),
+            crate::player::network::Network::shipped(),
         );
         let mut player = Player::new(&PlayerConfig {
             threads: 2,
@@ -649,13 +649,13 @@ mod tests {
             &self,
             board: &mut crate::player::board::PlayoutBoard,
             _: Color,
-            _: &crate::player::knowledge::RecentMoves,
-            _: &mut crate::player::knowledge::EvalScratch,
-        ) -> Arc<crate::player::knowledge::Evaluation> {
+            _: &crate::player::network::RecentMoves,
+            _: &mut crate::player::network::EvalScratch,
+        ) -> Arc<crate::player::network::Evaluation> {
             let size = board.size();
             let mut logits = vec![-20.0; size.points() + 1];
             logits[size.index(self.0)] = 20.0;
-            Arc::new(crate::player::knowledge::Evaluation {
+            Arc::new(crate::player::network::Evaluation {
                 logits,
                 win_chance: None,
                 ownership: None,
@@ -716,11 +716,11 @@ mod tests {
             &self,
             board: &mut crate::player::board::PlayoutBoard,
             to_move: Color,
-            _: &crate::player::knowledge::RecentMoves,
-            _: &mut crate::player::knowledge::EvalScratch,
-        ) -> Arc<crate::player::knowledge::Evaluation> {
+            _: &crate::player::network::RecentMoves,
+            _: &mut crate::player::network::EvalScratch,
+        ) -> Arc<crate::player::network::Evaluation> {
             let points = board.size().points();
-            Arc::new(crate::player::knowledge::Evaluation {
+            Arc::new(crate::player::network::Evaluation {
                 logits: vec![0.0; points + 1],
                 win_chance: None,
                 ownership: Some(vec![to_move.sign(); points]),
@@ -803,16 +803,16 @@ mod tests {
 
     /// The shipped network, each evaluation taking `0` longer: a network
     /// file far larger than the shipped one.
-    struct Slow(std::time::Duration, crate::player::knowledge::Network);
+    struct Slow(std::time::Duration, crate::player::network::Network);
 
     impl Evaluator for Slow {
         fn evaluate(
             &self,
             board: &mut crate::player::board::PlayoutBoard,
             to_move: Color,
-            recent: &crate::player::knowledge::RecentMoves,
-            scratch: &mut crate::player::knowledge::EvalScratch,
-        ) -> Arc<crate::player::knowledge::Evaluation> {
+            recent: &crate::player::network::RecentMoves,
+            scratch: &mut crate::player::network::EvalScratch,
+        ) -> Arc<crate::player::network::Evaluation> {
             std::thread::sleep(self.0);
             self.1.evaluate(board, to_move, recent, scratch)
         }
@@ -842,7 +842,7 @@ mod tests {
     fn a_short_clock_searches_without_an_evaluator_it_cannot_pay_for() {
         let slow = Slow(
             std::time::Duration::from_millis(150),
-            crate::player::knowledge::Network::shipped(),
+            crate::player::network::Network::shipped(),
         );
         let mut player = Player::new(&PlayerConfig {
             seed: Some(5),
@@ -883,16 +883,16 @@ mod tests {
 
     /// The shipped network's policy with a fixed judgement: the side to
     /// move wins with this chance, whatever the position.
-    struct Judge(f32, crate::player::knowledge::Network);
+    struct Judge(f32, crate::player::network::Network);
 
     impl Evaluator for Judge {
         fn evaluate(
             &self,
             board: &mut crate::player::board::PlayoutBoard,
             to_move: Color,
-            recent: &crate::player::knowledge::RecentMoves,
-            scratch: &mut crate::player::knowledge::EvalScratch,
-        ) -> Arc<crate::player::knowledge::Evaluation> {
+            recent: &crate::player::network::RecentMoves,
+            scratch: &mut crate::player::network::EvalScratch,
+        ) -> Arc<crate::player::network::Evaluation> {
             let mut evaluation = (*self.1.evaluate(board, to_move, recent, scratch)).clone();
             evaluation.win_chance = Some(self.0);
             Arc::new(evaluation)
@@ -918,7 +918,7 @@ mod tests {
                 seed: Some(2),
                 evaluator: Some(Arc::new(Judge(
                     chance,
-                    crate::player::knowledge::Network::shipped(),
+                    crate::player::network::Network::shipped(),
                 ))),
                 search: SearchParams {
                     value_weight,

@@ -18,6 +18,7 @@ mod priors;
 mod report;
 mod selection;
 mod stopping;
+mod threads;
 mod tree;
 // Each file is named for the one type it holds: `Search` in search.rs.
 #[allow(clippy::module_inception)]
@@ -27,8 +28,9 @@ mod worker;
 pub use filter::{FilterKind, MoveFilter, MoveRule};
 pub use komi::{handicap_extra, search_komi};
 pub use report::{summarise, RootMove, SearchReport};
-pub use search::{run_threads, Search};
+pub use search::Search;
 pub use stopping::{manage_time, CHECK_INTERVAL};
+pub use threads::run_threads;
 pub use tree::{Node, Tree};
 pub use worker::Worker;
 

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{settled_count, PlayoutBoard, Point};
-use crate::player::knowledge::{
+use crate::player::network::{
     play_and_remember, symmetric_area, symmetries_of, EvalScratch, Evaluation, Evaluator,
     RecentMoves, RECENT_MOVES,
 };

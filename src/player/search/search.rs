@@ -38,7 +38,7 @@ use super::tree::{Expansion, HalfWins, NodeId, Tree, PASS};
 use super::worker::{ownership_len, Descent, IterationBuffers, Step, Worker};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
 use crate::player::board::{board_of, winner, PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
-use crate::player::knowledge::{EvalScratch, Evaluator, RecentMoves, RECENT_MOVES};
+use crate::player::network::{EvalScratch, Evaluator, RecentMoves, RECENT_MOVES};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
     first_code, light_playout, policy_playout, PlayoutRecords, Policy, PolicyPlayout, FIRST_NONE,
@@ -786,40 +786,10 @@ fn black_half_wins(winner: Option<Color>) -> HalfWins {
     }
 }
 
-/// Runs `search` on one thread per worker until `deadline`, until
-/// `playouts_left` runs out or until `stop`: the threads grow the one tree
-/// together. A panic in a thread reaches the caller with its own message.
-pub fn run_threads(
-    search: &Search,
-    workers: &mut [Worker],
-    deadline: Option<Instant>,
-    playouts_left: &AtomicU64,
-    stop: &AtomicBool,
-) {
-    if let Some(first) = workers.first_mut() {
-        search.prepare_root(first);
-    }
-    std::thread::scope(|scope| {
-        let threads: Vec<_> = workers
-            .iter_mut()
-            .map(|worker| scope.spawn(move || search.run(worker, deadline, playouts_left, stop)))
-            .collect();
-        // Joined here so that a thread's panic reaches the caller with its
-        // own message (the scope would replace it with "a scoped thread
-        // panicked"). The tree it leaves half-built (a node marked as being
-        // expanded for ever) is the caller's to drop: the engine clears the
-        // player after a panic.
-        for thread in threads {
-            if let Err(payload) = thread.join() {
-                std::panic::resume_unwind(payload);
-            }
-        }
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::search::run_threads;
 
     fn game_with(size: usize, komi: f64, black: &[&str], white: &[&str]) -> Game {
         let mut game = Game::new(size, komi);

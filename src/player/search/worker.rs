@@ -7,7 +7,7 @@ use super::margins::Margins;
 use super::tree::NodeId;
 use crate::game::{Color, Vertex};
 use crate::player::board::{PlayoutBoard, Point, TacticalReader, DEEP_BUDGET, PLAYOUT_BUDGET};
-use crate::player::knowledge::EvalScratch;
+use crate::player::network::EvalScratch;
 use crate::player::playout::Replies;
 use crate::player::rng::FastRng;
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::network::{EvalScratch, Network};
+use super::forward::{EvalScratch, Network};
 use super::planes::RecentMoves;
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, Point};

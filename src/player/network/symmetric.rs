@@ -10,7 +10,7 @@
 //! evaluations a position on a square), not the search's.
 
 use super::evaluator::Evaluator;
-use super::network::EvalScratch;
+use super::forward::EvalScratch;
 use super::planes::RecentMoves;
 use crate::game::{Color, Symmetry};
 use crate::player::board::{turned, PlayoutBoard};
@@ -53,8 +53,8 @@ pub fn symmetric_area(
 mod tests {
     use super::*;
     use crate::game::{BoardSize, Vertex};
-    use crate::player::knowledge::evaluator::CachedEvaluator;
-    use crate::player::knowledge::network::Network;
+    use crate::player::network::evaluator::CachedEvaluator;
+    use crate::player::network::forward::Network;
 
     fn one_stone(stone: &str) -> (PlayoutBoard, RecentMoves) {
         let mut board = PlayoutBoard::new(BoardSize::square(19));

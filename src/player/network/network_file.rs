@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use super::network::{Conv, Network, OwnershipHead, ValueHead};
+use super::forward::{Conv, Network, OwnershipHead, ValueHead};
 use super::planes::PLANES;
 
 const MAGIC: &[u8; 8] = b"HANEPOL1";

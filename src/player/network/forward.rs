@@ -379,7 +379,7 @@ mod tests {
     use super::*;
     use crate::game::sgf::{self, SgfAction};
     use crate::game::Move;
-    use crate::player::knowledge::{play_and_remember, RECENT_MOVES};
+    use crate::player::network::{play_and_remember, RECENT_MOVES};
 
     #[test]
     fn the_shipped_network_reproduces_the_training_frameworks_logits() {
