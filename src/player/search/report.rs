@@ -239,104 +239,27 @@ pub fn summarise(
             }
         })
     };
-    let totals = root_totals(search);
-    let mut ownership = vec![0.0f64; size.points()];
-    let mut squares = vec![0.0f64; size.points()];
-    let mut samples = 0u64;
-    // Per root move whose ownership was summed: the sums and the count.
-    let mut move_ownership: Vec<(Point, Vec<f64>, u32)> = Vec::new();
-    let mut all_margins = Margins::default();
-    let mut playouts = 0;
-    // Per root move: Black's margins over the playouts through it.
-    let mut margins: Vec<(Point, Margins)> = Vec::new();
-    for worker in workers {
-        playouts += worker.playouts();
-        let sums = worker.ownership_sums();
-        let sums_of_squares = worker.ownership_squares();
-        for (i, v) in Vertex::all(size).enumerate() {
-            let point = search.board().point(v) as usize;
-            ownership[i] += sums[point];
-            squares[i] += sums_of_squares[point];
-        }
-        samples += worker.ownership_samples();
-        for (point, sums, count) in search.root_ownership(worker) {
-            let index = match move_ownership.iter().position(|m| m.0 == point) {
-                Some(index) => index,
-                None => {
-                    move_ownership.push((point, vec![0.0; size.points()], 0));
-                    move_ownership.len() - 1
-                }
-            };
-            let entry = &mut move_ownership[index];
-            for (i, v) in Vertex::all(size).enumerate() {
-                entry.1[i] += sums[search.board().point(v) as usize];
-            }
-            entry.2 += count;
-        }
-        all_margins.merge(worker.margins());
-        for (point, counts) in search.root_margins(worker) {
-            match margins.iter_mut().find(|m| m.0 == point) {
-                Some(m) => m.1.merge(counts),
-                None => margins.push((point, counts.clone())),
-            }
-        }
-    }
-    let n = samples.max(1) as f64;
-    let ownership_stdev = ownership
-        .iter()
-        .zip(&squares)
-        .map(|(sum, square)| {
-            let mean = sum / n;
-            ((square / n - mean * mean).max(0.0).sqrt()) as f32
-        })
-        .collect();
-    let ownership = ownership.iter().map(|o| (o / n) as f32).collect();
-    let priors = search.root_priors();
-    let mut areas = search.tree().network_areas();
-    // In analysis the root's and its moves' own judgements are the
-    // symmetric ones (`Search::judged_area`), where the network judged them
-    // at all: the search's own, of one orientation, judged the four 4-4
-    // points of the empty board 5 points apart.
-    let root_moves = std::iter::once((Tree::ROOT, None)).chain(
-        search
-            .tree()
-            .child_nodes(Tree::ROOT)
-            .map(|(id, node)| (id, Some(node.mv()))),
-    );
-    for (id, mv) in root_moves {
-        if let Some(own) = areas.get_mut(&id) {
-            *own = search.judged_area(mv).unwrap_or(*own);
-        }
-    }
+    let sums = WorkerSums::of(search, workers, size);
+    let (ownership, ownership_stdev) = sums.ownership();
     let leads = Leads {
         search,
-        areas,
+        areas: report_areas(search),
         komi,
     };
-    let mut moves: Vec<RootMove> = totals
+    let mut moves: Vec<RootMove> = root_totals(search)
         .iter()
         .map(|t| {
-            let counts = margins.iter().find(|m| m.0 == t.point).map(|m| &m.1);
-            let child = search.tree().child_with_move(Tree::ROOT, t.point);
-            let playouts = counts.and_then(|m| m.lead(komi));
-            let margin = match child.and_then(|c| leads.judged(c)) {
-                Some(judged) => leads.mixed(Some(judged), playouts),
-                None if t.visits > 0 => leads.after_move(playouts, t.point).or(playouts),
-                None => playouts,
-            };
-            let score_stdev = counts.and_then(Margins::stdev);
-            let owners = move_ownership
-                .iter()
-                .find(|m| m.0 == t.point)
-                .map(|(_, sums, count)| {
-                    let n = (*count).max(1) as f64;
-                    sums.iter().map(|s| (s / n) as f32).collect()
-                });
+            let counts = sums.margins_after(t.point);
             RootMove {
-                ownership: owners,
-                score_stdev,
+                ownership: sums.ownership_after(t.point),
+                score_stdev: counts.and_then(Margins::stdev),
                 game_win_rate: counts.and_then(side_share),
-                ..root_move(t, margin, search, priors)
+                ..root_move(
+                    t,
+                    move_lead(&leads, t, counts),
+                    search,
+                    search.root_priors(),
+                )
             }
         })
         .collect();
@@ -352,10 +275,8 @@ pub fn summarise(
     // (docs/benchmarks.md), the mean read 18.1% of them as losses of 3
     // points or more, the tree's 11.1%.
     let black_margin = leads
-        .black_lead(all_margins.lead(komi), Some(Tree::ROOT))
+        .black_lead(sums.margins.lead(komi), Some(Tree::ROOT))
         .unwrap_or_else(|| game.score() as f32);
-    let score_stdev = all_margins.stdev().unwrap_or(0.0);
-    let root_game_win_rate = side_share(&all_margins);
     SearchReport {
         size,
         to_move,
@@ -363,10 +284,148 @@ pub fn summarise(
         ownership,
         ownership_stdev,
         black_margin,
-        root_game_win_rate,
-        score_stdev,
-        playouts,
+        root_game_win_rate: side_share(&sums.margins),
+        score_stdev: sums.margins.stdev().unwrap_or(0.0),
+        playouts: sums.playouts,
         elapsed,
+    }
+}
+
+/// Black's lead after the root move `t`: the network's judgement over its
+/// subtree mixed with the margin at which its playouts (`counts`) split
+/// evenly, where there is each.
+fn move_lead(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f32> {
+    let child = leads.search.tree().child_with_move(Tree::ROOT, t.point);
+    let playouts = counts.and_then(|m| m.lead(leads.komi));
+    match child.and_then(|c| leads.judged(c)) {
+        Some(judged) => leads.mixed(Some(judged), playouts),
+        None if t.visits > 0 => leads.after_move(playouts, t.point).or(playouts),
+        None => playouts,
+    }
+}
+
+/// The network's areas kept beside the tree, the root's and its moves'
+/// replaced by the analysis's symmetric judgements (`Search::judged_area`)
+/// where the network judged them at all: the search's own, of one
+/// orientation, judged the four 4-4 points of the empty board 5 points
+/// apart.
+fn report_areas(search: &Search) -> HashMap<NodeId, f32> {
+    let mut areas = search.tree().network_areas();
+    let root_moves = std::iter::once((Tree::ROOT, None)).chain(
+        search
+            .tree()
+            .child_nodes(Tree::ROOT)
+            .map(|(id, node)| (id, Some(node.mv()))),
+    );
+    for (id, mv) in root_moves {
+        if let Some(own) = areas.get_mut(&id) {
+            *own = search.judged_area(mv).unwrap_or(*own);
+        }
+    }
+    areas
+}
+
+/// What the threads counted on their own, summed over them: ownership
+/// (per vertex, with its squares for the spread), per root move its
+/// ownership and margins, and all the margins.
+struct WorkerSums {
+    size: BoardSize,
+    ownership: Vec<f64>,
+    squares: Vec<f64>,
+    samples: u64,
+    /// Per root move whose ownership was summed: the sums and the count.
+    move_ownership: Vec<(Point, Vec<f64>, u32)>,
+    margins: Margins,
+    /// Per root move: Black's margins over the playouts through it.
+    move_margins: Vec<(Point, Margins)>,
+    playouts: u64,
+}
+
+impl WorkerSums {
+    fn of(search: &Search, workers: &[Worker], size: BoardSize) -> WorkerSums {
+        let mut sums = WorkerSums {
+            size,
+            ownership: vec![0.0; size.points()],
+            squares: vec![0.0; size.points()],
+            samples: 0,
+            move_ownership: Vec::new(),
+            margins: Margins::default(),
+            move_margins: Vec::new(),
+            playouts: 0,
+        };
+        for worker in workers {
+            sums.add(search, worker);
+        }
+        sums
+    }
+
+    fn add(&mut self, search: &Search, worker: &Worker) {
+        let size = self.size;
+        self.playouts += worker.playouts();
+        let (sums, sums_of_squares) = (worker.ownership_sums(), worker.ownership_squares());
+        for (i, v) in Vertex::all(size).enumerate() {
+            let point = search.board().point(v) as usize;
+            self.ownership[i] += sums[point];
+            self.squares[i] += sums_of_squares[point];
+        }
+        self.samples += worker.ownership_samples();
+        for (point, sums, count) in search.root_ownership(worker) {
+            let index = match self.move_ownership.iter().position(|m| m.0 == point) {
+                Some(index) => index,
+                None => {
+                    self.move_ownership
+                        .push((point, vec![0.0; size.points()], 0));
+                    self.move_ownership.len() - 1
+                }
+            };
+            let entry = &mut self.move_ownership[index];
+            for (i, v) in Vertex::all(size).enumerate() {
+                entry.1[i] += sums[search.board().point(v) as usize];
+            }
+            entry.2 += count;
+        }
+        self.margins.merge(worker.margins());
+        for (point, counts) in search.root_margins(worker) {
+            match self.move_margins.iter_mut().find(|m| m.0 == point) {
+                Some(m) => m.1.merge(counts),
+                None => self.move_margins.push((point, counts.clone())),
+            }
+        }
+    }
+
+    /// Each vertex's mean owner and the owner's standard deviation.
+    fn ownership(&self) -> (Vec<f32>, Vec<f32>) {
+        let n = self.samples.max(1) as f64;
+        let stdev = self
+            .ownership
+            .iter()
+            .zip(&self.squares)
+            .map(|(sum, square)| {
+                let mean = sum / n;
+                ((square / n - mean * mean).max(0.0).sqrt()) as f32
+            })
+            .collect();
+        let mean = self.ownership.iter().map(|o| (o / n) as f32).collect();
+        (mean, stdev)
+    }
+
+    /// The mean owners after the root move `point`, where they were summed.
+    fn ownership_after(&self, point: Point) -> Option<Vec<f32>> {
+        self.move_ownership
+            .iter()
+            .find(|m| m.0 == point)
+            .map(|(_, sums, count)| {
+                let n = (*count).max(1) as f64;
+                sums.iter().map(|s| (s / n) as f32).collect()
+            })
+    }
+
+    /// The margins of the playouts through the root move `point`.
+    fn margins_after(&self, point: Point) -> Option<&Margins> {
+        self.move_margins
+            .iter()
+            .find(|m| m.0 == point)
+            .map(|m| &m.1)
     }
 }
 
