@@ -7,6 +7,7 @@
 
 mod count;
 mod keys;
+mod liberties;
 mod log;
 mod playout_board;
 mod point;
