@@ -64,6 +64,8 @@ pack() {
     RUSTFLAGS="-C target-feature=+crt-static" cargo build --release \
         --example write_planes --target x86_64-unknown-linux-gnu
     cp target/x86_64-unknown-linux-gnu/release/examples/write_planes "$KIT/"
+    # Its debug information out: 4.5 MB to 1.4 MB of the 64 MiB carried.
+    strip "$KIT/write_planes" 2>/dev/null || true
     # One slice a kit: the previous call's slice out, this one in.
     rm -f "$KIT"/slice-*.hgm.xz "$KIT/tom.txt.xz" "$KIT/Kifu.index.xz"
     cp "$SLICES/$name.hgm.xz" "$KIT/"

@@ -22,7 +22,9 @@ games, counted in that order from 0 (the 2011 ones counted, not written, so
 that Tom's count is write_planes' count over the Tom files), every 50th
 (0, 50, ...) is held out: the rule write_planes applies to the Tom lines
 (`--held-out-every 50`), so that Tom's held-out games stay the ones the
-project measured on, and TYGEM's every 50th joins them. A held-out game is
+project measured on (50,882 distinct Tom games, as write_planes counts
+them: a record whose colours do not alternate is counted, not written),
+and TYGEM's every 50th joins them. A held-out game is
 written in its slice with its flag set: write_planes puts it in the held
 split, never in the training one.
 
@@ -65,7 +67,7 @@ HOW_POINTS, HOW_RESIGN, HOW_TIME, HOW_OTHER, HOW_UNKNOWN = 0, 1, 2, 3, 255
 PASS = 19
 HEADER = struct.Struct("<BIbBBHH")
 
-MOVE = re.compile(rb";([BW])\[([a-s]{2})?\]")
+MOVE = re.compile(rb";([BW])\[([a-t]{2})?\]")
 
 
 def excluded(month, date=None):
@@ -103,25 +105,43 @@ def parse_result(text):
     return winner, HOW_OTHER, 0
 
 
-def parse_moves(text):
-    """The moves of a line's record (after the tab) as (column, row) pairs,
-    (19, 19) for a pass; None where the line is not a game: no moves,
-    anything but moves, or colours that do not alternate from Black."""
+def parse_line_moves(text):
+    """The moves of a line's record (after the tab) as (colour, column,
+    row), column and row 19 for a pass (`[]`, or `[tt]` as SGF allows on
+    19x19); None where the line is not a game: no moves, or anything but
+    moves."""
     text = text.rstrip(b"\r\n")
     moves = []
     pos = 0
     for m in MOVE.finditer(text):
         if m.start() != pos:
             return None
-        color = m.group(1)
-        if color != (b"B" if len(moves) % 2 == 0 else b"W"):
-            return None
         point = m.group(2)
-        moves.append((PASS, PASS) if point is None else (point[0] - 97, point[1] - 97))
+        if point is None or point == b"tt":
+            moves.append((m.group(1), PASS, PASS))
+        elif b"t" in point:
+            return None
+        else:
+            moves.append((m.group(1), point[0] - 97, point[1] - 97))
         pos = m.end()
     if pos != len(text) or not moves or len(moves) >= 65536:
         return None
     return moves
+
+
+def alternate(moves):
+    """Whether the colours alternate from Black: the format stores no
+    colour."""
+    return all(c == (b"B" if i % 2 == 0 else b"W") for i, (c, _, _) in enumerate(moves))
+
+
+def parse_moves(text):
+    """The (column, row) pairs of a line whose colours alternate from
+    Black, or None."""
+    moves = parse_line_moves(text)
+    if moves is None or not alternate(moves):
+        return None
+    return [(col, row) for _, col, row in moves]
 
 
 def encode_game(game):
@@ -239,21 +259,30 @@ def games_of(mirror, stats):
             if not line.strip():
                 continue
             gid, tab, record = line.partition(b"\t")
-            moves = parse_moves(record) if tab else None
-            try:
-                gid = int(gid)
-            except ValueError:
-                moves = None
-            if moves is None or not 0 <= gid < 2**32:
+            moves = parse_line_moves(record) if tab else None
+            if moves is None:
                 stats["unreadable_lines"] += 1
                 continue
-            key = hashlib.blake2b(bytes(c for m in moves for c in m), digest_size=12).digest()
+            # Distinct by colours and points, as write_planes tells games
+            # apart: its count of Tom's distinct games is this one's.
+            key = hashlib.blake2b(b"".join(bytes((c[0], x, y)) for c, x, y in moves), digest_size=12).digest()
             if key in seen:
                 stats["duplicates"] += 1
                 continue
             seen.add(key)
             held = number % HELD_OUT_EVERY == 0
             number += 1
+            try:
+                gid = int(gid)
+            except ValueError:
+                gid = -1
+            if not alternate(moves) or not 0 <= gid < 2**32:
+                # Counted (the held-out rule counts it as write_planes
+                # does), not written: a record whose colours do not
+                # alternate breaks the rules, the planes stop there.
+                stats["not_written"] += 1
+                continue
+            moves = [(x, y) for _, x, y in moves]
             date, result, komi = index.get(str(gid), (None, None, None))
             if excluded(month, date):
                 stats["excluded_2011"] += 1
@@ -278,7 +307,7 @@ def fingerprint(data):
 
 def pack(mirror, out_dir, slice_games, only=None, log=print):
     os.makedirs(out_dir, exist_ok=True)
-    stats = dict(missing_blobs=[], excluded_2011_months=[], unreadable_lines=0, duplicates=0, excluded_2011=0, komi_unknown=0)
+    stats = dict(missing_blobs=[], excluded_2011_months=[], unreadable_lines=0, not_written=0, duplicates=0, excluded_2011=0, komi_unknown=0)
     slices = []
     current = None
 

@@ -37,7 +37,10 @@ class Corpus:
                 line(1, ["pd", "dd", "pp"]),
                 line(2, ["pd", "dd", "pp"]),  # a repeat: left out
                 line(3, ["qd", "", "dp"]),  # with a pass
-                "4\t;B[pd];B[dd]",  # colours that do not alternate: unreadable
+                "4\t;B[pd];B[dd]",  # colours that do not alternate: counted, not written
+                "6\tB[pd]",  # not a record: unreadable
+                line(7, ["tt", "pd"]),  # [tt], a pass on 19x19; the same game as 8
+                line(8, ["", "pd"]),
             ]) + "\n",
             "Tom/kifu/2011-01": line(5, ["aa", "bb"]) + "\n",
             "Tom/Kifu.index": "1\t2010.12.01 10:00\tw\tb\t6.5\tB+0.5\t3\t30/3 5m\n"
@@ -102,9 +105,11 @@ class PackTest(unittest.TestCase):
 
     def test_round_trip(self):
         by_id = {(g["source"], g["id"]): g for g in self.games}
-        self.assertEqual(sorted(by_id), [(0, 1), (0, 3), (1, 100), (1, 102)])
-        self.assertEqual(self.manifest["duplicates"], 1)
+        self.assertEqual(sorted(by_id), [(0, 1), (0, 3), (0, 7), (1, 100), (1, 102)])
+        self.assertEqual(by_id[(0, 7)]["moves"], [(pc.PASS, pc.PASS), (15, 3)])
+        self.assertEqual(self.manifest["duplicates"], 2)
         self.assertEqual(self.manifest["unreadable_lines"], 1)
+        self.assertEqual(self.manifest["not_written"], 1)
         g = by_id[(0, 1)]
         self.assertEqual(g["moves"], [(15, 3), (3, 3), (15, 15)])
         self.assertEqual((g["komi"], g["winner"], g["how"], g["margin"]), (6.5, 1, pc.HOW_POINTS, 1))
@@ -121,10 +126,10 @@ class PackTest(unittest.TestCase):
             self.assertEqual(pc.decode_games(pc.MAGIC + pc.encode_game(game)), [game])
 
     def test_slices_and_held_out(self):
-        self.assertEqual([s["games"] for s in self.manifest["slices"]], [3, 1])
-        self.assertEqual(self.manifest["slices"][0]["months"], ["Tom/2010-12", "TYGEM/2010-12"])
+        self.assertEqual([s["games"] for s in self.manifest["slices"]], [3, 2])
+        self.assertEqual([s["months"] for s in self.manifest["slices"]], [["Tom/2010-12"], ["TYGEM/2010-12"]])
         # Every 50th distinct game from the first: only the first here.
-        self.assertEqual([g["held"] for g in self.games], [True, False, False, False])
+        self.assertEqual([g["held"] for g in self.games], [True, False, False, False, False])
 
     def test_the_layout_write_planes_reads(self):
         # The bytes examples/write_planes' test builds by hand for its first game.
