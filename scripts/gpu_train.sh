@@ -31,7 +31,10 @@
 # new run; MINUTES (6), this call's training time (the planes, about half a
 # minute on 16 cores, and the last measures keep the call well inside its
 # 10 minutes); LR, the peak learning rate for a new run (0.1); GAMES, the
-# slice's first games only (0: all; for a check on a CPU); DEVICE (cuda
+# slice's first games only (0: all; for a check on a CPU); PER_GAME, the
+# positions taken of each game (write_planes --per-game; 0: all, about 220
+# a game: 44 million positions and 38 GB of planes for a slice of 200,000,
+# more than a call trains on); DEVICE (cuda
 # where there is one); EXTRA, more arguments for train.py. A checkpoint
 # gpu-kit/resume.pt, the net.pt an earlier call brought back, is continued
 # (its step count, schedule and data slice are in it), so that calls of
@@ -108,6 +111,7 @@ run() {
     xz -dc "$slice" >"$work/slice.hgm"
     local limit=()
     [[ $games -gt 0 ]] && limit=(--games "$games")
+    limit+=(--per-game "${PER_GAME:-0}")
     local ownership=()
     if [[ -f $KIT/ownership.txt.xz ]]; then
         xz -dc "$KIT/ownership.txt.xz" >"$work/ownership.txt"

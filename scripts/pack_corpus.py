@@ -34,7 +34,7 @@ The format (one slice, before xz; all integers little-endian):
     per game:
       flags   u8   bit 0: held out; bits 1-2: source (0 Tom, 1 TYGEM)
       id      u32  the game's ID in its source's index
-      komi    i8   in half points (13: 6.5)
+      komi    i8   in half points (13: 6.5), -128 unknown
       winner  u8   0 unknown, 1 Black, 2 White, 3 draw
       how     u8   0 by points, 1 resignation, 2 time, 3 other (offline,
                    forfeit), 255 unknown
@@ -65,6 +65,7 @@ TYGEM_KOMI = 6.5
 WINNER = {"B": 1, "W": 2}
 HOW_POINTS, HOW_RESIGN, HOW_TIME, HOW_OTHER, HOW_UNKNOWN = 0, 1, 2, 3, 255
 PASS = 19
+KOMI_UNKNOWN = -128
 HEADER = struct.Struct("<BIbBBHH")
 
 MOVE = re.compile(rb";([BW])\[([a-t]{2})?\]")
@@ -148,7 +149,7 @@ def encode_game(game):
     """One game's bytes: `game` a dict with held, source, id, komi, winner,
     how, margin, moves."""
     flags = int(game["held"]) | (game["source"] << 1)
-    komi = round(game["komi"] * 2)
+    komi = KOMI_UNKNOWN if game["komi"] is None else round(game["komi"] * 2)
     out = bytearray(HEADER.pack(flags, game["id"], komi, game["winner"], game["how"], game["margin"], len(game["moves"])))
     for col, row in game["moves"]:
         out += bytes((col, row))
@@ -165,7 +166,7 @@ def decode_games(data):
         raw = data[pos : pos + 2 * n]
         pos += 2 * n
         moves = [(raw[2 * i], raw[2 * i + 1]) for i in range(n)]
-        games.append(dict(held=bool(flags & 1), source=flags >> 1, id=gid, komi=komi / 2, winner=winner, how=how, margin=margin, moves=moves))
+        games.append(dict(held=bool(flags & 1), source=flags >> 1, id=gid, komi=None if komi == KOMI_UNKNOWN else komi / 2, winner=winner, how=how, margin=margin, moves=moves))
     return games
 
 
@@ -291,7 +292,6 @@ def games_of(mirror, stats):
                 komi = TYGEM_KOMI
             winner, how, margin = parse_result(result)
             if komi is None:
-                komi = 0.0
                 stats["komi_unknown"] += 1
             yield month, dict(held=held, source=source, id=gid, komi=komi, winner=winner, how=how, margin=margin, moves=moves)
 

@@ -107,6 +107,9 @@ class PackTest(unittest.TestCase):
         by_id = {(g["source"], g["id"]): g for g in self.games}
         self.assertEqual(sorted(by_id), [(0, 1), (0, 3), (0, 7), (1, 100), (1, 102)])
         self.assertEqual(by_id[(0, 7)]["moves"], [(pc.PASS, pc.PASS), (15, 3)])
+        # No index line: neither result nor komi known.
+        self.assertEqual((by_id[(0, 7)]["komi"], by_id[(0, 7)]["winner"]), (None, 0))
+        self.assertEqual(self.manifest["komi_unknown"], 1)
         self.assertEqual(self.manifest["duplicates"], 2)
         self.assertEqual(self.manifest["unreadable_lines"], 1)
         self.assertEqual(self.manifest["not_written"], 1)
@@ -137,6 +140,23 @@ class PackTest(unittest.TestCase):
                     moves=[(3, 3), (15, 15), (19, 19)])
         self.assertEqual(pc.encode_game(game),
                          bytes([1, 77, 0, 0, 0, 13, 1, 0, 7, 0, 3, 0, 3, 3, 15, 15, 19, 19]))
+
+    @unittest.skipUnless(os.environ.get("WRITE_PLANES"), "WRITE_PLANES: a built examples/write_planes")
+    def test_write_planes_reads_a_slice(self):
+        # WRITE_PLANES=target/release/examples/write_planes python3 scripts/test_pack_corpus.py
+        work = os.path.join(self.tmp.name, "wp")
+        os.makedirs(work, exist_ok=True)
+        slice_path = os.path.join(work, "s.hgm")
+        with open(slice_path, "wb") as f:
+            f.write(pc.MAGIC + b"".join(pc.encode_game(g) for g in self.games))
+        subprocess.run([os.environ["WRITE_PLANES"], "--threads", "1", "--out", work, slice_path], check=True, capture_output=True)
+        with open(os.path.join(work, "meta.json")) as f:
+            meta = __import__("json").load(f)
+        # Positions: every move of every game; the held-out one held.
+        self.assertEqual((meta["games"], meta["held"], meta["train"]), (5, 3, 8))
+        with open(os.path.join(work, "train-0.komi"), "rb") as f:
+            komi = [b - 256 if b > 127 else b for b in f.read()]
+        self.assertEqual(komi, [15, 15, 15, -128, -128, 13, 13, 13])
 
 
 if __name__ == "__main__":
