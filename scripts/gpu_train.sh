@@ -4,14 +4,26 @@
 # GPU"). The training is the one entry point, scripts/hane_train/train.py:
 # every head (policy, value, ownership) together, in steps, resumable.
 #
-#   scripts/gpu_train.sh pack CORPUS   # here: gpu-kit/ (.gitignore): the plane
-#                                      # writer, statically linked, and the Tom
-#                                      # corpus of CORPUS (a yenw/computer-go-dataset
-#                                      # clone) as xz, with its index and, from
-#                                      # OWNERSHIP (scripts/final_ownership.py's
-#                                      # file), the ownership targets
-#   scripts/gpu_train.sh run           # there, carry gpu-kit: the planes, the
-#                                      # training, the results under $OUT
+#   scripts/gpu_train.sh slices MIRROR  # here: every slice of the corpus
+#                                       # (Tom and TYGEM, no game of 2011) into
+#                                       # slices/ (.gitignore) with its
+#                                       # manifest.json (scripts/pack_corpus.py;
+#                                       # MIRROR a git dir of
+#                                       # yenw/computer-go-dataset)
+#   scripts/gpu_train.sh pack N [MIRROR] # here: gpu-kit/ (.gitignore): the plane
+#                                       # writer, statically linked, slice N
+#                                       # (slices/ made first from MIRROR if it
+#                                       # is not there) and its manifest entry
+#                                       # (slice.json) and, from OWNERSHIP
+#                                       # (scripts/final_ownership.py's file),
+#                                       # the ownership targets of Tom's games
+#   scripts/gpu_train.sh run            # there, carry gpu-kit: the planes of the
+#                                       # slice carried, the training, the
+#                                       # results under $OUT
+#
+# A call takes the next slice: the checkpoint records the slice it trained
+# on (its name, slice-NNN, and the manifest's fingerprint), so the next
+# call packs the slice after it.
 #
 # run's settings come from the environment: STEPS, the schedule's length in
 # batches of 1,024 (required for a new run; a resumed one keeps its
@@ -19,7 +31,10 @@
 # new run; MINUTES (6), this call's training time (the planes, about half a
 # minute on 16 cores, and the last measures keep the call well inside its
 # 10 minutes); LR, the peak learning rate for a new run (0.1); GAMES, the
-# corpus's first lines only (0: all; for a check on a CPU); DEVICE (cuda
+# slice's first games only (0: all; for a check on a CPU); PER_GAME, the
+# positions taken of each game (write_planes --per-game; 0: all, about 220
+# a game: 44 million positions and 38 GB of planes for a slice of 200,000,
+# more than a call trains on); DEVICE (cuda
 # where there is one); EXTRA, more arguments for train.py. A checkpoint
 # gpu-kit/resume.pt, the net.pt an earlier call brought back, is continued
 # (its step count, schedule and data slice are in it), so that calls of
@@ -32,24 +47,43 @@
 set -euo pipefail
 
 KIT=${KIT:-gpu-kit}
+SLICES=${SLICES:-slices}
+
+slices() {
+    local mirror=${1:?usage: gpu_train.sh slices MIRROR}
+    mkdir -p "$SLICES"
+    nice -n 10 python3 scripts/pack_corpus.py --mirror "$mirror" --out "$SLICES"
+}
 
 pack() {
-    local corpus=${1:?usage: gpu_train.sh pack CORPUS}
+    local n=${1:?usage: gpu_train.sh pack N [MIRROR]}
+    local name
+    name=$(printf 'slice-%03d' "$n")
+    if [[ ! -f $SLICES/$name.hgm.xz ]]; then
+        slices "${2:?slice $n is not in $SLICES: give MIRROR to pack the corpus}"
+    fi
     mkdir -p "$KIT"
     # Static, so that it runs on the lent machine's own system libraries.
     RUSTFLAGS="-C target-feature=+crt-static" cargo build --release \
         --example write_planes --target x86_64-unknown-linux-gnu
     cp target/x86_64-unknown-linux-gnu/release/examples/write_planes "$KIT/"
-    # One game a line, the files in name order: the order write_planes'
-    # held-out split counts in.
-    cat "$corpus"/Tom/kifu/* | xz -9 -T0 >"$KIT/tom.txt.xz"
-    xz -9 <"$corpus/Tom/Kifu.index" >"$KIT/Kifu.index.xz"
+    # Its debug information out: 4.5 MB to 1.4 MB of the 64 MiB carried.
+    strip "$KIT/write_planes" 2>/dev/null || true
+    # One slice a kit: the previous call's slice out, this one in.
+    rm -f "$KIT"/slice-*.hgm.xz "$KIT/tom.txt.xz" "$KIT/Kifu.index.xz"
+    cp "$SLICES/$name.hgm.xz" "$KIT/"
+    python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+s = [s for s in m["slices"] if s["slice"] == int(sys.argv[2])][0]
+json.dump(dict(s, name=sys.argv[3]), open(sys.argv[4], "w"), indent=1)' \
+        "$SLICES/manifest.json" "$n" "$name" "$KIT/slice.json"
     if [[ -n ${OWNERSHIP:-} ]]; then
         xz -9 -T0 <"$OWNERSHIP" >"$KIT/ownership.txt.xz"
     else
         echo "no OWNERSHIP file: the ownership head will not be taught" >&2
     fi
     du -sh "$KIT"
+    du -cb "$KIT"/* | tail -1 | awk '{ printf "%d bytes (64 MiB: %d)\n", $1, 64 * 1048576 }'
 }
 
 run() {
@@ -70,33 +104,35 @@ run() {
     export PYTHONUNBUFFERED=1
     nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null || true
     rm -rf "$work" && mkdir -p "$work"
-    if [[ $games -gt 0 ]]; then
-        # head stops reading early: xz's broken pipe is no failure here.
-        (set +o pipefail; xz -dc "$KIT/tom.txt.xz" | head -n "$games" >"$work/tom.txt")
-    else
-        xz -dc "$KIT/tom.txt.xz" >"$work/tom.txt"
-    fi
-    xz -dc "$KIT/Kifu.index.xz" >"$work/Kifu.index"
+    local slice name fingerprint
+    slice=$(ls "$KIT"/slice-*.hgm.xz)
+    name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$KIT/slice.json")
+    fingerprint=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["fingerprint"])' "$KIT/slice.json")
+    xz -dc "$slice" >"$work/slice.hgm"
+    local limit=()
+    [[ $games -gt 0 ]] && limit=(--games "$games")
+    limit+=(--per-game "${PER_GAME:-0}")
     local ownership=()
     if [[ -f $KIT/ownership.txt.xz ]]; then
         xz -dc "$KIT/ownership.txt.xz" >"$work/ownership.txt"
         ownership=(--ownership "$work/ownership.txt")
     fi
-    "$KIT/write_planes" --results "$work/Kifu.index" "${ownership[@]}" \
-        --out "$work/planes" "$work/tom.txt"
+    "$KIT/write_planes" "${limit[@]}" "${ownership[@]}" \
+        --out "$work/planes" "$work/slice.hgm"
     "$KIT/write_planes" --held-out-every 0 --threads 1 --out "$work/golden" \
         data/selfplay/19x19/game-0000.sgf
     PYTHONPATH=scripts python3 -m hane_train.train --data "$work/planes" \
-        --slice "${SLICE:-tom}" --out "$OUT/net" --golden "$work/golden" "${args[@]}" \
+        --slice "$name" --slice-fingerprint "$fingerprint" --out "$OUT/net" --golden "$work/golden" "${args[@]}" \
         2>&1 | tee "$OUT/train.log"
     ls -l "$OUT"
 }
 
 case ${1:-} in
-pack) pack "${2:-}" ;;
+slices) slices "${2:-}" ;;
+pack) pack "${2:-}" "${3:-}" ;;
 run) run ;;
 *)
-    echo "usage: gpu_train.sh pack CORPUS | run" >&2
+    echo "usage: gpu_train.sh slices MIRROR | pack N [MIRROR] | run" >&2
     exit 2
     ;;
 esac

@@ -16,6 +16,13 @@
 //! fixed: of the distinct games, in the order read, every
 //! `--held-out-every`-th (the first, the N+1-th, ...) is held out (0: none).
 //!
+//! A file may also be a slice of the compact game format of
+//! scripts/pack_corpus.py (it starts `HANEGAMES1`; xz-decompressed first):
+//! per game its moves, result, komi and held-out flag. Its games are split
+//! by their flags (the packer applied the rule above over the whole corpus,
+//! Tom then TYGEM) and `--held-out-every` is not applied to them; their
+//! results and komi are their own, `--results` is not needed.
+//!
 //! A game's result is its SGF RE property or, for a Tom line, the sixth
 //! column of the line of `--results` (the corpus's Kifu.index: `ID<TAB>date
 //! <TAB>white<TAB>black<TAB>komi<TAB>B+Resign<TAB>...`) whose first column
@@ -42,6 +49,9 @@
 //!   move won the game, 0 if it lost, 255 if the result is unknown;
 //! - `train-t.num` / `held-t.num`: per position, its move number in the game
 //!   (0 before the first move) as a little-endian u16, for measures by phase;
+//! - `train-t.komi` / `held-t.komi`: per position, the game's komi in half
+//!   points as a signed byte (13: 6.5; White's, whoever is to move), -128
+//!   where unknown: an SGF's KM, a Tom line's index column, a slice's own;
 //! - `train-t.own` / `held-t.own`, with `--ownership FILE` only: per
 //!   position, one signed byte a point (`BoardSize::index` order): who owns
 //!   the point at the game's end, for the side to move, in hundredths (-100
@@ -92,11 +102,19 @@ struct Options {
     held_per_game: Option<usize>,
 }
 
+/// The komi byte of a position whose game's komi is unknown.
+const KOMI_UNKNOWN: i8 = i8::MIN;
+
+/// The first bytes of a slice of scripts/pack_corpus.py's game format.
+const COMPACT_MAGIC: &[u8] = b"HANEGAMES1\n";
+
 /// One game: its moves, whether it is held out, and its winner if known.
 struct Record {
     moves: Moves,
     held_out: bool,
     winner: Option<Color>,
+    /// The komi in half points, or KOMI_UNKNOWN.
+    komi: i8,
     /// Black's final ownership, in hundredths, where known.
     ownership: Option<Vec<i8>>,
 }
@@ -199,16 +217,102 @@ fn usage() -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// The results of a Tom index, by game ID: the first column and the sixth.
-fn read_results(text: &[u8]) -> HashMap<Vec<u8>, Vec<u8>> {
+/// A game's result text and komi as an index gives them.
+#[derive(Clone, Debug, PartialEq)]
+struct Indexed {
+    result: Vec<u8>,
+    komi: Option<f64>,
+}
+
+/// The results of a Tom index, by game ID: the first column and the sixth,
+/// and the fifth, the komi.
+fn read_results(text: &[u8]) -> HashMap<Vec<u8>, Indexed> {
     text.split(|&b| b == b'\n')
         .filter_map(|line| {
             let mut columns = line.split(|&b| b == b'\t');
             let id = columns.next()?;
-            let result = columns.nth(4)?;
-            Some((id.to_vec(), result.trim_ascii().to_vec()))
+            let komi = columns
+                .nth(3)
+                .and_then(|k| std::str::from_utf8(k).ok())
+                .and_then(|k| k.trim().parse::<f64>().ok());
+            let result = columns.next()?;
+            Some((
+                id.to_vec(),
+                Indexed {
+                    result: result.trim_ascii().to_vec(),
+                    komi,
+                },
+            ))
         })
         .collect()
+}
+
+/// A komi in half points as the komi byte, or KOMI_UNKNOWN.
+fn komi_byte(komi: Option<f64>) -> i8 {
+    match komi {
+        Some(k) if k.is_finite() && (k * 2.0).abs() < 127.5 => (k * 2.0).round() as i8,
+        _ => KOMI_UNKNOWN,
+    }
+}
+
+/// One game of a compact slice: the SGF of its moves, its result and komi
+/// as an index would give them, its held-out flag and, for a Tom game, its
+/// ID (ownership is by Tom ID).
+struct CompactGame {
+    sgf: Vec<u8>,
+    indexed: Indexed,
+    held_out: bool,
+    tom_id: Option<Vec<u8>>,
+}
+
+/// The games of a slice of scripts/pack_corpus.py's format (its docstring
+/// gives the layout), or None where the bytes end inside a game.
+fn compact_games(data: &[u8]) -> Option<Vec<CompactGame>> {
+    let mut rest = data.strip_prefix(COMPACT_MAGIC)?;
+    let mut games = Vec::new();
+    while !rest.is_empty() {
+        let header = rest.get(..12)?;
+        let flags = header[0];
+        let id = u32::from_le_bytes(header[1..5].try_into().ok()?);
+        let komi = header[5] as i8;
+        let (winner, how) = (header[6], header[7]);
+        let margin = u16::from_le_bytes([header[8], header[9]]);
+        let n = u16::from_le_bytes([header[10], header[11]]) as usize;
+        let moves = rest.get(12..12 + 2 * n)?;
+        rest = &rest[12 + 2 * n..];
+        let mut sgf = b"(;SZ[19]".to_vec();
+        for (i, pair) in moves.chunks(2).enumerate() {
+            sgf.extend_from_slice(if i % 2 == 0 { b";B[" } else { b";W[" });
+            if pair[0] < 19 && pair[1] < 19 {
+                sgf.extend_from_slice(&[b'a' + pair[0], b'a' + pair[1]]);
+            }
+            sgf.push(b']');
+        }
+        sgf.push(b')');
+        let side = match winner {
+            1 => "B+",
+            2 => "W+",
+            3 => "0",
+            _ => "?",
+        };
+        let result = match how {
+            0 if winner == 1 || winner == 2 => format!("{side}{}", margin as f64 / 2.0),
+            1 => format!("{side}Resign"),
+            2 => format!("{side}Time"),
+            _ => side.to_string(),
+        };
+        let komi = (komi != KOMI_UNKNOWN).then_some(komi as f64 / 2.0);
+        games.push(CompactGame {
+            sgf,
+            indexed: Indexed {
+                result: result.into_bytes(),
+                komi,
+            },
+            held_out: flags & 1 == 1,
+            tom_id: (flags >> 1 == 0).then(|| id.to_string().into_bytes()),
+        });
+    }
+    Some(games)
 }
 
 /// The final ownership of scripts/final_ownership.py's lines, by game ID,
@@ -260,7 +364,7 @@ fn line_id(line: &[u8]) -> Option<&[u8]> {
 /// parse are skipped.
 fn read_records(
     paths: &[String],
-    results: &HashMap<Vec<u8>, Vec<u8>>,
+    results: &HashMap<Vec<u8>, Indexed>,
     ownership: &OwnershipById,
     options: &Options,
 ) -> Vec<Record> {
@@ -274,40 +378,58 @@ fn read_records(
                 continue;
             }
         };
-        // Each game with the result and the ownership its line's ID has.
-        type Indexed<'a> = (Option<&'a Vec<u8>>, Option<&'a Vec<i8>>);
-        let games: Vec<(Vec<u8>, Indexed)> = if text.first() == Some(&b'(') {
-            vec![(text, (None, None))]
+        // Each game with the result and the ownership its line's ID has,
+        // and its held-out flag where the file gives it.
+        type Entry<'a> = (Vec<u8>, Option<Indexed>, Option<&'a Vec<i8>>, Option<bool>);
+        let games: Vec<Entry> = if text.starts_with(COMPACT_MAGIC) {
+            let Some(games) = compact_games(&text) else {
+                eprintln!("skipped {path}: a slice cut short");
+                continue;
+            };
+            games
+                .into_iter()
+                .map(|g| {
+                    let owner = g.tom_id.as_ref().and_then(|id| ownership.get(id));
+                    (g.sgf, Some(g.indexed), owner, Some(g.held_out))
+                })
+                .collect()
+        } else if text.first() == Some(&b'(') {
+            vec![(text, None, None, None)]
         } else {
             text.split(|&b| b == b'\n')
                 .filter_map(|line| {
                     let id = line_id(line);
-                    let result = id.and_then(|id| results.get(id));
+                    let result = id.and_then(|id| results.get(id)).cloned();
                     let owner = id.and_then(|id| ownership.get(id));
-                    line_game(line).map(|game| (game, (result, owner)))
+                    line_game(line).map(|game| (game, result, owner, None))
                 })
                 .collect()
         };
-        for (game, (indexed, owner)) in games {
+        for (game, indexed, owner, flagged) in games {
             if records.len() >= options.max_games {
                 return records;
             }
-            let Some((moves, result)) = moves_of(&game, options.size) else {
+            let Some((moves, result, komi)) = moves_of(&game, options.size) else {
                 continue;
             };
             if moves.is_empty() || !seen.insert(moves.clone()) {
                 continue;
             }
-            let held_out =
-                options.held_out_every > 0 && records.len() % options.held_out_every == 0;
-            let winner = match indexed {
-                Some(r) => winner(r),
-                None => result.as_deref().and_then(|r| winner(r.trim().as_bytes())),
+            let held_out = flagged.unwrap_or(
+                options.held_out_every > 0 && records.len() % options.held_out_every == 0,
+            );
+            let (winner, komi) = match indexed {
+                Some(r) => (winner(&r.result), r.komi),
+                None => (
+                    result.as_deref().and_then(|r| winner(r.trim().as_bytes())),
+                    komi,
+                ),
             };
             records.push(Record {
                 moves,
                 held_out,
                 winner,
+                komi: komi_byte(komi),
                 ownership: owner.cloned(),
             });
         }
@@ -318,9 +440,9 @@ fn read_records(
 /// A game's moves in order.
 type Moves = Vec<(Color, Move)>;
 
-/// The moves of an SGF game of the given size with no setup stones, and
-/// its RE.
-fn moves_of(text: &[u8], size: usize) -> Option<(Moves, Option<String>)> {
+/// The moves of an SGF game of the given size with no setup stones, its
+/// RE and its KM.
+fn moves_of(text: &[u8], size: usize) -> Option<(Moves, Option<String>, Option<f64>)> {
     let record = sgf::parse(text).ok()?;
     if record.size != BoardSize::square(size) {
         return None;
@@ -333,7 +455,7 @@ fn moves_of(text: &[u8], size: usize) -> Option<(Moves, Option<String>)> {
             SgfAction::Play(color, mv) => moves.push((*color, *mv)),
         }
     }
-    Some((moves, record.result))
+    Some((moves, record.result, record.komi))
 }
 
 /// Counts of what one thread wrote.
@@ -344,6 +466,7 @@ struct Counts {
     broken: u64,
     value_known: u64,
     ownership_known: u64,
+    komi_known: u64,
 }
 
 fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
@@ -370,6 +493,7 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         total.broken += counts.broken;
         total.value_known += counts.value_known;
         total.ownership_known += counts.ownership_known;
+        total.komi_known += counts.komi_known;
     }
     let points = options.size * options.size;
     let meta = format!(
@@ -377,7 +501,8 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
          \"train\": {}, \"held\": {}, \"games\": {}, \"held_out_every\": {}, \
          \"stopped_at_illegal_move\": {}, \"per_game\": {}, \"held_per_game\": {}, \
          \"games_with_winner\": {}, \"value_known\": {}, \"value_unknown_byte\": {VALUE_UNKNOWN}, \
-         \"ownership\": {}, \"ownership_known\": {}}}\n",
+         \"ownership\": {}, \"ownership_known\": {}, \"komi_known\": {}, \
+         \"komi_unknown_byte\": {KOMI_UNKNOWN}}}\n",
         options.size,
         (PLANES * points).div_ceil(8),
         records.len().div_ceil(chunk),
@@ -391,26 +516,34 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         records.iter().filter(|r| r.winner.is_some()).count(),
         total.value_known,
         options.ownership.is_some(),
-        total.ownership_known
+        total.ownership_known,
+        total.komi_known
     );
     std::fs::write(format!("{}/meta.json", options.out), &meta)?;
     eprint!("{meta}");
     Ok(())
 }
 
-/// The files of one split of one thread: four, and the ownership's with
+/// The files of one split of one thread: five, and the ownership's with
 /// `--ownership`.
 struct Sinks<W: Write> {
     bin: W,
     lbl: W,
     val: W,
     num: W,
+    komi: W,
     own: Option<W>,
 }
 
 impl<W: Write> Sinks<W> {
     fn flush(&mut self) -> std::io::Result<()> {
-        for w in [&mut self.bin, &mut self.lbl, &mut self.val, &mut self.num] {
+        for w in [
+            &mut self.bin,
+            &mut self.lbl,
+            &mut self.val,
+            &mut self.num,
+            &mut self.komi,
+        ] {
             w.flush()?;
         }
         if let Some(own) = &mut self.own {
@@ -440,6 +573,7 @@ fn write_part(
             lbl: file("lbl")?,
             val: file("val")?,
             num: file("num")?,
+            komi: file("komi")?,
             own: match options.ownership {
                 Some(_) => Some(file("own")?),
                 None => None,
@@ -571,6 +705,10 @@ impl GameWriter {
                 };
                 out.val.write_all(&[value])?;
                 out.num.write_all(&(number as u16).to_le_bytes())?;
+                out.komi.write_all(&[record.komi as u8])?;
+                if record.komi != KOMI_UNKNOWN {
+                    counts.komi_known += 1;
+                }
                 if let Some(own) = &mut out.own {
                     let known = ownership_for(record.ownership.as_deref(), color, points);
                     own.write_all(&known.iter().map(|&n| n as u8).collect::<Vec<u8>>())?;
@@ -619,7 +757,11 @@ mod tests {
 
     /// The value bytes and move numbers `write_game` writes for a game.
     fn values(sgf: &[u8], results: &[u8], per_game: usize) -> (Vec<u8>, Vec<u16>) {
-        let dir = std::env::temp_dir().join(format!("write_planes_test_{}", std::process::id()));
+        // One folder a call: the tests run at once, in one process.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("write_planes_test_{}_{call}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("game.txt");
         std::fs::write(&path, sgf).unwrap();
@@ -643,6 +785,7 @@ mod tests {
             lbl: Vec::new(),
             val: Vec::new(),
             num: Vec::new(),
+            komi: Vec::new(),
             own: None,
         };
         let mut counts = Counts::default();
@@ -740,6 +883,7 @@ mod tests {
             lbl: Vec::new(),
             val: Vec::new(),
             num: Vec::new(),
+            komi: Vec::new(),
             own: Some(Vec::new()),
         };
         let mut counts = Counts::default();
@@ -772,6 +916,92 @@ mod tests {
         assert!(
             read_ownership(format!("77\t{}", ["101"; 361].join(" ")).as_bytes(), 19).is_empty()
         );
+    }
+
+    /// One game in scripts/pack_corpus.py's layout.
+    fn compact(flags: u8, id: u32, komi: i8, result: (u8, u8, u16), moves: &[(u8, u8)]) -> Vec<u8> {
+        let mut out = vec![flags];
+        out.extend_from_slice(&id.to_le_bytes());
+        out.extend_from_slice(&[komi as u8, result.0, result.1]);
+        out.extend_from_slice(&result.2.to_le_bytes());
+        out.extend_from_slice(&(moves.len() as u16).to_le_bytes());
+        for &(c, r) in moves {
+            out.extend_from_slice(&[c, r]);
+        }
+        out
+    }
+
+    #[test]
+    fn a_compact_slice_gives_each_game_its_moves_result_komi_and_split() {
+        let mut slice = COMPACT_MAGIC.to_vec();
+        // Held out, Tom 77, komi 6.5, B+3.5: D16 (dd), Q4 (pp), a pass.
+        slice.extend(compact(1, 77, 13, (1, 0, 7), &[(3, 3), (15, 15), (19, 19)]));
+        // Taught, TYGEM 77 (no ownership: that is Tom's 77), komi 7.5, W+Resign.
+        slice.extend(compact(2, 77, 15, (2, 1, 0), &[(15, 3), (3, 15)]));
+        // Unknown result and komi.
+        slice.extend(compact(2, 78, -128, (0, 255, 0), &[(9, 9)]));
+        let dir = std::env::temp_dir().join(format!("write_planes_hgm_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("slice.hgm");
+        std::fs::write(&path, &slice).unwrap();
+        let mut ownership = HashMap::new();
+        ownership.insert(b"77".to_vec(), vec![1i8; 361]);
+        let options = Options {
+            out: String::new(),
+            held_out_every: 0,
+            threads: 1,
+            max_games: usize::MAX,
+            size: 19,
+            results: None,
+            ownership: Some(String::new()),
+            per_game: 0,
+            held_per_game: None,
+        };
+        let paths = [path.to_string_lossy().into_owned()];
+        let records = read_records(&paths, &HashMap::new(), &ownership, &options);
+        // Cut short: skipped, not misread.
+        std::fs::write(&path, &slice[..slice.len() - 1]).unwrap();
+        assert!(read_records(&paths, &HashMap::new(), &ownership, &options).is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(records.len(), 3);
+        let held: Vec<bool> = records.iter().map(|r| r.held_out).collect();
+        assert_eq!(held, [true, false, false]);
+        let winners: Vec<Option<Color>> = records.iter().map(|r| r.winner).collect();
+        assert_eq!(winners, [Some(Color::Black), Some(Color::White), None]);
+        let komi: Vec<i8> = records.iter().map(|r| r.komi).collect();
+        assert_eq!(komi, [13, 15, KOMI_UNKNOWN]);
+        assert!(records[0].ownership.is_some() && records[1].ownership.is_none());
+        let size = BoardSize::square(19);
+        assert_eq!(
+            records[0].moves,
+            [
+                (Color::Black, Move::Play(hane::Vertex::new(3, 15))),
+                (Color::White, Move::Play(hane::Vertex::new(15, 3))),
+                (Color::Black, Move::Pass),
+            ]
+        );
+        // The komi byte of every position of a game is its komi.
+        let mut out = Sinks {
+            bin: Vec::new(),
+            lbl: Vec::new(),
+            val: Vec::new(),
+            num: Vec::new(),
+            komi: Vec::new(),
+            own: None,
+        };
+        let mut counts = Counts::default();
+        GameWriter::new(size)
+            .write_game(&records[1], None, &mut out, &mut counts)
+            .unwrap();
+        assert_eq!(out.komi, [15, 15]);
+        assert_eq!(out.val, [0, 1]);
+        assert_eq!(counts.komi_known, 2);
+        // A Tom index's komi column.
+        let index = b"77\t2003.09.25 20:21\ta\tb\t6.5\tW+Resign\t3\t30/3 5m\n";
+        let by_id = read_results(index);
+        assert_eq!(by_id[&b"77".to_vec()].komi, Some(6.5));
+        assert_eq!(komi_byte(Some(6.5)), 13);
+        assert_eq!(komi_byte(None), KOMI_UNKNOWN);
     }
 
     #[test]

@@ -14,6 +14,10 @@ and split (`train`, `held`):
   lost, 255 unknown; `SPLIT-t.num`: the move number (u16);
 - `SPLIT-t.own` (with `--ownership`): one signed byte a point, the final
   owner for the side to move in hundredths, every byte -128 where unknown;
+- `SPLIT-t.komi` (write_planes since issue 56; absent in older folders):
+  the game's komi in half points, a signed byte (13: 6.5), -128 unknown.
+  Read into `Split.komi` (points, float, NaN unknown); the model does not
+  use it yet (the komi plane is a later step);
 - `meta.json`: board size, planes, bytes a position, counts.
 
 The planes themselves are src/player/network/planes.rs's (docs/
@@ -39,6 +43,7 @@ PLANES = 19
 LEGAL_PLANE = 15
 VALUE_UNKNOWN = 255
 OWNERSHIP_UNKNOWN = -128
+KOMI_UNKNOWN = -128
 # Game phases for the measures by move number: [lo, hi).
 PHASES = [(0, 50), (50, 100), (100, 150), (150, 200), (200, 10**6)]
 
@@ -75,6 +80,10 @@ class Split:
         numbers = each(".num", "<u2")
         self.numbers = numbers.astype(np.int64) if numbers is not None else None
         self.ownership = each(".own", np.int8, self.size * self.size)
+        komi = each(".komi", np.int8)
+        self.komi = None
+        if komi is not None:
+            self.komi = np.where(komi == KOMI_UNKNOWN, np.nan, komi.astype(np.float32) / 2).astype(np.float32)
 
     def __len__(self):
         return self.x.shape[0]

@@ -242,6 +242,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True, help="write_planes' folder: the slice of data this call trains on")
     ap.add_argument("--slice", default=None, help="the slice's name in the checkpoint (default: the folder's name)")
+    ap.add_argument("--slice-fingerprint", default=None,
+                    help="the slice's fingerprint in the checkpoint (default: the planes folder's, planes.fingerprint); "
+                         "gpu_train.sh gives the corpus slice's, from the packer's manifest")
     ap.add_argument("--out", required=True, help="OUT of OUT.pt, OUT.bin, OUT.json, OUT-golden.json")
     ap.add_argument("--resume", help="a checkpoint (OUT.pt) to continue")
     ap.add_argument("--init", help="a new run from an exported weights file (.bin)")
@@ -280,7 +283,8 @@ def main():
     torch.manual_seed(config["seed"])
 
     train, held = Split(args.data, "train"), Split(args.data, "held")
-    slice_id = {"name": args.slice or os.path.basename(os.path.normpath(args.data)), "fingerprint": fingerprint(args.data)}
+    slice_id = {"name": args.slice or os.path.basename(os.path.normpath(args.data)),
+                "fingerprint": args.slice_fingerprint or fingerprint(args.data)}
     log(f"{len(train)} taught positions ({'with' if train.values is not None else 'no'} results, "
         f"{'with' if train.ownership is not None else 'no'} ownership), {len(held)} held out; slice {slice_id}")
     if train.ownership is None:
