@@ -3,9 +3,9 @@
 //! playouts' and the readers' questions).
 
 use super::playout_board::{count_of, short_list_holds, PlayoutBoard, BLACK, EMPTY, WHITE};
+use super::point::Point;
 #[cfg(test)]
 use super::point::MAX_POINTS;
-use super::point::Point;
 
 impl PlayoutBoard {
     /// The exact number of distinct liberties of the string at `p`.
