@@ -755,6 +755,22 @@ fn pack(planes: &[f32], packed: &mut [u8]) {
 mod tests {
     use super::*;
 
+    /// A test's options on `size`: one thread, every game, nothing held
+    /// out, no results or ownership file, every position.
+    fn options_for(size: usize) -> Options {
+        Options {
+            out: String::new(),
+            held_out_every: 0,
+            threads: 1,
+            max_games: usize::MAX,
+            size,
+            results: None,
+            ownership: None,
+            per_game: 0,
+            held_per_game: None,
+        }
+    }
+
     /// The value bytes and move numbers `write_game` writes for a game.
     fn values(sgf: &[u8], results: &[u8], per_game: usize) -> (Vec<u8>, Vec<u16>) {
         // One folder a call: the tests run at once, in one process.
@@ -766,15 +782,8 @@ mod tests {
         let path = dir.join("game.txt");
         std::fs::write(&path, sgf).unwrap();
         let options = Options {
-            out: String::new(),
-            held_out_every: 0,
-            threads: 1,
-            max_games: usize::MAX,
-            size: 9,
-            results: None,
-            ownership: None,
             per_game,
-            held_per_game: None,
+            ..options_for(9)
         };
         let paths = [path.to_string_lossy().into_owned()];
         let records = read_records(&paths, &read_results(results), &HashMap::new(), &options);
@@ -829,17 +838,7 @@ mod tests {
             std::fs::create_dir_all(&dir).unwrap();
             let path = dir.join("kifu");
             std::fs::write(&path, line).unwrap();
-            let options = Options {
-                out: String::new(),
-                held_out_every: 0,
-                threads: 1,
-                max_games: usize::MAX,
-                size: 19,
-                results: None,
-                ownership: None,
-                per_game: 0,
-                held_per_game: None,
-            };
+            let options = options_for(19);
             let paths = [path.to_string_lossy().into_owned()];
             let records = read_records(&paths, &read_results(index), &HashMap::new(), &options);
             std::fs::remove_dir_all(&dir).unwrap();
@@ -864,15 +863,8 @@ mod tests {
         let path = dir.join("kifu");
         std::fs::write(&path, line).unwrap();
         let options = Options {
-            out: String::new(),
-            held_out_every: 0,
-            threads: 1,
-            max_games: usize::MAX,
-            size: 19,
-            results: None,
             ownership: Some(String::new()),
-            per_game: 0,
-            held_per_game: None,
+            ..options_for(19)
         };
         let paths = [path.to_string_lossy().into_owned()];
         let by_id = read_ownership(&ownership, 19);
@@ -947,15 +939,8 @@ mod tests {
         let mut ownership = HashMap::new();
         ownership.insert(b"77".to_vec(), vec![1i8; 361]);
         let options = Options {
-            out: String::new(),
-            held_out_every: 0,
-            threads: 1,
-            max_games: usize::MAX,
-            size: 19,
-            results: None,
             ownership: Some(String::new()),
-            per_game: 0,
-            held_per_game: None,
+            ..options_for(19)
         };
         let paths = [path.to_string_lossy().into_owned()];
         let records = read_records(&paths, &HashMap::new(), &ownership, &options);
