@@ -141,10 +141,17 @@ impl Search {
     /// was +1.5 on 9x9) is no judgement of it.
     pub fn judged_area(&self, after: Option<Point>) -> Option<f32> {
         let network = self.network.as_ref().filter(|_| self.move_judgement)?;
-        if after == Some(PASS) && self.root_passes >= 1 {
+        if after.is_some_and(|mv| self.ends_the_game(mv)) {
             return Some(self.root_board.score(0.0));
         }
         network.judgement(after)
+    }
+
+    /// Whether the root move `mv` ends the game: a pass after a pass.
+    /// Its judgement is the count (`judged_area`), so `judge_root` spends
+    /// no evaluation on it.
+    fn ends_the_game(&self, mv: Point) -> bool {
+        mv == PASS && self.root_passes >= 1
     }
 
     /// Where the report judges moves: judges the root's position, then the
@@ -158,7 +165,7 @@ impl Search {
             .tree
             .child_nodes(Tree::ROOT)
             .map(|(_, node)| (node.playouts(), node.mv()))
-            .filter(|&(playouts, _)| playouts > 0)
+            .filter(|&(playouts, mv)| playouts > 0 && !self.ends_the_game(mv))
             .collect();
         moves.sort_by_key(|&(playouts, _)| std::cmp::Reverse(playouts));
         let moves: Vec<Point> = moves.into_iter().map(|(_, mv)| mv).collect();
