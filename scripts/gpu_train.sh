@@ -34,8 +34,12 @@
 # slice's first games only (0: all; for a check on a CPU); PER_GAME, the
 # positions taken of each game (write_planes --per-game; 0: all, about 220
 # a game: 44 million positions and 38 GB of planes for a slice of 200,000,
-# more than a call trains on); DEVICE (cuda
-# where there is one); EXTRA, more arguments for train.py. A checkpoint
+# more than a call trains on); FIT (1: --fit-schedule, the schedule's
+# length set from this call's pace so that its rate reaches 0 when MINUTES
+# are up; STEPS is then only an upper bound); INIT, a weights file a new
+# run starts from (data/policy-net.bin: the shipped network, its komi
+# plane's weights starting at 0); DEVICE (cuda where there is one); EXTRA,
+# more arguments for train.py. A checkpoint
 # gpu-kit/resume.pt, the net.pt an earlier call brought back, is continued
 # (its step count, schedule and data slice are in it), so that calls of
 # several sessions add up to one training.
@@ -98,6 +102,8 @@ run() {
             --steps "${STEPS:?a new run needs STEPS (the schedule length)}")
     fi
     [[ -n ${LR:-} ]] && args+=(--lr "$LR")
+    [[ ${FIT:-0} == 1 ]] && args+=(--fit-schedule)
+    [[ -n ${INIT:-} && ! -f $KIT/resume.pt ]] && args+=(--init "$INIT")
     [[ -n ${DEVICE:-} ]] && args+=(--device "$DEVICE")
     # shellcheck disable=SC2206
     [[ -n ${EXTRA:-} ]] && args+=($EXTRA)

@@ -50,8 +50,10 @@
 //! - `train-t.num` / `held-t.num`: per position, its move number in the game
 //!   (0 before the first move) as a little-endian u16, for measures by phase;
 //! - `train-t.komi` / `held-t.komi`: per position, the game's komi in half
-//!   points as a signed byte (13: 6.5; White's, whoever is to move), -128
-//!   where unknown: an SGF's KM, a Tom line's index column, a slice's own;
+//!   points for the side to move as a signed byte (13: White to move at
+//!   6.5; -13: Black to move), -128 where unknown: an SGF's KM, a Tom
+//!   line's index column, a slice's own. The network's komi plane is made
+//!   from it (scripts/hane_train/planes.py, src/player/network/planes.rs);
 //! - `train-t.own` / `held-t.own`, with `--ownership FILE` only: per
 //!   position, one signed byte a point (`BoardSize::index` order): who owns
 //!   the point at the game's end, for the side to move, in hundredths (-100
@@ -252,6 +254,15 @@ fn komi_byte(komi: Option<f64>) -> i8 {
     match komi {
         Some(k) if k.is_finite() && (k * 2.0).abs() < 127.5 => (k * 2.0).round() as i8,
         _ => KOMI_UNKNOWN,
+    }
+}
+
+/// The komi byte for `to_move`: the komi is White's, so Black's is its
+/// negative.
+fn komi_for(komi: i8, to_move: Color) -> i8 {
+    match (komi, to_move) {
+        (KOMI_UNKNOWN, _) | (_, Color::White) => komi,
+        (_, Color::Black) => -komi,
     }
 }
 
@@ -705,7 +716,7 @@ impl GameWriter {
                 };
                 out.val.write_all(&[value])?;
                 out.num.write_all(&(number as u16).to_le_bytes())?;
-                out.komi.write_all(&[record.komi as u8])?;
+                out.komi.write_all(&[komi_for(record.komi, color) as u8])?;
                 if record.komi != KOMI_UNKNOWN {
                     counts.komi_known += 1;
                 }
@@ -965,7 +976,8 @@ mod tests {
                 (Color::Black, Move::Pass),
             ]
         );
-        // The komi byte of every position of a game is its komi.
+        // The komi byte of every position is its game's komi for the side
+        // to move: White's komi, Black's its negative.
         let mut out = Sinks {
             bin: Vec::new(),
             lbl: Vec::new(),
@@ -978,7 +990,7 @@ mod tests {
         GameWriter::new(size)
             .write_game(&records[1], None, &mut out, &mut counts)
             .unwrap();
-        assert_eq!(out.komi, [15, 15]);
+        assert_eq!(out.komi, [-15i8 as u8, 15]);
         assert_eq!(out.val, [0, 1]);
         assert_eq!(counts.komi_known, 2);
         // A Tom index's komi column.

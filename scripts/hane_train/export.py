@@ -21,8 +21,8 @@ row, column) order, batch norm folded into the convolutions:
 
 `write` always writes the newest version (3), every head; `read` reads
 1, 2 and 3, so the shipped file and any older one load back. The engine
-refuses a file whose planes word is not its own (19): issue 56's komi
-input changes that word, planes.rs and this file's caller together.
+reads a file of 19 planes (komi-blind) or 20 (the komi plane last,
+hane_train.planes.extra_inputs).
 """
 
 import struct
@@ -137,7 +137,19 @@ def load_into(model, shape, tensors):
         for p in ps:
             p.copy_(next(it).view_as(p))
 
-    conv_bn(model.stem, model.stem_bn)
+    # A komi-blind file (its planes the ones written) into a network that
+    # reads the komi too: the komi plane's weights start at 0, so the model
+    # computes the file's function until training moves them.
+    stem = next(it)
+    if stem.shape[1] < model.stem.weight.shape[1]:
+        model.stem.weight.zero_()
+        model.stem.weight[:, : stem.shape[1]].copy_(stem)
+    else:
+        model.stem.weight.copy_(stem.view_as(model.stem.weight))
+    model.stem_bn.weight.fill_(1.0)
+    model.stem_bn.bias.copy_(next(it))
+    model.stem_bn.running_mean.zero_()
+    model.stem_bn.running_var.fill_(1.0 - model.stem_bn.eps)
     for b in model.blocks:
         conv_bn(b.conv1, b.bn1)
         conv_bn(b.conv2, b.bn2)

@@ -15,17 +15,19 @@ and split (`train`, `held`):
 - `SPLIT-t.own` (with `--ownership`): one signed byte a point, the final
   owner for the side to move in hundredths, every byte -128 where unknown;
 - `SPLIT-t.komi` (write_planes since issue 56; absent in older folders):
-  the game's komi in half points, a signed byte (13: 6.5), -128 unknown.
-  Read into `Split.komi` (points, float, NaN unknown); the model does not
-  use it yet (the komi plane is a later step);
+  the game's komi in half points for the side to move, a signed byte
+  (13: White to move at 6.5; -13: Black to move), -128 unknown. Read into
+  `Split.komi` (points, float, NaN unknown or absent);
 - `meta.json`: board size, planes, bytes a position, counts.
 
-The planes themselves are src/player/network/planes.rs's (docs/
-network.md, "What it reads"): 19 of them, `PLANES`. Issue 56 adds the komi
-as an input; it belongs here, in `PLANES` and `extra_inputs` (the one
-place the training makes the network's input from what write_planes
-wrote), and in planes.rs and the weights header's planes word on the Rust
-side, all in one change.
+The planes written are src/player/network/planes.rs's (docs/network.md,
+"What it reads"): 19 of them, `PLANES`. The network reads one more
+(issue 56), `KOMI_PLANES`: the komi for the side to move over 20 on every
+point of the board (KataGo's scale), made here from `.komi` by
+`extra_inputs`, the one place the training makes the network's input from
+what write_planes wrote, and by planes.rs in the engine. A network of
+`PLANES` inputs (the files before it) is komi-blind, and `extra_inputs`
+gives it the planes alone.
 """
 
 import glob
@@ -40,7 +42,11 @@ import torch
 # masks the policy when accuracy is measured (the engine weighs legal moves
 # only).
 PLANES = 19
+KOMI_PLANES = PLANES + 1
+ON_BOARD_PLANE = 3
 LEGAL_PLANE = 15
+# KataGo's scale of the komi input: 7.5 is 0.375.
+KOMI_SCALE = 20.0
 VALUE_UNKNOWN = 255
 OWNERSHIP_UNKNOWN = -128
 KOMI_UNKNOWN = -128
@@ -81,9 +87,9 @@ class Split:
         self.numbers = numbers.astype(np.int64) if numbers is not None else None
         self.ownership = each(".own", np.int8, self.size * self.size)
         komi = each(".komi", np.int8)
-        self.komi = None
-        if komi is not None:
-            self.komi = np.where(komi == KOMI_UNKNOWN, np.nan, komi.astype(np.float32) / 2).astype(np.float32)
+        if komi is None:
+            komi = np.full(self.moves.shape[0], KOMI_UNKNOWN, np.int8)
+        self.komi = np.where(komi == KOMI_UNKNOWN, np.nan, komi.astype(np.float32) / 2).astype(np.float32)
 
     def __len__(self):
         return self.x.shape[0]
@@ -108,16 +114,23 @@ def unpack(packed, size, planes):
 
 def input_planes(written):
     """The network's input planes for `written` planes of write_planes: the
-    stem's width and the weights header's planes word. Issue 56's komi plane
-    adds one here and in `extra_inputs`, together."""
-    return written
+    stem's width and the weights header's planes word (the komi plane
+    after them)."""
+    return written + 1
 
 
-def extra_inputs(x):
-    """The network's input from the planes write_planes wrote. Today the
-    planes alone; issue 56's komi plane (komi / 20 on every point, from the
-    side to move's view, as KataGo feeds it) is to be concatenated here."""
-    return x
+def extra_inputs(x, komi, planes):
+    """The input of a network of `planes` input planes from the planes
+    write_planes wrote, `x` (N, written, size, size), and each position's
+    komi for the side to move, `komi` (N,), NaN unknown (read as 0). A
+    komi-blind network (`planes` the written count) gets `x` alone; else
+    the komi plane follows: komi / KOMI_SCALE on the board's points."""
+    if planes == x.shape[1]:
+        return x
+    if planes != x.shape[1] + 1:
+        raise ValueError(f"a network of {planes} input planes, {x.shape[1]} written")
+    k = torch.nan_to_num(komi.to(device=x.device, dtype=x.dtype), nan=0.0) / KOMI_SCALE
+    return torch.cat([x, x[:, ON_BOARD_PLANE : ON_BOARD_PLANE + 1] * k.view(-1, 1, 1, 1)], dim=1)
 
 
 def symmetry(x, s):
@@ -156,11 +169,12 @@ def augment(x, moves, ownership, syms):
     return out[:, :planes].contiguous(), moves, own
 
 
-def golden_inputs(data, positions):
+def golden_inputs(data, positions, planes):
     """The chosen positions of a golden planes folder (write_planes
     --held-out-every 0 --threads 1 of data/selfplay/19x19/game-0000.sgf:
-    position i is the one before move i+1), as float64 planes."""
+    position i is the one before move i+1), as float64 input planes of a
+    network of `planes` inputs."""
     split = Split(data, "train")
     chosen = [i for i in positions if i < len(split)]
     x = unpack(torch.from_numpy(split.x[chosen]), split.size, split.planes).double()
-    return chosen, extra_inputs(x)
+    return chosen, extra_inputs(x, torch.from_numpy(split.komi[chosen]), planes)

@@ -64,7 +64,7 @@ def forward(shape, tensors, x):
 def outputs(path, planes, positions=GOLDEN_POSITIONS):
     """The golden outputs of a weights file on a golden planes folder."""
     _, shape, tensors = export.read(path)
-    chosen, x = golden_inputs(planes, positions)
+    chosen, x = golden_inputs(planes, positions, shape["planes"])
     policy, value, ownership = forward(shape, tensors, x)
     out = {"positions": chosen, "logits": policy.tolist()}
     if value is not None:

@@ -20,7 +20,16 @@ and falls on a cosine to 0 at its end. A run stops at `--steps`, after
 `--stop-after` steps of this call, or at `--minutes`, whichever is first,
 and writes its checkpoint; `--resume` continues the schedule where it
 stopped (the step count is in the checkpoint; `--steps` given again with
-`--resume` lengthens or shortens the schedule).
+`--resume` lengthens or shortens the schedule). `--fit-schedule` with
+`--minutes` times this call's first FIT_PROBE (300) steps and sets the
+schedule's length to what the time limit allows, so that the rate reaches
+0 when the time is up whatever the machine's pace (a lent GPU's call: the
+whole of its minutes, none of it at a rate the schedule did not plan).
+
+Komi. The network reads the komi (issue 56): one plane more than
+write_planes writes, the komi for the side to move over 20 on the board's
+points (planes.extra_inputs). `--init` from a komi-blind file (19 planes)
+starts its komi plane's weights at 0.
 
 Determinism. The batches and their random symmetries are functions of the
 seed, the data slice and the step alone (an epoch's order is a permutation
@@ -154,7 +163,7 @@ def measure(model, data, device, limit=None, batch=2048):
     own_n = 0
     for i in range(0, n, batch):
         j = min(n, i + batch)
-        x = extra_inputs(unpack(data["x"][i:j].to(device), size, planes))
+        x = extra_inputs(unpack(data["x"][i:j].to(device), size, planes), data["komi"][i:j], model.shape["planes"])
         y = data["moves"][i:j].to(device)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             policy, value, own = model(x)
@@ -217,7 +226,7 @@ def tensors_of(split):
     """A Split's arrays as CPU tensors (None where the folder lacks them)."""
     t = lambda a: torch.from_numpy(a) if a is not None else None
     return {"size": split.size, "planes": split.planes, "x": t(split.x), "moves": t(split.moves), "values": t(split.values),
-            "numbers": t(split.numbers), "ownership": t(split.ownership)}
+            "numbers": t(split.numbers), "ownership": t(split.ownership), "komi": t(split.komi)}
 
 
 def lean(t):
@@ -236,6 +245,29 @@ def save_checkpoint(path, model, opt, config, state, lean_checkpoint):
         ck["opt"] = opt.state_dict()
     torch.save(ck, path + ".tmp")
     os.replace(path + ".tmp", path)
+
+
+# Steps timed before --fit-schedule sets the schedule's length.
+FIT_PROBE = 300
+
+
+def fitted(config, args, state, first, t0, warm, timed_measure):
+    """--fit-schedule: the schedule's length that the steps' pace so far
+    reaches at the time limit, less the twenty measures on the way (one
+    timed now, `timed_measure`) and a little more. Returns (total, stop,
+    warm, eval_every)."""
+    pace = (time.time() - t0) / max(1, state["step"] - first)
+    started = time.time()
+    timed_measure()
+    measure_seconds = time.time() - started
+    left = args.minutes * 60 - (time.time() - t0) - 20 * measure_seconds
+    total = state["step"] + max(1, int(0.98 * left / pace))
+    print(f"--fit-schedule: {pace * 1000:.1f} ms a step, a measure {measure_seconds:.1f} s, {left:.0f} s left for "
+          f"steps: the schedule ends at step {total} (was {config['steps']})", flush=True)
+    config["steps"] = total
+    if warm:
+        warm = int(total * config["warmup"])
+    return total, total, warm, args.eval_every or max(1, (total - first) // 20)
 
 
 def main():
@@ -261,6 +293,9 @@ def main():
     ap.add_argument("--ownership-weight", type=float, default=None)
     ap.add_argument("--stop-after", type=int, default=None, help="steps in this call (the schedule unchanged)")
     ap.add_argument("--minutes", type=float, default=None, help="a time limit for this call's training")
+    ap.add_argument("--fit-schedule", action="store_true",
+                    help="with --minutes: after FIT_PROBE steps of this call, the schedule's length (--steps) is set "
+                         "so that it ends at the time limit, the rate reaching 0 there (module doc)")
     ap.add_argument("--eval-every", type=int, default=None, help="steps between measures (default a twentieth of the schedule)")
     ap.add_argument("--eval-positions", type=int, default=50000)
     ap.add_argument("--lean-checkpoint", action="store_true", help="weights only, float16 (module doc)")
@@ -303,13 +338,17 @@ def main():
             f"{state['slice']['step']} steps on this slice){' lean: momentum afresh' if checkpoint['lean'] else ''}")
     elif args.init:
         _, shape, tensors = export.read(args.init)
-        for k in ("planes", "channels", "blocks", "kernel"):
+        for k in ("channels", "blocks", "kernel"):
             if shape[k] != model.shape[k]:
                 sys.exit(f"{args.init} has {k} {shape[k]}, the network {model.shape[k]}")
+        if shape["planes"] not in (model.shape["planes"], train.planes):
+            sys.exit(f"{args.init} has {shape['planes']} input planes, the network {model.shape['planes']}")
         log(f"from {args.init}: {export.load_into(model, shape, tensors)}")
         g = torch.Generator().manual_seed(config["seed"])
         calib = torch.randperm(len(train), generator=g)[:1024]
-        calibrate_norms(model, extra_inputs(unpack(torch.from_numpy(train.x[calib.numpy()]), train.size, train.planes)))
+        calib = calib.numpy()
+        x = unpack(torch.from_numpy(train.x[calib]), train.size, train.planes)
+        calibrate_norms(model, extra_inputs(x, torch.from_numpy(train.komi[calib]), model.shape["planes"]))
     # channels-last convolutions are faster on a GPU (and no slower elsewhere).
     memory = torch.channels_last if device.type == "cuda" else torch.contiguous_format
     model = model.to(device).to(memory_format=memory)
@@ -324,6 +363,9 @@ def main():
     ytr = torch.from_numpy(train.moves).to(device)
     vtr = torch.from_numpy(train.values).to(device) if train.values is not None else None
     otr = torch.from_numpy(train.ownership).to(device) if train.ownership is not None else None
+    ktr = torch.from_numpy(train.komi).to(device)
+    log(f"komi of the taught positions (side to move's, points): "
+        f"{', '.join(f'{k:g}: {n}' for k, n in zip(*np.unique(np.nan_to_num(train.komi, nan=-999.0), return_counts=True)))} (-999: unknown)")
     held_t = tensors_of(held)
     g = torch.Generator().manual_seed(7)
     sample = torch.randperm(len(held), generator=g)[: args.eval_positions]
@@ -338,6 +380,9 @@ def main():
     t0 = time.time()
     first = state["step"]
     while state["step"] < stop:
+        if args.fit_schedule and args.minutes and state["step"] - first == FIT_PROBE:
+            total, stop, warm, eval_every = fitted(config, args, state, first, t0, warm,
+                                                   lambda: log(f"step {state['step']} held: {describe(measure(model, held_sample, device))}"))
         if args.minutes and time.time() - t0 > args.minutes * 60:
             log(f"time limit at step {state['step']}")
             break
@@ -349,7 +394,7 @@ def main():
         syms, draw = (t.to(device) for t in batches.draws(step))
         own_t, own_known = ownership_targets(otr[idx]) if otr is not None else (None, None)
         x, y, own_t = augment(unpack(xtr[idx], train.size, train.planes), ytr[idx], own_t, syms)
-        x = extra_inputs(x).contiguous(memory_format=memory)
+        x = extra_inputs(x, ktr[idx], model.shape["planes"]).contiguous(memory_format=memory)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             policy, value, own = model(x)
         loss = policy_loss = F.cross_entropy(policy.float(), y)
@@ -409,7 +454,7 @@ def check_export(model, path, golden):
     _, out = reference.outputs(path, golden)
     from .planes import golden_inputs
 
-    _, x = golden_inputs(golden, out["positions"])
+    _, x = golden_inputs(golden, out["positions"], model.shape["planes"])
     model = model.double()
     policy, value, own = model(x)
     model.float()
