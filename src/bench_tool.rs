@@ -8,7 +8,7 @@ use std::io::Write;
 
 use std::sync::Arc;
 
-use hane::{bench, Evaluator, SearchParams};
+use hane::{bench, SearchParams, SharedEvaluator};
 
 /// What to measure.
 pub struct Bench<'a> {
@@ -19,7 +19,7 @@ pub struct Bench<'a> {
     pub seed: u64,
     pub params: &'a SearchParams,
     /// The network the searches evaluate with, as the engine's would.
-    pub evaluator: Option<Arc<dyn Evaluator>>,
+    pub evaluator: Option<Arc<SharedEvaluator>>,
     /// Measure thread counts and recommend one.
     pub advise: bool,
     /// The machine's hardware threads.
@@ -35,7 +35,7 @@ fn progress(what: std::fmt::Arguments) {
 }
 
 fn cache_use(b: &Bench) -> Option<hane::CacheUse> {
-    b.evaluator.as_ref()?.cache_use()
+    Some(b.evaluator.as_ref()?.cache_use())
 }
 
 pub fn run(b: &Bench) {
@@ -90,7 +90,7 @@ pub fn run(b: &Bench) {
             continue;
         };
         progress(format_args!("{size}x{size} network"));
-        let net = bench::network_evaluations(size, 50, network.uncached());
+        let net = bench::network_evaluations(size, 50, network.backend());
         let _ = writeln!(
             out,
             "network {size}x{size}: {:.2} ms an evaluation ({} in {:.2}s, one thread)",

@@ -12,8 +12,8 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 
 use hane::{
-    AnalysisOptions, Engine, Evaluator, KataSettings, LiveGfx, PlayerConfig, ReportAs,
-    ReviewOptions, Rules, SearchParams, Superko,
+    AnalysisOptions, Engine, KataSettings, LiveGfx, PlayerConfig, ReportAs, ReviewOptions, Rules,
+    SearchParams, SharedEvaluator, Superko,
 };
 
 /// The allocator: see Cargo.toml's note on mimalloc (memory bounded over a
@@ -621,7 +621,7 @@ fn list_params() {
 /// A file that cannot be used is named on stderr with the reason, and the
 /// engine plays on with its pattern prior alone rather than refuse to
 /// start under a GUI that would show nothing of why.
-fn evaluator(cli: &Cli) -> Option<Arc<dyn Evaluator>> {
+fn evaluator(cli: &Cli) -> Option<Arc<SharedEvaluator>> {
     let Some(path) = &cli.network else {
         return Some(hane::shipped_evaluator());
     };

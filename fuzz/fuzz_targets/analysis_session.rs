@@ -10,7 +10,7 @@
 use std::sync::{Arc, OnceLock};
 
 use hane::{
-    run_analysis, shipped_evaluator, AnalysisOptions, Evaluator, PlayerConfig, ReportAs,
+    run_analysis, shipped_evaluator, AnalysisOptions, Evaluator, SharedEvaluator, PlayerConfig, ReportAs,
     SearchParams,
 };
 use libfuzzer_sys::fuzz_target;
@@ -27,8 +27,8 @@ const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 /// weights and times an evaluation, which under the sanitizer cost most of
 /// each input's time (one input a second). Its cache is exact, so what one
 /// input leaves in it changes no answer to the next.
-fn evaluator() -> Arc<dyn Evaluator> {
-    static SHIPPED: OnceLock<Arc<dyn Evaluator>> = OnceLock::new();
+fn evaluator() -> Arc<SharedEvaluator> {
+    static SHIPPED: OnceLock<Arc<SharedEvaluator>> = OnceLock::new();
     Arc::clone(SHIPPED.get_or_init(shipped_evaluator))
 }
 

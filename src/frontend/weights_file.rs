@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::sgf_file::{read_regular_file, Unreadable};
-use crate::player::{evaluator_from_bytes, Evaluator};
+use crate::player::{evaluator_from_bytes, Evaluator, SharedEvaluator};
 
 /// Weights files larger than this are refused unread: the largest network
 /// the header's bounds allow is far smaller than a corrupt length could
@@ -15,7 +15,7 @@ const MAX_WEIGHTS_BYTES: u64 = 256 << 20;
 
 /// The network of the weights file at `path`, behind a cache of its own;
 /// the error names the file and says why it cannot be used.
-pub fn evaluator_from_file(path: &Path) -> Result<Arc<dyn Evaluator>, String> {
+pub fn evaluator_from_file(path: &Path) -> Result<Arc<SharedEvaluator>, String> {
     let named = |why: String| format!("{}: {why}", path.display());
     let bytes = read_regular_file(path, MAX_WEIGHTS_BYTES).map_err(|refusal| {
         named(match refusal {
@@ -45,7 +45,7 @@ mod tests {
     fn weights_files_are_read_or_refused_with_the_reason() {
         let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/policy-net.bin");
         let evaluator = evaluator_from_file(Path::new(shipped)).expect("the shipped file");
-        assert!(evaluator.has_value() && evaluator.has_ownership());
+        assert!(evaluator.heads().value && evaluator.heads().ownership);
         let missing = refusal("/nonexistent/net.bin");
         assert!(missing.starts_with("/nonexistent/net.bin: ") && missing.contains("No such file"));
         let folder = env!("CARGO_MANIFEST_DIR");

@@ -36,7 +36,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::frontend::{panic_message, BoundedLines, LineEnd, MAX_LINE_BYTES};
-use crate::player::{Budget, Player, PlayerConfig, SearchReport, SearchRequest, Watch};
+use crate::player::{Budget, Evaluator, Player, PlayerConfig, SearchReport, SearchRequest, Watch};
 use query::{Defaults, JsonRequest, Query};
 use response::{analysis, ResponseSpec};
 
@@ -238,7 +238,7 @@ impl<W: Write + Send> Shared<W> {
                         }
                         Some("clear_cache") => {
                             if let Some(evaluator) = &self.options.player.evaluator {
-                                evaluator.clear_cache();
+                                evaluator.clear();
                             }
                         }
                         _ => {}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::board::{board_of, winner, PlayoutBoard};
-use super::network::{EvalScratch, Evaluator, RECENT_MOVES};
+use super::network::{Evaluator, Position, Scratch, SharedEvaluator, RECENT_MOVES};
 use super::params::SearchParams;
 use super::playout::{light_playout, PlayoutRecords};
 use super::rng::FastRng;
@@ -95,7 +95,7 @@ pub fn tree_search(
     heavy: bool,
     params: &SearchParams,
     threads: usize,
-    evaluator: Option<&Arc<dyn Evaluator>>,
+    evaluator: Option<&Arc<SharedEvaluator>>,
 ) -> SearchBench {
     let params = SearchParams {
         heavy_playouts: heavy,
@@ -145,7 +145,7 @@ pub fn middle_game_search(
     seed: u64,
     params: &SearchParams,
     threads: usize,
-    evaluator: Option<&Arc<dyn Evaluator>>,
+    evaluator: Option<&Arc<SharedEvaluator>>,
 ) -> Option<SearchBench> {
     let params = SearchParams {
         heavy_playouts: true,
@@ -176,7 +176,7 @@ pub fn middle_game_search(
 struct Runner<'a> {
     threads: usize,
     seed: u64,
-    evaluator: Option<&'a Arc<dyn Evaluator>>,
+    evaluator: Option<&'a Arc<SharedEvaluator>>,
 }
 
 impl Runner<'_> {
@@ -241,12 +241,21 @@ pub fn network_evaluations(
         .next()
         .unwrap_or_else(|| Game::new(size, 7.0));
     let mut board = board_of(&game);
-    let mut scratch = EvalScratch::new();
+    let mut scratch = Scratch::new();
     let recent = [None; RECENT_MOVES];
-    evaluator.evaluate(&mut board, game.to_move(), &recent, &mut scratch);
+    let mut evaluate = |board: &mut PlayoutBoard| {
+        let position = Position {
+            board,
+            to_move: game.to_move(),
+            recent: &recent,
+            komi: game.komi() as f32,
+        };
+        evaluator.evaluate(position, &mut scratch);
+    };
+    evaluate(&mut board);
     let start = Instant::now();
     for _ in 0..evaluations {
-        evaluator.evaluate(&mut board, game.to_move(), &recent, &mut scratch);
+        evaluate(&mut board);
     }
     NetworkBench {
         size,

@@ -12,7 +12,7 @@ use super::clock::Budget;
 use super::decision::{
     after_pass_check, first_decision, kept_to_filter, pass_check, Decision, Resign, Situation,
 };
-use super::network::{shipped_evaluator, CacheUse, Evaluator};
+use super::network::{shipped_evaluator, CacheUse, SharedEvaluator};
 use super::params::SearchParams;
 use super::request::SearchRequest;
 use super::search::{
@@ -43,7 +43,7 @@ pub struct PlayerConfig {
     /// network by default, `--network FILE`'s, or none (the pattern prior
     /// alone). Shared with its cache by every player made from this
     /// configuration.
-    pub evaluator: Option<Arc<dyn Evaluator>>,
+    pub evaluator: Option<Arc<SharedEvaluator>>,
 }
 
 impl PlayerConfig {
@@ -57,7 +57,7 @@ impl PlayerConfig {
     /// The default configuration with `evaluator`: for a front-end that
     /// picks its network, so that the shipped one is not made (its
     /// weights read and its cost timed) only to be replaced.
-    pub fn with_evaluator(evaluator: Option<Arc<dyn Evaluator>>) -> PlayerConfig {
+    pub fn with_evaluator(evaluator: Option<Arc<SharedEvaluator>>) -> PlayerConfig {
         PlayerConfig {
             threads: 1,
             playouts: None,
@@ -81,7 +81,7 @@ struct Plan {
     moves_ownership: bool,
     judge_moves: bool,
     /// The evaluator, where the budget can pay for it.
-    evaluator: Option<Arc<dyn Evaluator>>,
+    evaluator: Option<Arc<SharedEvaluator>>,
 }
 
 /// A search asks its evaluator only when its time is at least this many
@@ -200,7 +200,7 @@ impl Player {
     /// The configuration's evaluator, unless `budget`'s time is too short
     /// to pay for its evaluations on `game`'s board: then the search goes
     /// on with the pattern prior alone, and the move comes in time.
-    fn affordable_evaluator(&self, budget: &Budget, game: &Game) -> Option<Arc<dyn Evaluator>> {
+    fn affordable_evaluator(&self, budget: &Budget, game: &Game) -> Option<Arc<SharedEvaluator>> {
         let evaluator = self.config.evaluator.as_ref()?;
         if let (Some(deadline), Some(cost)) =
             (budget.deadline, evaluator.cost(game.size().points()))
@@ -219,7 +219,7 @@ impl Player {
     }
 
     fn cache_use(&self) -> Option<CacheUse> {
-        self.config.evaluator.as_ref()?.cache_use()
+        Some(self.config.evaluator.as_ref()?.cache_use())
     }
 
     /// How often the evaluator's cache answered since `before`.
@@ -409,6 +409,7 @@ mod tests {
     use super::*;
     use crate::game::Move;
     use crate::player::clock::Budget;
+    use crate::player::network::{shared, Evaluator, Uniform};
 
     #[test]
     fn a_playout_count_is_per_move_whatever_the_threads() {
@@ -452,7 +453,7 @@ mod tests {
         let mut player = Player::new(&PlayerConfig {
             threads: 2,
             seed: Some(3),
-            ..PlayerConfig::with_evaluator(Some(Arc::new(evaluator)))
+            ..PlayerConfig::with_evaluator(Some(shared(Box::new(evaluator))))
         });
         let mut game = Game::new(19, 7.5);
         game.play(Color::Black, Move::Play(Vertex::new(3, 3)))
@@ -647,12 +648,10 @@ mod tests {
     impl Evaluator for OnePoint {
         fn evaluate(
             &self,
-            board: &mut crate::player::board::PlayoutBoard,
-            _: Color,
-            _: &crate::player::network::RecentMoves,
-            _: &mut crate::player::network::EvalScratch,
+            position: crate::player::network::Position<'_>,
+            _: &mut crate::player::network::Scratch,
         ) -> Arc<crate::player::network::Evaluation> {
-            let size = board.size();
+            let size = position.board.size();
             let mut logits = vec![-20.0; size.points() + 1];
             logits[size.index(self.0)] = 20.0;
             Arc::new(crate::player::network::Evaluation {
@@ -666,19 +665,15 @@ mod tests {
             format!("all on {}", self.0)
         }
 
-        fn has_value(&self) -> bool {
-            false
-        }
-
-        fn uncached(&self) -> &dyn Evaluator {
-            self
+        fn heads(&self) -> crate::player::network::Heads {
+            crate::player::network::Heads::default()
         }
     }
 
     #[test]
     fn two_players_in_one_process_search_with_their_own_networks() {
         let tengen = Vertex::parse_gtp("K10").expect("vertex");
-        let prior_of = |evaluator: Option<Arc<dyn Evaluator>>| {
+        let prior_of = |evaluator: Option<Arc<SharedEvaluator>>| {
             let mut player = Player::new(&PlayerConfig {
                 seed: Some(3),
                 evaluator,
@@ -696,7 +691,7 @@ mod tests {
             let best = report.moves.first().map(|m| m.mv);
             (tengen_move.map_or(0.0, |m| m.prior), best)
         };
-        let (one_point, best) = prior_of(Some(Arc::new(OnePoint(tengen))));
+        let (one_point, best) = prior_of(Some(shared(Box::new(OnePoint(tengen)))));
         assert!(one_point > 0.99, "{one_point}");
         assert_eq!(best, Some(Move::Play(tengen)));
         // In the same process, the shipped network: strong players do not
@@ -709,39 +704,11 @@ mod tests {
 
     /// An evaluator that sees Black owning the whole board, whoever is to
     /// move, and has no preference among moves.
-    struct BlackOwnsAll;
-
-    impl Evaluator for BlackOwnsAll {
-        fn evaluate(
-            &self,
-            board: &mut crate::player::board::PlayoutBoard,
-            to_move: Color,
-            _: &crate::player::network::RecentMoves,
-            _: &mut crate::player::network::EvalScratch,
-        ) -> Arc<crate::player::network::Evaluation> {
-            let points = board.size().points();
-            Arc::new(crate::player::network::Evaluation {
-                logits: vec![0.0; points + 1],
-                win_chance: None,
-                ownership: Some(vec![to_move.sign(); points]),
-            })
-        }
-
-        fn description(&self) -> String {
-            "Black owns all".to_string()
-        }
-
-        fn has_value(&self) -> bool {
-            false
-        }
-
-        fn has_ownership(&self) -> bool {
-            true
-        }
-
-        fn uncached(&self) -> &dyn Evaluator {
-            self
-        }
+    fn black_owns_all() -> Arc<SharedEvaluator> {
+        shared(Box::new(Uniform {
+            win_chance: None,
+            black_ownership: Some(1.0),
+        }))
     }
 
     #[test]
@@ -753,7 +720,7 @@ mod tests {
                 .expect("a value");
             let mut player = Player::new(&PlayerConfig {
                 seed: Some(5),
-                evaluator: Some(Arc::new(BlackOwnsAll)),
+                evaluator: Some(black_owns_all()),
                 search,
                 ..PlayerConfig::with_shipped_network()
             });
@@ -808,33 +775,19 @@ mod tests {
     impl Evaluator for Slow {
         fn evaluate(
             &self,
-            board: &mut crate::player::board::PlayoutBoard,
-            to_move: Color,
-            recent: &crate::player::network::RecentMoves,
-            scratch: &mut crate::player::network::EvalScratch,
+            position: crate::player::network::Position<'_>,
+            scratch: &mut crate::player::network::Scratch,
         ) -> Arc<crate::player::network::Evaluation> {
             std::thread::sleep(self.0);
-            self.1.evaluate(board, to_move, recent, scratch)
+            self.1.evaluate(position, scratch)
         }
 
         fn description(&self) -> String {
             "slow".to_string()
         }
 
-        fn has_value(&self) -> bool {
-            false
-        }
-
-        fn has_ownership(&self) -> bool {
-            Evaluator::has_ownership(&self.1)
-        }
-
-        fn uncached(&self) -> &dyn Evaluator {
-            self
-        }
-
-        fn cost(&self, _: usize) -> Option<std::time::Duration> {
-            Some(self.0)
+        fn heads(&self) -> crate::player::network::Heads {
+            self.1.heads()
         }
     }
 
@@ -846,7 +799,7 @@ mod tests {
         );
         let mut player = Player::new(&PlayerConfig {
             seed: Some(5),
-            evaluator: Some(Arc::new(slow)),
+            evaluator: Some(shared(Box::new(slow))),
             ..PlayerConfig::with_shipped_network()
         });
         let game = Game::new(19, 7.5);
@@ -888,12 +841,10 @@ mod tests {
     impl Evaluator for Judge {
         fn evaluate(
             &self,
-            board: &mut crate::player::board::PlayoutBoard,
-            to_move: Color,
-            recent: &crate::player::network::RecentMoves,
-            scratch: &mut crate::player::network::EvalScratch,
+            position: crate::player::network::Position<'_>,
+            scratch: &mut crate::player::network::Scratch,
         ) -> Arc<crate::player::network::Evaluation> {
-            let mut evaluation = (*self.1.evaluate(board, to_move, recent, scratch)).clone();
+            let mut evaluation = (*self.1.evaluate(position, scratch)).clone();
             evaluation.win_chance = Some(self.0);
             Arc::new(evaluation)
         }
@@ -902,12 +853,11 @@ mod tests {
             format!("the side to move wins {}", self.0)
         }
 
-        fn has_value(&self) -> bool {
-            true
-        }
-
-        fn uncached(&self) -> &dyn Evaluator {
-            self
+        fn heads(&self) -> crate::player::network::Heads {
+            crate::player::network::Heads {
+                value: true,
+                ownership: false,
+            }
         }
     }
 
@@ -916,10 +866,10 @@ mod tests {
         let root_win_rate = |chance: f32, value_weight: u32| {
             let mut player = Player::new(&PlayerConfig {
                 seed: Some(2),
-                evaluator: Some(Arc::new(Judge(
+                evaluator: Some(shared(Box::new(Judge(
                     chance,
                     crate::player::network::Network::shipped(),
-                ))),
+                )))),
                 search: SearchParams {
                     value_weight,
                     network_visits: 1,

@@ -4,6 +4,7 @@
 //! head, the side to move's chance of winning, and with an ownership head,
 //! who will own each point at the game's end. The search reads it through
 //! the `Evaluator` trait (`evaluator.rs`); its file is `network_file.rs`.
+//! A file whose stem reads `KOMI_PLANES` planes is told the komi as well.
 //!
 //! The forward pass is plain: each convolution is an im2col (the input's
 //! k x k neighbourhoods laid out as columns) and one matrix product
@@ -12,9 +13,9 @@
 //! `EvalScratch` keeps the buffers, so a search thread allocates nothing
 //! per evaluation but the answer once warm.
 
-use super::planes::{write_planes, RecentMoves, PLANES};
-use crate::game::Color;
-use crate::player::board::{PlayoutBoard, TacticalReader};
+use super::evaluator::Position;
+use super::planes::{write_komi_plane, write_planes, KOMI_PLANES, PLANES};
+use crate::player::board::TacticalReader;
 
 /// One convolution, batch norm folded in: `out` filters over `input`
 /// channels of `kernel` x `kernel` points.
@@ -77,8 +78,13 @@ impl Network {
             Some(o) => format!(", an ownership head of {} channels", o.conv.out),
             None => String::new(),
         };
+        let komi = if self.reads_komi() {
+            ", reading the komi"
+        } else {
+            ""
+        };
         format!(
-            "{} residual blocks of {} channels{value}{ownership}",
+            "{} residual blocks of {} channels{value}{ownership}{komi}",
             self.blocks.len(),
             self.channels
         )
@@ -87,6 +93,11 @@ impl Network {
     /// Whether it judges positions as well as moves.
     pub fn has_value(&self) -> bool {
         self.value.is_some()
+    }
+
+    /// Whether its input has the komi plane.
+    pub fn reads_komi(&self) -> bool {
+        self.stem.input == KOMI_PLANES
     }
 }
 
@@ -141,17 +152,12 @@ pub struct NetworkOutput {
 }
 
 impl Network {
-    /// `to_move`'s move logits and value on `board` (left as it was).
-    pub fn run(
-        &self,
-        scratch: &mut EvalScratch,
-        board: &mut PlayoutBoard,
-        to_move: Color,
-        recent: &RecentMoves,
-    ) -> NetworkOutput {
-        let size = board.size();
+    /// The move logits and each head's judgement of `position` (its board
+    /// left as it was).
+    pub fn run(&self, scratch: &mut EvalScratch, position: Position<'_>) -> NetworkOutput {
+        let size = position.board.size();
         let n = size.points();
-        write_inputs(scratch, board, to_move, recent);
+        write_inputs(scratch, position, self.stem.input);
         self.trunk(scratch, (size.width, size.height));
         NetworkOutput {
             logits: self.policy(&scratch.trunk, n),
@@ -260,21 +266,22 @@ impl Network {
     }
 }
 
-/// `to_move`'s input planes on `board` into `scratch.planes`.
-fn write_inputs(
-    scratch: &mut EvalScratch,
-    board: &mut PlayoutBoard,
-    to_move: Color,
-    recent: &RecentMoves,
-) {
-    scratch.planes.resize(PLANES * board.size().points(), 0.0);
+/// The `planes` input planes of `position` into `scratch.planes`: the
+/// written ones, then the komi's where the network reads it.
+fn write_inputs(scratch: &mut EvalScratch, position: Position<'_>, planes: usize) {
+    let n = position.board.size().points();
+    scratch.planes.resize(planes * n, 0.0);
+    let (written, komi) = scratch.planes.split_at_mut(PLANES * n);
     write_planes(
-        board,
-        to_move,
-        recent,
+        position.board,
+        position.to_move,
+        position.recent,
         &mut scratch.reader,
-        &mut scratch.planes,
+        written,
     );
+    if planes == KOMI_PLANES {
+        write_komi_plane(position.to_move, position.komi, komi);
+    }
 }
 
 fn relu(values: &mut [f32]) {
@@ -378,8 +385,26 @@ fn shift_into(
 mod tests {
     use super::*;
     use crate::game::sgf::{self, SgfAction};
-    use crate::game::Move;
-    use crate::player::network::{play_and_remember, RECENT_MOVES};
+    use crate::game::{Color, Move};
+    use crate::player::board::PlayoutBoard;
+    use crate::player::network::{play_and_remember, RecentMoves, RECENT_MOVES};
+
+    /// `net` on `to_move`'s position, at the golden game's komi (7.5).
+    fn run(
+        net: &Network,
+        scratch: &mut EvalScratch,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+    ) -> NetworkOutput {
+        let position = Position {
+            board,
+            to_move,
+            recent,
+            komi: 7.5,
+        };
+        net.run(scratch, position)
+    }
 
     #[test]
     fn the_shipped_network_reproduces_the_training_frameworks_logits() {
@@ -423,7 +448,7 @@ mod tests {
         let mut worst = 0.0f32;
         for (i, &(color, mv)) in moves.iter().enumerate() {
             if let Some(k) = positions.iter().position(|&p| p == i) {
-                let output = net.run(&mut scratch, &mut board, color, &recent);
+                let output = run(net, &mut scratch, &mut board, color, &recent);
                 if let (Some(values), Some(ours)) = (values, output.value_logit) {
                     let theirs = values[k].as_f64().expect("a value logit") as f32;
                     worst = worst.max((ours - theirs).abs());
@@ -482,9 +507,7 @@ mod tests {
         let mut scratch = EvalScratch::new();
         for size in [2, 9, 13, 19, 25] {
             let mut board = PlayoutBoard::new(size);
-            let logits = net
-                .run(&mut scratch, &mut board, Color::Black, &[None; 4])
-                .logits;
+            let logits = run(net, &mut scratch, &mut board, Color::Black, &[None; 4]).logits;
             assert_eq!(logits.len(), size * size + 1);
             assert!(logits.iter().all(|l| l.is_finite()));
         }
@@ -492,9 +515,7 @@ mod tests {
         // fourth line: the best point is there, never on the edge.
         let size = crate::game::BoardSize::square(19);
         let mut board = PlayoutBoard::new(size);
-        let logits = net
-            .run(&mut scratch, &mut board, Color::Black, &[None; 4])
-            .logits;
+        let logits = run(net, &mut scratch, &mut board, Color::Black, &[None; 4]).logits;
         let best = crate::game::Vertex::all(size)
             .max_by(|&a, &b| logits[size.index(a)].total_cmp(&logits[size.index(b)]))
             .expect("points");
@@ -535,7 +556,7 @@ mod tests {
             board.play(board.point(vertex), color);
         }
         let mut scratch = EvalScratch::new();
-        let output = net.run(&mut scratch, &mut board, Color::White, &[None; 4]);
+        let output = run(&net, &mut scratch, &mut board, Color::White, &[None; 4]);
         let head = net.value.as_ref().expect("the head");
         let n = size.points();
         let trunk = &scratch.trunk;
@@ -564,7 +585,7 @@ mod tests {
         // The policy is the same with or without the head.
         let mut without = Network::shipped();
         without.value = None;
-        let plain = without.run(&mut scratch, &mut board, Color::White, &[None; 4]);
+        let plain = run(&without, &mut scratch, &mut board, Color::White, &[None; 4]);
         assert_eq!(plain.logits, output.logits);
         assert_eq!(plain.value_logit, None);
     }

@@ -22,7 +22,7 @@
 use std::fmt;
 
 use super::forward::{Conv, Network, OwnershipHead, ValueHead};
-use super::planes::PLANES;
+use super::planes::{KOMI_PLANES, PLANES};
 
 const MAGIC: &[u8; 8] = b"HANEPOL1";
 /// The versions this hane reads: 1 (policy), 2 (policy, and a value head
@@ -134,9 +134,9 @@ impl Header {
 
     fn check(&self) -> Result<(), NetworkError> {
         let shape = |s: String| Err(NetworkError::Shape(s));
-        if self.planes != PLANES {
+        if self.planes != PLANES && self.planes != KOMI_PLANES {
             return shape(format!(
-                "{} input planes, this hane writes {PLANES}",
+                "{} input planes, this hane writes {PLANES} (or {KOMI_PLANES} with the komi's)",
                 self.planes
             ));
         }

@@ -22,12 +22,36 @@
 //!
 //! The last two are what a small convolutional network cannot see for
 //! itself: a ladder's outcome is decided far from where it starts.
+//!
+//! A network of `KOMI_PLANES` inputs (issue 56) reads one plane more, the
+//! komi: `write_komi_plane`, the side to move's komi over 20 on every
+//! point (KataGo's scale; White's komi, Black's its negative), so that its
+//! value and its lead know what the count adds. The plane writer writes
+//! the komi beside the planes rather than as one (scripts/hane_train makes
+//! the plane of it); a network of `PLANES` inputs is komi-blind.
 
 use crate::game::Color;
 use crate::player::board::{PlayoutBoard, Point, TacticalReader, MAX_POINTS};
 
 /// Input planes per position.
 pub const PLANES: usize = 19;
+
+/// Input planes of a network that reads the komi: `PLANES`, then the
+/// komi's.
+pub const KOMI_PLANES: usize = PLANES + 1;
+
+/// The komi plane's scale: 7.5 points are 0.375.
+const KOMI_SCALE: f32 = 20.0;
+
+/// Writes the komi plane of `to_move`'s position under `komi` (White's)
+/// into `out` (one value a point).
+pub fn write_komi_plane(to_move: Color, komi: f32, out: &mut [f32]) {
+    let mover = match to_move {
+        Color::White => komi,
+        Color::Black => -komi,
+    };
+    out.fill(mover / KOMI_SCALE);
+}
 
 /// How many earlier moves the planes show.
 pub const RECENT_MOVES: usize = 4;

@@ -9,8 +9,7 @@
 //! locked across an evaluation. For the analysis's judgements (eight
 //! evaluations a position on a square), not the search's.
 
-use super::evaluator::Evaluator;
-use super::forward::EvalScratch;
+use super::evaluator::{Evaluator, Position, Scratch};
 use super::planes::RecentMoves;
 use crate::game::{Color, Symmetry};
 use crate::player::board::{turned, PlayoutBoard};
@@ -22,17 +21,17 @@ pub fn symmetries_of(board: &PlayoutBoard) -> usize {
 }
 
 /// `to_move`'s expected area difference on `board` (the ownership summed,
-/// komi not taken off), averaged over the symmetries that keep the
-/// board's shape (eight on a square, four on a rectangle); None where the
-/// evaluator has no ownership head or judged a number that is not one.
+/// komi not taken off) with `komi` to count, averaged over the symmetries
+/// that keep the board's shape (eight on a square, four on a rectangle);
+/// None where the evaluator has no ownership head or judged a number that
+/// is not one.
 pub fn symmetric_area(
     evaluator: &dyn Evaluator,
-    board: &PlayoutBoard,
-    to_move: Color,
-    recent: &RecentMoves,
-    scratch: &mut EvalScratch,
+    (board, to_move, recent): (&PlayoutBoard, Color, &RecentMoves),
+    komi: f32,
+    scratch: &mut Scratch,
 ) -> Option<f32> {
-    if !evaluator.has_ownership() {
+    if !evaluator.heads().ownership {
         return None;
     }
     let size = board.size();
@@ -43,7 +42,13 @@ pub fn symmetric_area(
         let recent = recent.map(|p| p.map(|p| image.point(symmetry.vertex(board.vertex(p), size))));
         // The sum over the board is the same in any orientation: no need
         // to turn the ownership back.
-        let evaluation = evaluator.evaluate(&mut image, to_move, &recent, scratch);
+        let position = Position {
+            board: &mut image,
+            to_move,
+            recent: &recent,
+            komi,
+        };
+        let evaluation = evaluator.evaluate(position, scratch);
         total += evaluation.area_difference()?;
     }
     Some(total / symmetries.len() as f32).filter(|area| area.is_finite())
@@ -53,7 +58,7 @@ pub fn symmetric_area(
 mod tests {
     use super::*;
     use crate::game::{BoardSize, Vertex};
-    use crate::player::network::evaluator::CachedEvaluator;
+    use crate::player::network::cache::Cached;
     use crate::player::network::forward::Network;
 
     fn one_stone(stone: &str) -> (PlayoutBoard, RecentMoves) {
@@ -66,10 +71,10 @@ mod tests {
     #[test]
     fn the_symmetric_judgement_of_a_position_is_its_mirror_images() {
         let net = Network::shipped();
-        let mut scratch = EvalScratch::new();
+        let mut scratch = Scratch::new();
         let mut area = |stone: &str| {
             let (board, recent) = one_stone(stone);
-            symmetric_area(&net, &board, Color::White, &recent, &mut scratch)
+            symmetric_area(&net, (&board, Color::White, &recent), 7.5, &mut scratch)
                 .expect("an ownership head")
         };
         // R16's 8 images: mirrored, turned, transposed (Q17).
@@ -80,7 +85,13 @@ mod tests {
         // One orientation alone judges them apart (what the average is for).
         let mut plain = |stone: &str| {
             let (mut board, recent) = one_stone(stone);
-            net.evaluate(&mut board, Color::White, &recent, &mut scratch)
+            let position = Position {
+                board: &mut board,
+                to_move: Color::White,
+                recent: &recent,
+                komi: 7.5,
+            };
+            net.evaluate(position, &mut scratch)
                 .area_difference()
                 .expect("an ownership head")
         };
@@ -90,20 +101,27 @@ mod tests {
 
     #[test]
     fn the_orientations_are_asked_through_the_cache() {
-        let cached = CachedEvaluator::new(Network::shipped());
-        let mut scratch = EvalScratch::new();
+        let cached = Cached::new(Network::shipped());
+        let mut scratch = Scratch::new();
         // R16: off the diagonals, so its eight images are eight positions.
         let (mut board, recent) = one_stone("R16");
         // The search's own evaluation of the position, then the judgement:
         // that orientation is the cache's already.
-        cached.evaluate(&mut board, Color::White, &recent, &mut scratch);
-        let first = symmetric_area(&cached, &board, Color::White, &recent, &mut scratch);
-        let used = cached.cache_use().expect("a cache");
+        let position = Position {
+            board: &mut board,
+            to_move: Color::White,
+            recent: &recent,
+            komi: 7.5,
+        };
+        cached.evaluate(position, &mut scratch);
+        let judged = (&board, Color::White, &recent);
+        let first = symmetric_area(&cached, judged, 7.5, &mut scratch);
+        let used = cached.cache_use();
         assert_eq!((used.lookups, used.hits), (9, 1));
         // A second judgement of the position costs no evaluation.
-        let again = symmetric_area(&cached, &board, Color::White, &recent, &mut scratch);
+        let again = symmetric_area(&cached, judged, 7.5, &mut scratch);
         assert_eq!(first, again);
-        let used = cached.cache_use().expect("a cache");
+        let used = cached.cache_use();
         assert_eq!((used.lookups, used.hits), (17, 9));
     }
 
@@ -131,12 +149,13 @@ mod tests {
                 assert_eq!(at(&board, v), at(&image, s.vertex(v, size)), "{s:?} {v}");
             }
         }
-        let mut scratch = EvalScratch::new();
-        let area = symmetric_area(&net, &board, Color::Black, &[None; 4], &mut scratch);
+        let mut scratch = Scratch::new();
+        let none = [None; 4];
+        let area = symmetric_area(&net, (&board, Color::Black, &none), 7.5, &mut scratch);
         assert!(area.is_some());
         let rectangle = PlayoutBoard::new(BoardSize::new(13, 9).expect("size"));
         assert_eq!(symmetries_of(&rectangle), 4);
-        let area = symmetric_area(&net, &rectangle, Color::Black, &[None; 4], &mut scratch);
+        let area = symmetric_area(&net, (&rectangle, Color::Black, &none), 7.5, &mut scratch);
         assert!(area.is_some_and(|a| a.is_finite()));
     }
 }

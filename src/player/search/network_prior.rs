@@ -17,8 +17,8 @@ use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{settled_count, PlayoutBoard, Point};
 use crate::player::network::{
-    play_and_remember, symmetric_area, symmetries_of, EvalScratch, Evaluation, Evaluator,
-    RecentMoves, RECENT_MOVES,
+    play_and_remember, symmetric_area, symmetries_of, Evaluation, Evaluator, Position, RecentMoves,
+    Scratch, SharedEvaluator, RECENT_MOVES,
 };
 use crate::player::params::SearchParams;
 
@@ -30,13 +30,15 @@ const NETWORK_MIN_SIDE: usize = 9;
 thread_local! {
     /// The buffers of the judgements a thread makes (`judge_root`), kept
     /// from pass to pass: a fresh one was 0.8 MB a judgement.
-    static JUDGING_SCRATCH: RefCell<EvalScratch> = RefCell::new(EvalScratch::new());
+    static JUDGING_SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
 /// The network and how much its prior weighs, for one search.
 #[derive(Clone)]
 pub struct NetworkPrior {
-    evaluator: Arc<dyn Evaluator>,
+    evaluator: Arc<SharedEvaluator>,
+    /// The game's komi, which a network that reads the komi is told.
+    komi: f32,
     wins: u32,
     visits: u32,
     /// The analysis's judgements of the root's position (key None) and of
@@ -47,17 +49,19 @@ pub struct NetworkPrior {
 
 impl NetworkPrior {
     /// The player's evaluator where there is one and the parameters turn
-    /// it on for this board, None elsewhere.
+    /// it on for this board, None elsewhere; `komi` the game's.
     pub fn for_board(
         params: &SearchParams,
         board: &PlayoutBoard,
-        evaluator: Option<&Arc<dyn Evaluator>>,
+        evaluator: Option<&Arc<SharedEvaluator>>,
+        komi: f32,
     ) -> Option<NetworkPrior> {
         if params.prior_network == 0 || board.size().shorter_side() < NETWORK_MIN_SIDE {
             return None;
         }
         Some(NetworkPrior {
             evaluator: Arc::clone(evaluator?),
+            komi,
             wins: params.prior_network,
             visits: params.network_visits,
             judged: Arc::default(),
@@ -67,7 +71,7 @@ impl NetworkPrior {
     /// Whether its evaluations judge the area (an ownership head): then
     /// the report's lead is read from the areas kept beside the tree.
     pub fn judges_area(&self) -> bool {
-        self.evaluator.has_ownership()
+        self.evaluator.heads().ownership
     }
 
     /// Whether `node` (expanded) has earned the network's prior and has
@@ -84,7 +88,7 @@ impl NetworkPrior {
         &self,
         tree: &Tree,
         node: NodeId,
-        scratch: &mut EvalScratch,
+        scratch: &mut Scratch,
         board: &mut PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
@@ -94,7 +98,7 @@ impl NetworkPrior {
             return;
         }
         let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
-        let evaluation = self.evaluator.evaluate(board, to_move, recent, scratch);
+        let evaluation = self.evaluate(board, to_move, recent, scratch);
         if let Some(chance) = evaluation.win_chance {
             // The node's statistics are its mover's, the opponent of the
             // side to move that the value judges for.
@@ -134,7 +138,7 @@ impl NetworkPrior {
         until: Option<Instant>,
         stop: &AtomicBool,
     ) {
-        if !self.evaluator.has_ownership() {
+        if !self.evaluator.heads().ownership {
             return;
         }
         let cost = self.judgement_cost(board);
@@ -173,7 +177,7 @@ impl NetworkPrior {
         to_move: Color,
         recent: &RecentMoves,
         after: Option<Point>,
-        scratch: &mut EvalScratch,
+        scratch: &mut Scratch,
     ) -> Option<f32> {
         let Some(mv) = after else {
             return self.judged_area(board, to_move, recent, scratch);
@@ -195,12 +199,13 @@ impl NetworkPrior {
         board: &PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
-        scratch: &mut EvalScratch,
+        scratch: &mut Scratch,
     ) -> Option<f32> {
         if let Some(count) = settled_count(board) {
             return Some(count);
         }
-        let area = symmetric_area(&*self.evaluator, board, to_move, recent, scratch)?;
+        let position = (board, to_move, recent);
+        let area = symmetric_area(&*self.evaluator, position, self.komi, scratch)?;
         Some(to_move.sign() * area)
     }
 
@@ -214,14 +219,31 @@ impl NetworkPrior {
     /// PASS), normalised over them.
     pub fn policy(
         &self,
-        scratch: &mut EvalScratch,
+        scratch: &mut Scratch,
         board: &mut PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
         moves: &[Point],
     ) -> Vec<f32> {
-        let evaluation = self.evaluator.evaluate(board, to_move, recent, scratch);
+        let evaluation = self.evaluate(board, to_move, recent, scratch);
         policy_over(&evaluation, board, moves)
+    }
+
+    /// The evaluator's evaluation of `to_move`'s position on `board`.
+    fn evaluate(
+        &self,
+        board: &mut PlayoutBoard,
+        to_move: Color,
+        recent: &RecentMoves,
+        scratch: &mut Scratch,
+    ) -> Arc<Evaluation> {
+        let position = Position {
+            board,
+            to_move,
+            recent,
+            komi: self.komi,
+        };
+        self.evaluator.evaluate(position, scratch)
     }
 }
 

@@ -38,7 +38,7 @@ use super::tree::{Expansion, HalfWins, NodeId, Tree, PASS};
 use super::worker::{ownership_len, Descent, IterationBuffers, Step, Worker};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
 use crate::player::board::{board_of, winner, PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
-use crate::player::network::{EvalScratch, Evaluator, RecentMoves, RECENT_MOVES};
+use crate::player::network::{RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
     first_code, light_playout, policy_playout, PlayoutRecords, Policy, PolicyPlayout, FIRST_NONE,
@@ -97,7 +97,7 @@ impl Search {
         game: &Game,
         to_move: Color,
         params: SearchParams,
-        evaluator: Option<&Arc<dyn Evaluator>>,
+        evaluator: Option<&Arc<SharedEvaluator>>,
     ) -> Search {
         let size = game.size();
         let root_board = board_of(game);
@@ -112,7 +112,7 @@ impl Search {
             *slot = m;
         }
         let tree = Tree::new(params.max_nodes);
-        let network = NetworkPrior::for_board(&params, &root_board, evaluator);
+        let network = NetworkPrior::for_board(&params, &root_board, evaluator, game.komi() as f32);
         Search {
             policy: params.policy_for(size),
             params,
@@ -375,7 +375,7 @@ impl Search {
         if let Some(network) = &self.network {
             let moves: Vec<Point> = candidates.iter().map(|c| c.mv).collect();
             let policy = network.policy(
-                &mut EvalScratch::new(),
+                &mut Scratch::new(),
                 &mut self.root_board.clone(),
                 self.root_to_move,
                 &self.root_recent,

@@ -7,7 +7,7 @@ use super::margins::Margins;
 use super::tree::NodeId;
 use crate::game::{Color, Vertex};
 use crate::player::board::{PlayoutBoard, Point, TacticalReader, DEEP_BUDGET, PLAYOUT_BUDGET};
-use crate::player::network::EvalScratch;
+use crate::player::network::Scratch;
 use crate::player::playout::Replies;
 use crate::player::rng::FastRng;
 
@@ -27,7 +27,7 @@ pub struct Worker {
     /// The priors' tactical reader (ladders read across the board).
     pub(super) deep_reader: TacticalReader,
     /// The network's buffers.
-    pub(super) scratch: EvalScratch,
+    pub(super) scratch: Scratch,
     /// Per point, the sum over playouts of +1 (Black owns it) / -1 (White).
     /// f64 so that long analyses (more than 2^24 playouts) still add up.
     pub(super) ownership: Vec<f64>,
@@ -95,7 +95,7 @@ impl Worker {
             replies: Replies::new(root.points_used()),
             buffers: Some(IterationBuffers::new(root)),
             deep_reader: TacticalReader::new(DEEP_BUDGET),
-            scratch: EvalScratch::new(),
+            scratch: Scratch::new(),
             ownership: vec![0.0; ownership_len(root)],
             ownership_squares: vec![0.0; ownership_len(root)],
             ownership_samples: 0,
