@@ -34,7 +34,8 @@
 # slice's first games only (0: all; for a check on a CPU); PER_GAME, the
 # positions taken of each game (write_planes --per-game; 0: all, about 220
 # a game: 44 million positions and 38 GB of planes for a slice of 200,000,
-# more than a call trains on); FIT (1: --fit-schedule, the schedule's
+# more than a call trains on); CALL_SECONDS (540), the time the whole call
+# may take, the training cut short to fit it; FIT (1: --fit-schedule, the schedule's
 # length set from this call's pace so that its rate reaches 0 when MINUTES
 # are up; STEPS is then only an upper bound); INIT, a weights file a new
 # run starts from (data/policy-net.bin: the shipped network, its komi
@@ -92,8 +93,12 @@ json.dump(dict(s, name=sys.argv[3]), open(sys.argv[4], "w"), indent=1)' \
 
 run() {
     : "${OUT:?run writes its results under \$OUT}"
+    # The whole call ends by then (CALL_SECONDS from now: inside the device
+    # tool's 600 s): the training stops in time for the export, however
+    # long the planes took.
+    local end_by=$(($(date +%s) + ${CALL_SECONDS:-540}))
     local minutes=${MINUTES:-6} games=${GAMES:-0} work=${WORK:-/tmp/hane-gpu}
-    local args=(--lean-checkpoint --minutes "$minutes")
+    local args=(--lean-checkpoint --minutes "$minutes" --end-by "$end_by")
     if [[ -f $KIT/resume.pt ]]; then
         args+=(--resume "$KIT/resume.pt")
         [[ -n ${STEPS:-} ]] && args+=(--steps "$STEPS")

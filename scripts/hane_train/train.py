@@ -249,6 +249,9 @@ def save_checkpoint(path, model, opt, config, state, lean_checkpoint):
 
 # Steps timed before --fit-schedule sets the schedule's length.
 FIT_PROBE = 300
+# Seconds kept after the training for the checkpoint, the measures on all
+# held-out positions, the export and its check (--end-by).
+END_BY_RESERVE = 75
 
 
 def fitted(config, args, state, first, t0, warm, timed_measure):
@@ -293,6 +296,9 @@ def main():
     ap.add_argument("--ownership-weight", type=float, default=None)
     ap.add_argument("--stop-after", type=int, default=None, help="steps in this call (the schedule unchanged)")
     ap.add_argument("--minutes", type=float, default=None, help="a time limit for this call's training")
+    ap.add_argument("--end-by", type=float, default=None,
+                    help="a wall-clock time (seconds since the epoch) by which the whole call must be done: the training "
+                         "stops END_BY_RESERVE seconds before it, for the last measures and the export (a lent machine's call)")
     ap.add_argument("--fit-schedule", action="store_true",
                     help="with --minutes: after FIT_PROBE steps of this call, the schedule's length (--steps) is set "
                          "so that it ends at the time limit, the rate reaching 0 there (module doc)")
@@ -378,6 +384,11 @@ def main():
     history = checkpoint.get("history", []) if checkpoint else []
     stop = total if args.stop_after is None else min(total, state["step"] + args.stop_after)
     t0 = time.time()
+    if args.end_by:
+        left = (args.end_by - END_BY_RESERVE - t0) / 60
+        if args.minutes is None or left < args.minutes:
+            log(f"--end-by: {left:.2f} minutes of training left in this call")
+            args.minutes = max(left, 0.01)
     first = state["step"]
     while state["step"] < stop:
         if args.fit_schedule and args.minutes and state["step"] - first == FIT_PROBE:
