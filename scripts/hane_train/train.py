@@ -15,7 +15,7 @@ slices they came from) and, with `--golden`, OUT-golden.json (what the
 engine's test must reproduce: data/policy-net-golden.json when shipped).
 
 Length. `--steps` is the schedule's length in batches of `--batch`: the
-learning rate warms up over its first 3% (not when starting from `--init`)
+learning rate warms up over its first 3% (`--warmup`; from `--init` too)
 and falls on a cosine to 0 at its end. A run stops at `--steps`, after
 `--stop-after` steps of this call, or at `--minutes`, whichever is first,
 and writes its checkpoint; `--resume` continues the schedule where it
@@ -247,19 +247,22 @@ def save_checkpoint(path, model, opt, config, state, lean_checkpoint):
     os.replace(path + ".tmp", path)
 
 
-# Steps timed before --fit-schedule sets the schedule's length.
+# --fit-schedule times the steps from FIT_WARM to FIT_PROBE of a call (the
+# first ones pay for cuDNN's choice of algorithms: on an H200, 48 ms a
+# step over the first 300 against 15 after, and a schedule fitted to them
+# ended at a third of the call's time) and then sets the schedule's length.
+FIT_WARM = 100
 FIT_PROBE = 300
 # Seconds kept after the training for the checkpoint, the measures on all
 # held-out positions, the export and its check (--end-by).
 END_BY_RESERVE = 75
 
 
-def fitted(config, args, state, first, t0, warm, timed_measure):
-    """--fit-schedule: the schedule's length that the steps' pace so far
-    reaches at the time limit, less the twenty measures on the way (one
-    timed now, `timed_measure`) and a little more. Returns (total, stop,
-    warm, eval_every)."""
-    pace = (time.time() - t0) / max(1, state["step"] - first)
+def fitted(config, args, state, first, t0, warm, pace, timed_measure):
+    """--fit-schedule: the schedule's length that the steps' `pace`
+    (seconds a step) reaches at the time limit, less the twenty measures on
+    the way (one timed now, `timed_measure`) and a little more. Returns
+    (total, stop, warm, eval_every)."""
     started = time.time()
     timed_measure()
     measure_seconds = time.time() - started
@@ -379,10 +382,20 @@ def main():
 
     batches = Batches(len(train), config["batch"], config["seed"])
     total = config["steps"]
-    warm = 0 if args.init or (checkpoint and checkpoint.get("init")) else int(total * config["warmup"])
+    # A run from a weights file warms up too: its batch norms recalibrated
+    # and its momentum fresh, the full rate at once broke it (on slice 0 at
+    # 0.03: held-out top-1 0.48 to 0.45 in 300 steps, and the value head
+    # dead, a constant 0.5, for the rest of the run). The warm-up is part of
+    # the schedule, so a resumed run computes the same rates.
+    warm = int(total * config["warmup"])
     eval_every = args.eval_every or max(1, total // 20)
     history = checkpoint.get("history", []) if checkpoint else []
     stop = total if args.stop_after is None else min(total, state["step"] + args.stop_after)
+    # Where this call starts from, on the same held-out sample as the
+    # measures after it: what the call's steps are to beat.
+    start_measure = measure(model, held_sample, device)
+    history.append({"step": state["step"], "positions": state["positions"], "start_of_call": True, **start_measure})
+    log(f"step {state['step']} (this call's start) held: {describe(start_measure)}")
     t0 = time.time()
     if args.end_by:
         left = (args.end_by - END_BY_RESERVE - t0) / 60
@@ -391,8 +404,11 @@ def main():
             args.minutes = max(left, 0.01)
     first = state["step"]
     while state["step"] < stop:
+        if state["step"] - first == FIT_WARM:
+            t_warm = time.time()
         if args.fit_schedule and args.minutes and state["step"] - first == FIT_PROBE:
-            total, stop, warm, eval_every = fitted(config, args, state, first, t0, warm,
+            pace = (time.time() - t_warm) / (FIT_PROBE - FIT_WARM)
+            total, stop, warm, eval_every = fitted(config, args, state, first, t0, warm, pace,
                                                    lambda: log(f"step {state['step']} held: {describe(measure(model, held_sample, device))}"))
         if args.minutes and time.time() - t0 > args.minutes * 60:
             log(f"time limit at step {state['step']}")
