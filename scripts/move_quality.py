@@ -21,7 +21,7 @@ on. It is an opponent installed outside the project (docs/strength.md).
 
   scripts/move_quality.py --judge /work/opponents/katago/run.sh \\
       --sgf out/katago-baseline/*.sgf --mover hane \\
-      --setting base="--playouts 2000" --setting v50="--playouts 2000 --param value_weight=50"
+      --setting base="--playouts 2000" --setting v50="--playouts 2000 --param value_share=50"
 
 A setting with `--policy-first` among its arguments plays the network's
 first choice (a one-visit `hane analysis` query's largest `policy`), not

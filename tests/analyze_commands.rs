@@ -796,7 +796,7 @@ fn black_status_rate(args: &[&str], komi: &str) -> f64 {
 
 #[test]
 fn win_rates_shown_are_against_the_game_s_komi_with_the_value_head_mixed_in() {
-    // The value head knows no komi: mixed into the tree (value_weight),
+    // The shipped value head knows no komi: mixed into the tree (value_share),
     // it showed Black 17-39% at komi 150, where Black cannot win on 81
     // points, and 85-90% at -150, where Black cannot lose. What is shown
     // is the playouts' share won against the game's komi.
@@ -808,7 +808,7 @@ fn win_rates_shown_are_against_the_game_s_komi_with_the_value_head_mixed_in() {
         "--seed",
         "1",
         "--param",
-        "value_weight=100",
+        "value_share=100",
     ];
     let cannot_win = black_status_rate(&args, "150");
     assert!(cannot_win <= 5.0, "{cannot_win}% at komi 150");

@@ -55,11 +55,12 @@ pub struct SearchParams {
     /// A node's children get the network's prior once the node has this
     /// many playouts; the root's at once.
     pub network_visits: u32,
-    /// Virtual playouts that the value head's judgement of a position
-    /// counts as, in the node the network was asked at (its win rate for
-    /// the selection and for the report); 0: the value is not used. Off
-    /// until a match shows what helps (docs/strength.md).
-    pub value_weight: u32,
+    /// The share, in percent, of each playout's result backed up the tree
+    /// that is the value head's judgement instead: of the deepest position
+    /// on the playout's way that the network judged (AlphaGo's mixed leaf
+    /// evaluation, 1 - lambda); the rest is the playout's own result. 0:
+    /// the playouts alone.
+    pub value_share: u32,
     /// The share, in percent, of the reported score lead that comes from
     /// the network's ownership head (its expected area over the tree,
     /// `network_score.rs`), the rest from the median of the playouts'
@@ -114,7 +115,7 @@ impl Default for SearchParams {
             prior_learned_wins_large: 0,
             prior_network: 500,
             network_visits: 50,
-            value_weight: 0,
+            value_share: 0,
             score_network: 100,
             prior_pattern: 10,
             prior_capture: 20,
@@ -441,12 +442,12 @@ pub const PARAMS: &[Param] = &[
         put: |p, v| p.network_visits = small(v),
     },
     Param {
-        name: "value_weight",
+        name: "value_share",
         kind: ParamKind::Integer,
-        range: (0.0, 10_000.0),
-        doc: "virtual playouts the value head's judgement of a node counts as (0: off)",
-        get: |p| ParamValue::Integer(p.value_weight as u64),
-        put: |p, v| p.value_weight = small(v),
+        range: (0.0, 100.0),
+        doc: "percent of each playout's backed-up result that is the value head's judgement of the deepest judged position on its way (0: playouts alone)",
+        get: |p| ParamValue::Integer(p.value_share as u64),
+        put: |p, v| p.value_share = small(v),
     },
     Param {
         name: "score_network",

@@ -834,8 +834,8 @@ mod tests {
         assert!(best_prior > 0.1, "{best_prior}");
     }
 
-    /// The shipped network's policy with a fixed judgement: the side to
-    /// move wins with this chance, whatever the position.
+    /// The shipped network's policy with a fixed judgement: Black wins
+    /// with this chance, whatever the position.
     struct Judge(f32, crate::player::network::Network);
 
     impl Evaluator for Judge {
@@ -844,13 +844,14 @@ mod tests {
             position: crate::player::network::Position<'_>,
             scratch: &mut crate::player::network::Scratch,
         ) -> Arc<crate::player::network::Evaluation> {
+            let black = position.to_move == Color::Black;
             let mut evaluation = (*self.1.evaluate(position, scratch)).clone();
-            evaluation.win_chance = Some(self.0);
+            evaluation.win_chance = Some(if black { self.0 } else { 1.0 - self.0 });
             Arc::new(evaluation)
         }
 
         fn description(&self) -> String {
-            format!("the side to move wins {}", self.0)
+            format!("Black wins {}", self.0)
         }
 
         fn heads(&self) -> crate::player::network::Heads {
@@ -863,7 +864,7 @@ mod tests {
 
     #[test]
     fn the_value_weighs_in_the_win_rates_the_search_reports() {
-        let root_win_rate = |chance: f32, value_weight: u32| {
+        let root_win_rate = |chance: f32, value_share: u32| {
             let mut player = Player::new(&PlayerConfig {
                 seed: Some(2),
                 evaluator: Some(shared(Box::new(Judge(
@@ -871,7 +872,7 @@ mod tests {
                     crate::player::network::Network::shipped(),
                 )))),
                 search: SearchParams {
-                    value_weight,
+                    value_share,
                     network_visits: 1,
                     ..SearchParams::default()
                 },
@@ -887,13 +888,17 @@ mod tests {
             ));
             report.root_win_rate()
         };
-        // After Black's move White is to move: a judge that the side to
-        // move always loses says Black wins after every move.
-        let neutral = root_win_rate(0.0, 0);
-        let black_wins = root_win_rate(0.0, 1000);
-        let black_loses = root_win_rate(1.0, 1000);
+        // Each playout backs up that share of the judgement: all of it,
+        // Black's rate is the judge's; half, halfway to the playouts'.
+        let neutral = root_win_rate(1.0, 0);
+        let black_wins = root_win_rate(1.0, 100);
+        let black_loses = root_win_rate(0.0, 100);
+        let half = root_win_rate(1.0, 50);
         assert!((0.2..0.8).contains(&neutral), "{neutral}");
-        assert!(black_wins > 0.8, "{black_wins}");
-        assert!(black_loses < 0.2, "{black_loses}");
+        assert_eq!((black_wins, black_loses), (1.0, 0.0));
+        assert!(
+            (half - (1.0 + neutral) / 2.0).abs() < 0.1,
+            "{half} {neutral}"
+        );
     }
 }

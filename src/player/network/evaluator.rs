@@ -12,7 +12,6 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use super::forward::{EvalScratch, Network};
 use super::planes::RecentMoves;
 use crate::game::Color;
 use crate::player::board::PlayoutBoard;
@@ -131,7 +130,7 @@ pub fn sigmoid(x: f32) -> f32 {
 /// becomes the lowest (its move never preferred), all of them 0 (no
 /// preference), and a win chance that is not a number none, so that no
 /// client is ever shown NaN.
-fn finite(mut evaluation: Evaluation) -> Evaluation {
+pub(super) fn finite(mut evaluation: Evaluation) -> Evaluation {
     if evaluation.logits.iter().all(|l| !l.is_finite()) {
         evaluation.logits.fill(0.0);
     }
@@ -147,75 +146,9 @@ fn finite(mut evaluation: Evaluation) -> Evaluation {
     evaluation
 }
 
-/// What the bytes of a weights file hold, in words (its blocks, channels
-/// and any value head), or why they are refused: the whole check a file
-/// gets when it is loaded, for tools and the fuzzer.
-pub fn describe_weights(bytes: &[u8]) -> Result<String, String> {
-    Network::from_bytes(bytes)
-        .map(|network| network.description())
-        .map_err(|e| e.to_string())
-}
-
-/// The evaluation of the empty board of `size` by the network of a
-/// weights file's bytes (None when they are refused): for the fuzzer,
-/// which checks that any file the loader takes evaluates to numbers.
-pub fn evaluate_weights_on_empty_board(bytes: &[u8], size: usize) -> Option<Evaluation> {
-    let network = Network::from_bytes(bytes).ok()?;
-    let mut board = PlayoutBoard::new(crate::game::BoardSize::square(size));
-    let position = Position {
-        board: &mut board,
-        to_move: Color::Black,
-        recent: &[None; 4],
-        komi: crate::game::DEFAULT_KOMI as f32,
-    };
-    let evaluation = network.evaluate(position, &mut Scratch::new());
-    Some((*evaluation).clone())
-}
-
-/// The CPU network: its buffers are an `EvalScratch` in the thread's
-/// scratch.
-impl Evaluator for Network {
-    fn evaluate(&self, position: Position<'_>, scratch: &mut Scratch) -> Arc<Evaluation> {
-        let output = self.run(scratch.get::<EvalScratch>(), position);
-        Arc::new(finite(Evaluation {
-            logits: output.logits,
-            win_chance: output.value_logit.map(sigmoid),
-            ownership: output.ownership,
-        }))
-    }
-
-    fn description(&self) -> String {
-        Network::description(self)
-    }
-
-    fn heads(&self) -> Heads {
-        Heads {
-            value: self.has_value(),
-            ownership: self.ownership.is_some(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::BoardSize;
-
-    #[test]
-    fn the_win_chance_is_the_value_logits_sigmoid() {
-        assert!((sigmoid(0.0) - 0.5).abs() < 1e-6);
-        assert!(sigmoid(4.0) > 0.98 && sigmoid(-4.0) < 0.02);
-        let mut board = PlayoutBoard::new(BoardSize::square(9));
-        let network = Network::shipped();
-        let position = Position {
-            board: &mut board,
-            to_move: Color::Black,
-            recent: &[None; 4],
-            komi: 7.5,
-        };
-        let evaluation = network.evaluate(position, &mut Scratch::new());
-        assert_eq!(evaluation.win_chance.is_some(), network.heads().value);
-    }
 
     #[test]
     fn an_evaluation_that_overflows_holds_numbers_only() {

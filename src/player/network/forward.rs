@@ -13,7 +13,9 @@
 //! `EvalScratch` keeps the buffers, so a search thread allocates nothing
 //! per evaluation but the answer once warm.
 
-use super::evaluator::Position;
+use std::sync::Arc;
+
+use super::evaluator::{finite, sigmoid, Evaluation, Evaluator, Heads, Position, Scratch};
 use super::planes::{write_komi_plane, write_planes, KOMI_PLANES, PLANES};
 use crate::player::board::TacticalReader;
 
@@ -381,6 +383,30 @@ fn shift_into(
     }
 }
 
+/// The CPU network: its buffers are an `EvalScratch` in the thread's
+/// scratch.
+impl Evaluator for Network {
+    fn evaluate(&self, position: Position<'_>, scratch: &mut Scratch) -> Arc<Evaluation> {
+        let output = self.run(scratch.get::<EvalScratch>(), position);
+        Arc::new(finite(Evaluation {
+            logits: output.logits,
+            win_chance: output.value_logit.map(sigmoid),
+            ownership: output.ownership,
+        }))
+    }
+
+    fn description(&self) -> String {
+        Network::description(self)
+    }
+
+    fn heads(&self) -> Heads {
+        Heads {
+            value: self.has_value(),
+            ownership: self.ownership.is_some(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,6 +430,22 @@ mod tests {
             komi: 7.5,
         };
         net.run(scratch, position)
+    }
+
+    #[test]
+    fn the_win_chance_is_the_value_logits_sigmoid() {
+        assert!((sigmoid(0.0) - 0.5).abs() < 1e-6);
+        assert!(sigmoid(4.0) > 0.98 && sigmoid(-4.0) < 0.02);
+        let mut board = PlayoutBoard::new(crate::game::BoardSize::square(9));
+        let network = Network::shipped();
+        let position = Position {
+            board: &mut board,
+            to_move: Color::Black,
+            recent: &[None; 4],
+            komi: 7.5,
+        };
+        let evaluation = network.evaluate(position, &mut Scratch::new());
+        assert_eq!(evaluation.win_chance.is_some(), network.heads().value);
     }
 
     #[test]

@@ -33,12 +33,10 @@ mod symmetric;
 mod uniform;
 
 pub use cache::{evaluator_from_bytes, shared, shipped_evaluator, CacheUse, SharedEvaluator};
-pub use evaluator::{
-    describe_weights, evaluate_weights_on_empty_board, Evaluation, Evaluator, Heads, Position,
-    Scratch,
-};
+pub use evaluator::{Evaluation, Evaluator, Heads, Position, Scratch};
 #[cfg(test)]
 pub use forward::Network;
+pub use network_file::{describe_weights, evaluate_weights_on_empty_board};
 pub use planes::{play_and_remember, write_planes, RecentMoves, PLANES, RECENT_MOVES};
 pub use symmetric::{symmetric_area, symmetries_of};
 pub use uniform::Uniform;

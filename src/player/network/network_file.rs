@@ -21,6 +21,7 @@
 
 use std::fmt;
 
+use super::evaluator::{Evaluation, Evaluator, Position, Scratch};
 use super::forward::{Conv, Network, OwnershipHead, ValueHead};
 use super::planes::{KOMI_PLANES, PLANES};
 
@@ -274,6 +275,31 @@ impl Network {
     pub fn shipped() -> Network {
         Network::from_bytes(SHIPPED).expect("the shipped network is checked by its tests")
     }
+}
+
+/// What the bytes of a weights file hold, in words (its blocks, channels
+/// and any value head), or why they are refused: the whole check a file
+/// gets when it is loaded, for tools and the fuzzer.
+pub fn describe_weights(bytes: &[u8]) -> Result<String, String> {
+    Network::from_bytes(bytes)
+        .map(|network| network.description())
+        .map_err(|e| e.to_string())
+}
+
+/// The evaluation of the empty board of `size` by the network of a
+/// weights file's bytes (None when they are refused): for the fuzzer,
+/// which checks that any file the loader takes evaluates to numbers.
+pub fn evaluate_weights_on_empty_board(bytes: &[u8], size: usize) -> Option<Evaluation> {
+    let network = Network::from_bytes(bytes).ok()?;
+    let mut board = crate::player::board::PlayoutBoard::new(crate::game::BoardSize::square(size));
+    let position = Position {
+        board: &mut board,
+        to_move: crate::game::Color::Black,
+        recent: &[None; 4],
+        komi: crate::game::DEFAULT_KOMI as f32,
+    };
+    let evaluation = network.evaluate(position, &mut Scratch::new());
+    Some((*evaluation).clone())
 }
 
 #[cfg(test)]

@@ -6,8 +6,9 @@
 //! upward (`report`), the choice of a child on the walk down
 //! (`selection`), the score the network's ownership head gives the tree
 //! (`network_score`), the playouts' margins (`margins`), when a search
-//! under a clock stops (`stopping`) and the komi its playouts count in
-//! handicap games (`komi`).
+//! under a clock stops (`stopping`), the komi its playouts count in
+//! handicap games (`komi`) and the value head's share of each playout's
+//! result (`value_share`).
 
 mod filter;
 mod komi;
@@ -20,6 +21,7 @@ mod selection;
 mod stopping;
 mod threads;
 mod tree;
+mod value_share;
 // Each file is named for the one type it holds: `Search` in search.rs.
 #[allow(clippy::module_inception)]
 mod search;

@@ -35,6 +35,7 @@ use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
 use super::selection::select;
 use super::tree::{Expansion, HalfWins, NodeId, Tree, PASS};
+use super::value_share::mixed_result;
 use super::worker::{ownership_len, Descent, IterationBuffers, Step, Worker};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
 use crate::player::board::{board_of, winner, PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
@@ -269,9 +270,9 @@ impl Search {
 
     /// Whether the tree's win rates are the playouts' shares won against
     /// `komi` alone: counted with that komi, and no value head's
-    /// judgement (which knows no komi) mixed in.
+    /// judgement mixed into their results.
     pub fn rates_are_counts_against(&self, komi: f32) -> bool {
-        self.komi == komi && self.params.value_weight == 0
+        self.komi == komi && self.params.value_share == 0
     }
 
     /// The share (0 to 1) of the reported lead the ownership head gives.
@@ -339,7 +340,7 @@ impl Search {
             .map(|id| self.tree.node(id))
             .filter(|n| !n.is_illegal())
             .map(|n| {
-                let rate = n.reported_win_rate(self.params.value_weight);
+                let rate = n.reported_win_rate();
                 (n.mv(), n.playouts(), rate)
             })
             .collect()
@@ -660,7 +661,9 @@ impl Search {
             self.record_move_ownership(w, path, board);
         }
         let winner = winner(score);
-        self.back_up(path, black_half_wins(winner), amaf);
+        let (share, to_move) = (self.params.value_share, self.root_to_move);
+        let result = mixed_result(&self.tree, (path, to_move), share, winner, &mut w.rng);
+        self.back_up(path, result, amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
             w.replies.learn(moves, self.root_to_move.opponent(), winner);
         }
@@ -781,15 +784,6 @@ impl Search {
             });
             mover = mover.opponent();
         }
-    }
-}
-
-/// Black's half wins for a playout won by `winner` (None: a draw).
-fn black_half_wins(winner: Option<Color>) -> HalfWins {
-    match winner {
-        Some(Color::Black) => 2,
-        Some(Color::White) => 0,
-        None => 1,
     }
 }
 

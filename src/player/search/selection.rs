@@ -25,12 +25,11 @@ pub fn select(tree: &Tree, node: NodeId, params: &SearchParams) -> Option<NodeId
     best
 }
 
-/// The RAVE blend of a child's own win rate (the prior and the value
-/// head's judgement included) and its all-moves-as-first rate. Virtual
-/// losses under way count as lost visits.
+/// The RAVE blend of a child's own win rate (the prior included) and its
+/// all-moves-as-first rate. Virtual losses under way count as lost visits.
 fn blended_value(child: &Node, params: &SearchParams) -> f32 {
     let n = child.visits() as f32;
-    let q = child.win_rate_with_value(params.value_weight);
+    let q = child.win_rate();
     let (amaf_visits, amaf_rate) = child.amaf();
     if amaf_visits == 0 {
         return q;

@@ -206,25 +206,17 @@ impl Node {
         (prior & 0xffff, prior >> 16)
     }
 
-    /// The winning rate, prior included, and the value head's judgement,
-    /// where the node has one, counted as `value_weight` more visits at
-    /// that rate: what the selection trusts.
-    pub fn win_rate_with_value(&self, value_weight: u32) -> f32 {
-        mixed(
-            self.half_wins.load(RELAXED),
-            self.visits(),
-            self.value(),
-            value_weight,
-        )
+    /// The winning rate, prior included: what the selection trusts.
+    pub fn win_rate(&self) -> f32 {
+        rate(self.half_wins.load(RELAXED), self.visits())
     }
 
-    /// The winning rate of the playouts, the prior left out, with the
-    /// value head's judgement mixed in as for `win_rate_with_value`: what
-    /// the search measured, as a client is shown it (0.5 before any
-    /// playout or value).
-    pub fn reported_win_rate(&self, value_weight: u32) -> f32 {
+    /// The winning rate of the playouts (with the value head's share of
+    /// their results, `value_share`), the prior left out: what the search
+    /// measured, as a client is shown it (0.5 before any playout).
+    pub fn reported_win_rate(&self) -> f32 {
         let half_wins = self.half_wins.load(RELAXED).saturating_sub(self.prior().1);
-        mixed(half_wins, self.playouts(), self.value(), value_weight).min(1.0)
+        rate(half_wins, self.playouts()).min(1.0)
     }
 
     /// All-moves-as-first playouts and their winning rate (at most 1,
@@ -288,18 +280,6 @@ impl Node {
             let half_wins = self.amaf_half_wins.load(RELAXED);
             self.amaf_half_wins.store(half_wins + result, RELAXED);
         }
-    }
-}
-
-/// The rate of `half_wins` over `visits` with `value` counted as
-/// `weight` more visits (where there is one and the weight is not 0).
-fn mixed(half_wins: u32, visits: u32, value: Option<f32>, weight: u32) -> f32 {
-    match value.filter(|_| weight > 0) {
-        Some(v) => {
-            let wins = half_wins as f64 / 2.0 + weight as f64 * v as f64;
-            (wins / (visits as f64 + weight as f64)) as f32
-        }
-        None => rate(half_wins, visits),
     }
 }
 
@@ -681,15 +661,15 @@ mod tests {
         for _ in 0..(1u32 << 24) + 1000 {
             node.add_result(2, 0);
         }
-        assert_eq!(node.win_rate_with_value(0), 1.0);
+        assert_eq!(node.win_rate(), 1.0);
         for _ in 0..1000 {
             node.add_result(0, 0);
         }
         let expected = ((1u64 << 24) + 1000) as f64 / ((1u64 << 24) + 2000) as f64;
         assert!(
-            (node.win_rate_with_value(0) as f64 - expected).abs() < 1e-7,
+            (node.win_rate() as f64 - expected).abs() < 1e-7,
             "{}",
-            node.win_rate_with_value(0)
+            node.win_rate()
         );
     }
 
@@ -698,13 +678,13 @@ mod tests {
         let node = node(10);
         node.visits.store(FULL, RELAXED);
         node.half_wins.store(FULL, RELAXED);
-        let before = node.win_rate_with_value(0);
+        let before = node.win_rate();
         node.add_result(2, 0);
         let loss = node.add_virtual_loss(3);
         assert_eq!(loss, 0, "no virtual loss on a full node");
         node.add_result(2, loss);
         assert_eq!(node.visits(), FULL);
-        assert_eq!(node.win_rate_with_value(0), before);
+        assert_eq!(node.win_rate(), before);
     }
 
     #[test]
@@ -712,16 +692,16 @@ mod tests {
         let node = Node::default();
         // A prior of 10 virtual playouts, 7 of them won.
         node.init(10, 10, 7.0);
-        assert_eq!((node.playouts(), node.reported_win_rate(0)), (0, 0.5));
+        assert_eq!((node.playouts(), node.reported_win_rate()), (0, 0.5));
         for _ in 0..30 {
             node.add_result(0, 0);
         }
         // Thirty lost playouts: 7 wins in 40 with the prior, none without.
-        assert_eq!(node.win_rate_with_value(0), 7.0 / 40.0);
-        assert_eq!((node.playouts(), node.reported_win_rate(0)), (30, 0.0));
+        assert_eq!(node.win_rate(), 7.0 / 40.0);
+        assert_eq!((node.playouts(), node.reported_win_rate()), (30, 0.0));
         node.add_result(2, 0);
         node.add_result(1, 0);
-        assert_eq!(node.reported_win_rate(0), 1.5 / 32.0);
+        assert_eq!(node.reported_win_rate(), 1.5 / 32.0);
     }
 
     #[test]
@@ -729,15 +709,15 @@ mod tests {
         let node = node(10);
         node.add_result(2, 0);
         node.add_result(2, 0);
-        assert_eq!(node.win_rate_with_value(0), 1.0);
+        assert_eq!(node.win_rate(), 1.0);
         let loss = node.add_virtual_loss(2);
         assert_eq!(node.visits(), 4);
-        assert_eq!(node.win_rate_with_value(0), 0.5);
+        assert_eq!(node.win_rate(), 0.5);
         node.add_result(2, loss);
-        assert_eq!((node.visits(), node.win_rate_with_value(0)), (3, 1.0));
+        assert_eq!((node.visits(), node.win_rate()), (3, 1.0));
         let loss = node.add_virtual_loss(2);
         node.remove_virtual_loss(loss);
-        assert_eq!((node.visits(), node.win_rate_with_value(0)), (3, 1.0));
+        assert_eq!((node.visits(), node.win_rate()), (3, 1.0));
     }
 
     #[test]
@@ -761,7 +741,7 @@ mod tests {
         assert_eq!(sub.node(Tree::ROOT).mv(), PASS);
         let g = sub.child_with_move(Tree::ROOT, 21).expect("copied");
         assert_eq!(sub.node(g).visits(), 2);
-        assert_eq!(sub.node(g).win_rate_with_value(0), 0.75);
+        assert_eq!(sub.node(g).win_rate(), 0.75);
         assert_eq!(sub.children(g).len(), 1);
         assert_eq!(sub.node(sub.children(g).start).mv(), 30);
         let illegal = sub.child_with_move(Tree::ROOT, 22).expect("copied");
@@ -831,7 +811,7 @@ mod tests {
         check_shape(&tree, &moves);
         let root = tree.node(Tree::ROOT);
         assert_eq!(root.visits(), THREADS * ITERATIONS);
-        assert_eq!(root.win_rate_with_value(0), 1.0);
+        assert_eq!(root.win_rate(), 1.0);
         for id in 0..tree.len() as NodeId {
             let n = tree.node(id);
             // Playouts through a node: those through its children, plus
@@ -857,21 +837,18 @@ mod tests {
     }
 
     #[test]
-    fn a_value_counts_as_its_weight_in_visits() {
+    fn a_value_is_kept_to_a_254th_and_leaves_the_rates_alone() {
         let tree = Tree::new(8);
         let node = tree.node(Tree::ROOT);
         assert_eq!(node.value(), None);
         for _ in 0..10 {
             node.add_result(2, 0);
         }
-        // No value: the playouts' rate, whatever the weight.
-        assert_eq!(node.win_rate_with_value(100), 1.0);
         node.set_value(0.25);
         assert!((node.value().expect("a value") - 0.25).abs() < 0.5 / 254.0);
-        // 10 playouts all won, and 30 visits at about a quarter.
-        let mixed = node.reported_win_rate(30);
-        assert!((mixed - (10.0 + 7.5) / 40.0).abs() < 0.01, "{mixed}");
-        assert_eq!(node.reported_win_rate(0), 1.0);
+        // The value reaches the rates through the results backed up
+        // (`value_share`), not here.
+        assert_eq!((node.win_rate(), node.reported_win_rate()), (1.0, 1.0));
         // The extremes are kept.
         node.set_value(0.0);
         assert_eq!(node.value(), Some(0.0));
