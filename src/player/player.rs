@@ -858,8 +858,40 @@ mod tests {
             crate::player::network::Heads {
                 value: true,
                 ownership: false,
+                komi: false,
             }
         }
+    }
+
+    #[test]
+    fn a_value_that_knows_the_komi_is_shown_as_the_tree_counts_it() {
+        // With the value head's share mixed into the results, the tree's
+        // rates are against the game's komi where the network reads it (the
+        // rate shown is the tree's), and read from the playouts' margins
+        // where it is komi-blind.
+        let shown_from_margins = |bytes: &[u8]| {
+            let network = crate::player::network::evaluator_from_bytes(bytes).expect("weights");
+            let mut player = Player::new(&PlayerConfig {
+                seed: Some(4),
+                evaluator: Some(network),
+                search: SearchParams {
+                    value_share: 50,
+                    ..SearchParams::default()
+                },
+                ..PlayerConfig::with_evaluator(None)
+            });
+            let game = Game::new(9, 6.5);
+            let stop = AtomicBool::new(false);
+            let request = SearchRequest::new(&game, Color::Black, playouts(200), &stop);
+            let report = player.search(request);
+            report.root_game_win_rate.is_some()
+        };
+        assert!(!shown_from_margins(include_bytes!(
+            "../../data/training/net.bin"
+        )));
+        assert!(shown_from_margins(include_bytes!(
+            "../../data/policy-net.bin"
+        )));
     }
 
     #[test]

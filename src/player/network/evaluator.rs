@@ -85,6 +85,10 @@ pub struct Heads {
     pub value: bool,
     /// Each point's owner (`Evaluation::ownership`).
     pub ownership: bool,
+    /// Whether its judgements are of the komi it is given (`Position::komi`
+    /// an input); a komi-blind one judges as if at the komi of the games
+    /// it learnt from.
+    pub komi: bool,
 }
 
 /// Evaluates positions: a network, or anything that ranks moves and judges

@@ -403,6 +403,7 @@ impl Evaluator for Network {
         Heads {
             value: self.has_value(),
             ownership: self.ownership.is_some(),
+            komi: self.reads_komi(),
         }
     }
 }

@@ -48,6 +48,7 @@ impl Evaluator for Uniform {
         Heads {
             value: self.win_chance.is_some(),
             ownership: self.black_ownership.is_some(),
+            komi: false,
         }
     }
 }
@@ -83,7 +84,8 @@ mod tests {
             Uniform::default().heads(),
             Heads {
                 value: false,
-                ownership: false
+                ownership: false,
+                komi: false
             }
         );
     }

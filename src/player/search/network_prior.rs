@@ -74,6 +74,12 @@ impl NetworkPrior {
         self.evaluator.heads().ownership
     }
 
+    /// Whether its value judges positions at the game's komi (a network
+    /// that reads the komi).
+    pub fn values_know_the_komi(&self) -> bool {
+        self.evaluator.heads().komi
+    }
+
     /// Whether `node` (expanded) has earned the network's prior and has
     /// not had it: the root at once, the others at `network_visits`.
     pub fn is_due(&self, tree: &Tree, node: NodeId) -> bool {

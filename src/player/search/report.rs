@@ -229,7 +229,7 @@ pub fn summarise(
     let komi = game.komi() as f32;
     // Where the tree's win rates are not the playouts' against that komi,
     // the shown ones are read from the margins instead.
-    let from_margins = !search.rates_are_counts_against(komi);
+    let from_margins = !search.rates_are_against(komi);
     let side_share = |m: &Margins| {
         m.black_wins(komi).filter(|_| from_margins).map(|black| {
             if to_move == Color::Black {

@@ -269,10 +269,16 @@ impl Search {
     }
 
     /// Whether the tree's win rates are the playouts' shares won against
-    /// `komi` alone: counted with that komi, and no value head's
-    /// judgement mixed into their results.
-    pub fn rates_are_counts_against(&self, komi: f32) -> bool {
-        self.komi == komi && self.params.value_share == 0
+    /// `komi`: counted with that komi, and any value head's judgement
+    /// mixed into their results (`value_share`) made at it too (a network
+    /// that reads the komi is given the game's).
+    pub fn rates_are_against(&self, komi: f32) -> bool {
+        let values_at_komi = self.params.value_share == 0
+            || self
+                .network
+                .as_ref()
+                .is_none_or(|n| n.values_know_the_komi());
+        self.komi == komi && values_at_komi
     }
 
     /// The share (0 to 1) of the reported lead the ownership head gives.
