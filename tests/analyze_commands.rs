@@ -880,6 +880,11 @@ fn lizzie_s_candidates_are_not_forced_to_even() {
 /// 9x9 with a Black wall on E and a White wall on F, so that Black wins
 /// by 1.5 at komi 7.5, then `passes`.
 fn walls_game(passes: &[&str]) -> Gtp {
+    walls_game_with(&[], passes)
+}
+
+/// `walls_game` with `args` added to the engine's.
+fn walls_game_with(args: &[&str], passes: &[&str]) -> Gtp {
     let mut commands = vec!["boardsize 9".to_string(), "komi 7.5".to_string()];
     for row in 1..=9 {
         commands.push(format!("play B E{row}"));
@@ -887,8 +892,20 @@ fn walls_game(passes: &[&str]) -> Gtp {
     }
     commands.extend(passes.iter().map(|p| p.to_string()));
     let commands: Vec<&str> = commands.iter().map(String::as_str).collect();
-    started_with(&["--threads", "2", "--seed", "1"], &commands)
+    let mut all = vec!["--threads", "2", "--seed", "1"];
+    all.extend_from_slice(args);
+    started_with(&all, &commands)
 }
+
+/// The network in training (data/training), which reads the komi, with
+/// all of each playout's result its value's: the tree's win rates are
+/// then what a client is shown, and the value judges every position.
+const ALL_VALUE: [&str; 4] = [
+    "--network",
+    concat!(env!("CARGO_MANIFEST_DIR"), "/data/training/net.bin"),
+    "--param",
+    "value_share=100",
+];
 
 #[test]
 fn a_finished_game_is_analysed_as_pass_at_its_count() {
@@ -924,8 +941,16 @@ fn a_finished_game_is_analysed_as_pass_at_its_count() {
 #[test]
 fn a_pass_that_ends_the_game_reads_the_count() {
     // After Black's pass White may end the game by passing: that pass's
-    // lead is the count (Black by 1.5, so White's -1.5) and it loses.
-    let mut gtp = walls_game(&["play B pass"]);
+    // lead is the count (Black by 1.5, so White's -1.5) and it loses;
+    // also where the value head's judgement is each playout's result (the
+    // game's end is judged by its count).
+    for args in [&[][..], &ALL_VALUE[..]] {
+        pass_that_ends_the_game_reads_the_count(args);
+    }
+}
+
+fn pass_that_ends_the_game_reads_the_count(args: &[&str]) {
+    let mut gtp = walls_game_with(args, &["play B pass"]);
     let (lines, _) = stream(&mut gtp, "kata-analyze W 20", 3, "name");
     let line = lines.last().expect("info lines");
     let fields = katago_fields(line);

@@ -447,23 +447,27 @@ impl Search {
             let IterationBuffers { board, moves, .. } = buffers;
             self.play_out(w, board, leaf.to_move, leaf.last_move, &mut amaf, moves);
         } else {
-            self.judge_finished(leaf.node, &buffers.board);
+            self.judge_finished(leaf.node, leaf.to_move, &buffers.board);
         }
         self.record_playout(w, buffers, &amaf);
         w.playouts += 1;
         true
     }
 
-    /// Gives the node `id`, where two passes ended the game on `board`,
-    /// its exact count as its judged area, once: the report's lead reads
-    /// each playout at the deepest judged node on its way
-    /// (`network_score`), and a playout that ended the game in the tree
-    /// counted at the network's guess one pass before (a filled 19x19
-    /// board read -229 for a count of +11.5). Only the report reads it
-    /// (a leaf has no children to choose among).
-    fn judge_finished(&self, id: NodeId, board: &PlayoutBoard) {
+    /// Gives the node `id`, where two passes ended the game on `board`
+    /// (`to_move` to play), its count as its judged area and its result
+    /// as its value, once: the lead and the value's share of the results
+    /// read the deepest judged node on a playout's way (`network_score`,
+    /// `value_share`), and the network's guess one pass before had read
+    /// -229 for a filled 19x19 board's count of +11.5.
+    fn judge_finished(&self, id: NodeId, to_move: Color, board: &PlayoutBoard) {
+        let node = self.tree.node(id);
+        if node.value().is_none() {
+            let winner = winner(board.score(self.komi));
+            node.set_value(winner.map_or(0.5, |w| f32::from(u8::from(w != to_move))));
+        }
         let judges = self.network.as_ref().is_some_and(NetworkPrior::judges_area);
-        if judges && self.tree.node(id).claim_network() {
+        if judges && node.claim_network() {
             self.tree.set_network_area(id, board.score(0.0));
         }
     }
