@@ -76,7 +76,7 @@ impl PlayerConfig {
 /// dynamic komi), and from the request, the client's move rules and
 /// whether root moves sum their own ownership.
 struct Plan {
-    komi: f32,
+    playout_komi: f32,
     filter: MoveFilter,
     moves_ownership: bool,
     judge_moves: bool,
@@ -258,7 +258,7 @@ impl Player {
     /// the threads' sums carry on from slice to slice, so watching costs
     /// only the thread restarts. With `keep`, the tree is kept for the next
     /// search; without, the one kept before stays as it was.
-    fn run_search(&mut self, request: SearchRequest, komi: f32) -> SearchReport {
+    fn run_search(&mut self, request: SearchRequest, playout_komi: f32) -> SearchReport {
         let SearchRequest {
             game,
             color,
@@ -272,7 +272,7 @@ impl Player {
         } = request;
         let start = Instant::now();
         let plan = Plan {
-            komi,
+            playout_komi,
             filter,
             moves_ownership,
             judge_moves,
@@ -344,7 +344,7 @@ impl Player {
     /// else a copy of the subtree, made once for all threads.
     fn prepare_search(&mut self, game: &Game, color: Color, plan: Plan, keep: bool) -> Search {
         let Plan {
-            komi,
+            playout_komi,
             filter,
             moves_ownership,
             judge_moves,
@@ -354,7 +354,7 @@ impl Player {
         // since have shifted, holds moves the filter forbids; one counted
         // with another komi holds other win rates.
         let reusable = self.search.as_ref().and_then(|old| {
-            let fits = old.komi() == komi
+            let fits = old.playout_komi() == playout_komi
                 && *old.filter() == filter
                 && (filter.is_empty() || old.is_at(game));
             fits.then(|| old.node_at(game, color)).flatten()
@@ -370,7 +370,7 @@ impl Player {
         }
         let search = Search::new(game, color, self.config.search.clone(), evaluator.as_ref())
             .with_filter(filter)
-            .with_komi(komi)
+            .with_playout_komi(playout_komi)
             .with_report(moves_ownership, judge_moves);
         match tree {
             Some(tree) => search.with_tree(tree),
@@ -594,7 +594,7 @@ mod tests {
             } else {
                 player.search(SearchRequest::new(&game, color, budget, &stop));
             }
-            player.search.as_ref().expect("kept").komi()
+            player.search.as_ref().expect("kept").playout_komi()
         };
         assert_eq!(search_komi(true, Color::Black, true), 28.5);
         assert_eq!(search_komi(false, Color::Black, true), 0.5);

@@ -66,8 +66,11 @@ pub struct Search {
     root_recent: RecentMoves,
     /// The policy network's prior, where it applies.
     network: Option<NetworkPrior>,
-    /// The komi the playouts are counted with (`komi`).
-    komi: f32,
+    /// The komi the playouts are counted with (`playout_komi`): the
+    /// game's, or the player's dynamic one. Not the game's scoring, which
+    /// is `rules` (its komi what the network is told and what every number
+    /// shown is against).
+    playout_komi: f32,
     /// Superko keys of the game so far: tree moves may not repeat them.
     history: HashSet<u64>,
     /// The game's rules: its superko rule makes the keys, and its suicide
@@ -123,7 +126,7 @@ impl Search {
             root_passes: game.consecutive_passes().min(1),
             root_recent,
             network,
-            komi: game.komi() as f32,
+            playout_komi: game.komi() as f32,
             history: game.superko_keys().collect(),
             rules: game.rules(),
             filter: MoveFilter::default(),
@@ -254,13 +257,13 @@ impl Search {
     }
 
     /// The komi the playouts count with: the game's, or `player::komi`'s dynamic one.
-    pub fn komi(&self) -> f32 {
-        self.komi
+    pub fn playout_komi(&self) -> f32 {
+        self.playout_komi
     }
 
     /// The same search counting its playouts with `komi`.
-    pub fn with_komi(mut self, komi: f32) -> Search {
-        self.komi = komi;
+    pub fn with_playout_komi(mut self, komi: f32) -> Search {
+        self.playout_komi = komi;
         self
     }
 
@@ -278,7 +281,7 @@ impl Search {
                 .network
                 .as_ref()
                 .is_none_or(|n| n.values_know_the_komi());
-        self.komi == komi && values_at_komi
+        self.playout_komi == komi && values_at_komi
     }
 
     /// The share (0 to 1) of the reported lead the ownership head gives.
@@ -463,7 +466,7 @@ impl Search {
     fn judge_finished(&self, id: NodeId, to_move: Color, board: &PlayoutBoard) {
         let node = self.tree.node(id);
         if node.value().is_none() {
-            let winner = winner(board.score(self.komi));
+            let winner = winner(board.score(self.playout_komi));
             node.set_value(winner.map_or(0.5, |w| f32::from(u8::from(w != to_move))));
         }
         let judges = self.network.as_ref().is_some_and(NetworkPrior::judges_area);
@@ -664,7 +667,7 @@ impl Search {
         let IterationBuffers {
             board, moves, path, ..
         } = buffers;
-        let score = board.score(self.komi);
+        let score = board.score(self.playout_komi);
         w.record_ownership(board);
         self.record_score(w, path, score);
         if self.move_ownership {
@@ -715,7 +718,7 @@ impl Search {
     fn record_score(&self, w: &mut Worker, path: &[Step], score: f32) {
         // The board's count difference: a whole number once the komi is
         // added back.
-        let difference = (score + self.komi).round() as i32;
+        let difference = (score + self.playout_komi).round() as i32;
         let points = self.root_board.size().points();
         w.margins.add(difference, points);
         let Some(&(child, _)) = path.get(1) else {
