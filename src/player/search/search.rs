@@ -66,10 +66,8 @@ pub struct Search {
     root_recent: RecentMoves,
     /// The policy network's prior, where it applies.
     network: Option<NetworkPrior>,
-    /// The komi the playouts are counted with (`playout_komi`): the
-    /// game's, or the player's dynamic one. Not the game's scoring, which
-    /// is `rules` (its komi what the network is told and what every number
-    /// shown is against).
+    /// The komi the playouts count with: the game's or a dynamic one. The
+    /// game's scoring, which the network and the report read, is `rules`.
     playout_komi: f32,
     /// Superko keys of the game so far: tree moves may not repeat them.
     history: HashSet<u64>,
