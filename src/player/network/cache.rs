@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use super::evaluator::{Evaluation, Evaluator, Heads, Position, Scratch};
 use super::forward::Network;
 use super::planes::RecentMoves;
-use crate::game::{BoardSize, Color, DEFAULT_KOMI};
+use crate::game::{BoardSize, Color};
 use crate::player::board::{PlayoutBoard, Point};
 
 /// What a player evaluates with: a backend, its cost measured, behind a
@@ -81,8 +81,10 @@ impl<E: Evaluator> Timed<E> {
         };
         let mut board = PlayoutBoard::new(BoardSize::square(19));
         let mut scratch = Scratch::new();
-        timed.inner.evaluate(empty(&mut board), &mut scratch);
-        timed.evaluate(empty(&mut board), &mut scratch);
+        timed
+            .inner
+            .evaluate(Position::black_first(&mut board), &mut scratch);
+        timed.evaluate(Position::black_first(&mut board), &mut scratch);
         timed
     }
 
@@ -96,16 +98,6 @@ impl<E: Evaluator> Timed<E> {
     /// The evaluator it times.
     pub fn inner(&self) -> &E {
         &self.inner
-    }
-}
-
-/// Black to play on `board`, no move before, the usual komi.
-fn empty(board: &mut PlayoutBoard) -> Position<'_> {
-    Position {
-        board,
-        to_move: Color::Black,
-        recent: &[None; 4],
-        komi: DEFAULT_KOMI as f32,
     }
 }
 

@@ -29,6 +29,19 @@ pub struct Position<'a> {
     pub komi: f32,
 }
 
+impl<'a> Position<'a> {
+    /// Black to play on `board`, no move before, the usual komi: the
+    /// position a network is timed and checked on (the empty board).
+    pub fn black_first(board: &'a mut PlayoutBoard) -> Position<'a> {
+        Position {
+            board,
+            to_move: Color::Black,
+            recent: &[None; 4],
+            komi: crate::game::DEFAULT_KOMI as f32,
+        }
+    }
+}
+
 /// One thread's working memory for whichever evaluator it asks: each
 /// backend keeps its own buffers here (`get`), made at its first
 /// evaluation and kept after, so that a search thread allocates nothing an

@@ -292,13 +292,7 @@ pub fn describe_weights(bytes: &[u8]) -> Result<String, String> {
 pub fn evaluate_weights_on_empty_board(bytes: &[u8], size: usize) -> Option<Evaluation> {
     let network = Network::from_bytes(bytes).ok()?;
     let mut board = crate::player::board::PlayoutBoard::new(crate::game::BoardSize::square(size));
-    let position = Position {
-        board: &mut board,
-        to_move: crate::game::Color::Black,
-        recent: &[None; 4],
-        komi: crate::game::DEFAULT_KOMI as f32,
-    };
-    let evaluation = network.evaluate(position, &mut Scratch::new());
+    let evaluation = network.evaluate(Position::black_first(&mut board), &mut Scratch::new());
     Some((*evaluation).clone())
 }
 
