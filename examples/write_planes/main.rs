@@ -54,6 +54,13 @@
 //!   6.5; -13: Black to move), -128 where unknown: an SGF's KM, a Tom
 //!   line's index column, a slice's own. The network's komi plane is made
 //!   from it (scripts/hane_train/planes.py, src/player/network/planes.rs);
+//! - `train-t.mar` / `held-t.mar`: per position, the game's final margin
+//!   for the side to move in half points, a little-endian i16: its area
+//!   less the opponent's, komi not counted (so that a value can be taught
+//!   at a komi the game was not played with), -32768 where unknown. From a
+//!   counted result and the komi (`B+3.5` at 6.5: 20 for Black, -20 for
+//!   White), else from the final ownership (`--ownership`: the sum of
+//!   Black's shares) where that names the winner the result names;
 //! - `train-t.own` / `held-t.own`, with `--ownership FILE` only: per
 //!   position, one signed byte a point (`BoardSize::index` order): who owns
 //!   the point at the game's end, for the side to move, in hundredths (-100
@@ -107,6 +114,9 @@ struct Options {
 /// The komi byte of a position whose game's komi is unknown.
 const KOMI_UNKNOWN: i8 = i8::MIN;
 
+/// The margin of a position whose game's final margin is unknown.
+const MARGIN_UNKNOWN: i16 = i16::MIN;
+
 /// The first bytes of a slice of scripts/pack_corpus.py's game format.
 const COMPACT_MAGIC: &[u8] = b"HANEGAMES1\n";
 
@@ -119,6 +129,9 @@ struct Record {
     komi: i8,
     /// Black's final ownership, in hundredths, where known.
     ownership: Option<Vec<i8>>,
+    /// Black's final area margin in half points (komi not counted), or
+    /// MARGIN_UNKNOWN.
+    margin: i16,
 }
 
 fn main() -> ExitCode {
@@ -353,6 +366,47 @@ fn read_ownership(text: &[u8], size: usize) -> OwnershipById {
         .collect()
 }
 
+/// Black's final area margin in half points, komi not counted (a
+/// record's `margin`): from a counted result (`B+3.5`, `W+0.5`) and the
+/// komi (`komi`, a komi byte), else from Black's final ownership where the
+/// count it makes, less the komi, names the winner `result` names (a
+/// resigned game's final position, read by final_ownership.py).
+fn final_margin(result: &[u8], komi: i8, ownership: Option<&[i8]>) -> i16 {
+    let winner = winner(result);
+    if komi == KOMI_UNKNOWN {
+        return MARGIN_UNKNOWN;
+    }
+    let counted = std::str::from_utf8(result.get(2..).unwrap_or_default())
+        .ok()
+        .and_then(|m| m.trim().parse::<f64>().ok())
+        .filter(|m| m.is_finite() && m.abs() <= 1000.0);
+    let black_margin = match (winner, counted) {
+        (Some(Color::Black), Some(m)) => (2.0 * m).round() as i32 + komi as i32,
+        (Some(Color::White), Some(m)) => komi as i32 - (2.0 * m).round() as i32,
+        (Some(winner), None) => {
+            let Some(black) = ownership else {
+                return MARGIN_UNKNOWN;
+            };
+            let hundredths: i32 = black.iter().map(|&n| n as i32).sum();
+            let area = (hundredths as f64 / 50.0).round() as i32;
+            if area == komi as i32 || (area > komi as i32) != (winner == Color::Black) {
+                return MARGIN_UNKNOWN;
+            }
+            area
+        }
+        (None, _) => return MARGIN_UNKNOWN,
+    };
+    i16::try_from(black_margin).unwrap_or(MARGIN_UNKNOWN)
+}
+
+/// The margin for `to_move` of Black's `margin`.
+fn margin_for(margin: i16, to_move: Color) -> i16 {
+    match (margin, to_move) {
+        (MARGIN_UNKNOWN, _) | (_, Color::Black) => margin,
+        (_, Color::White) => -margin,
+    }
+}
+
 /// The winner a result names (`B+Resign`, `W+0.5`, ...), or None for a
 /// draw or anything unreadable.
 fn winner(result: &[u8]) -> Option<Color> {
@@ -429,19 +483,18 @@ fn read_records(
             let held_out = flagged.unwrap_or(
                 options.held_out_every > 0 && records.len() % options.held_out_every == 0,
             );
-            let (winner, komi) = match indexed {
-                Some(r) => (winner(&r.result), r.komi),
-                None => (
-                    result.as_deref().and_then(|r| winner(r.trim().as_bytes())),
-                    komi,
-                ),
+            let (result, komi) = match indexed {
+                Some(r) => (r.result, r.komi),
+                None => (result.unwrap_or_default().trim().as_bytes().to_vec(), komi),
             };
+            let komi = komi_byte(komi);
             records.push(Record {
                 moves,
                 held_out,
-                winner,
-                komi: komi_byte(komi),
+                winner: winner(&result),
+                komi,
                 ownership: owner.cloned(),
+                margin: final_margin(&result, komi, owner.map(|o| o.as_slice())),
             });
         }
     }
@@ -478,6 +531,7 @@ struct Counts {
     value_known: u64,
     ownership_known: u64,
     komi_known: u64,
+    margin_known: u64,
 }
 
 fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
@@ -505,6 +559,7 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         total.value_known += counts.value_known;
         total.ownership_known += counts.ownership_known;
         total.komi_known += counts.komi_known;
+        total.margin_known += counts.margin_known;
     }
     let points = options.size * options.size;
     let meta = format!(
@@ -513,7 +568,8 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
          \"stopped_at_illegal_move\": {}, \"per_game\": {}, \"held_per_game\": {}, \
          \"games_with_winner\": {}, \"value_known\": {}, \"value_unknown_byte\": {VALUE_UNKNOWN}, \
          \"ownership\": {}, \"ownership_known\": {}, \"komi_known\": {}, \
-         \"komi_unknown_byte\": {KOMI_UNKNOWN}}}\n",
+         \"komi_unknown_byte\": {KOMI_UNKNOWN}, \"margin_known\": {}, \
+         \"margin_unknown\": {MARGIN_UNKNOWN}}}\n",
         options.size,
         (PLANES * points).div_ceil(8),
         records.len().div_ceil(chunk),
@@ -528,14 +584,15 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
         total.value_known,
         options.ownership.is_some(),
         total.ownership_known,
-        total.komi_known
+        total.komi_known,
+        total.margin_known
     );
     std::fs::write(format!("{}/meta.json", options.out), &meta)?;
     eprint!("{meta}");
     Ok(())
 }
 
-/// The files of one split of one thread: five, and the ownership's with
+/// The files of one split of one thread: six, and the ownership's with
 /// `--ownership`.
 struct Sinks<W: Write> {
     bin: W,
@@ -543,6 +600,7 @@ struct Sinks<W: Write> {
     val: W,
     num: W,
     komi: W,
+    mar: W,
     own: Option<W>,
 }
 
@@ -554,6 +612,7 @@ impl<W: Write> Sinks<W> {
             &mut self.val,
             &mut self.num,
             &mut self.komi,
+            &mut self.mar,
         ] {
             w.flush()?;
         }
@@ -585,6 +644,7 @@ fn write_part(
             val: file("val")?,
             num: file("num")?,
             komi: file("komi")?,
+            mar: file("mar")?,
             own: match options.ownership {
                 Some(_) => Some(file("own")?),
                 None => None,
@@ -720,6 +780,11 @@ impl GameWriter {
                 if record.komi != KOMI_UNKNOWN {
                     counts.komi_known += 1;
                 }
+                out.mar
+                    .write_all(&margin_for(record.margin, color).to_le_bytes())?;
+                if record.margin != MARGIN_UNKNOWN {
+                    counts.margin_known += 1;
+                }
                 if let Some(own) = &mut out.own {
                     let known = ownership_for(record.ownership.as_deref(), color, points);
                     own.write_all(&known.iter().map(|&n| n as u8).collect::<Vec<u8>>())?;
@@ -806,6 +871,7 @@ mod tests {
             val: Vec::new(),
             num: Vec::new(),
             komi: Vec::new(),
+            mar: Vec::new(),
             own: None,
         };
         let mut counts = Counts::default();
@@ -887,6 +953,7 @@ mod tests {
             val: Vec::new(),
             num: Vec::new(),
             komi: Vec::new(),
+            mar: Vec::new(),
             own: Some(Vec::new()),
         };
         let mut counts = Counts::default();
@@ -984,6 +1051,7 @@ mod tests {
             val: Vec::new(),
             num: Vec::new(),
             komi: Vec::new(),
+            mar: Vec::new(),
             own: None,
         };
         let mut counts = Counts::default();
@@ -993,12 +1061,57 @@ mod tests {
         assert_eq!(out.komi, [-15i8 as u8, 15]);
         assert_eq!(out.val, [0, 1]);
         assert_eq!(counts.komi_known, 2);
+        // B+3.5 at 6.5: Black's area 10 points more than White's; a
+        // resignation with no ownership, and no result: no margin.
+        let margins: Vec<i16> = records.iter().map(|r| r.margin).collect();
+        assert_eq!(margins, [20, MARGIN_UNKNOWN, MARGIN_UNKNOWN]);
+        assert_eq!(out.mar, [MARGIN_UNKNOWN.to_le_bytes(); 2].concat());
+        let mut out = Sinks {
+            bin: Vec::new(),
+            lbl: Vec::new(),
+            val: Vec::new(),
+            num: Vec::new(),
+            komi: Vec::new(),
+            mar: Vec::new(),
+            own: None,
+        };
+        GameWriter::new(size)
+            .write_game(&records[0], None, &mut out, &mut counts)
+            .unwrap();
+        // Black, White, Black to move: the margin for each.
+        assert_eq!(out.mar, [20i16, -20, 20].map(i16::to_le_bytes).concat());
+        assert_eq!(counts.margin_known, 3);
         // A Tom index's komi column.
         let index = b"77\t2003.09.25 20:21\ta\tb\t6.5\tW+Resign\t3\t30/3 5m\n";
         let by_id = read_results(index);
         assert_eq!(by_id[&b"77".to_vec()].komi, Some(6.5));
         assert_eq!(komi_byte(Some(6.5)), 13);
         assert_eq!(komi_byte(None), KOMI_UNKNOWN);
+    }
+
+    #[test]
+    fn a_resigned_games_margin_is_its_ownerships_count_where_that_names_its_winner() {
+        // Black owns 40 points more than White at the end.
+        let mut black = vec![0i8; 361];
+        black[..40].fill(100);
+        // At komi 7.5 (15) Black wins by 32.5: a count of 80 half points.
+        assert_eq!(final_margin(b"B+Resign", 15, Some(&black)), 80);
+        assert_eq!(final_margin(b"B+R", 15, Some(&black)), 80);
+        // The count says Black, the result White: neither is trusted.
+        assert_eq!(final_margin(b"W+Resign", 15, Some(&black)), MARGIN_UNKNOWN);
+        // A counted result wins over the ownership.
+        assert_eq!(final_margin(b"W+0.5", 15, Some(&black)), 14);
+        // No ownership, no komi, no winner: unknown.
+        assert_eq!(final_margin(b"B+Resign", 15, None), MARGIN_UNKNOWN);
+        assert_eq!(final_margin(b"B+3.5", KOMI_UNKNOWN, None), MARGIN_UNKNOWN);
+        assert_eq!(final_margin(b"0", 15, Some(&black)), MARGIN_UNKNOWN);
+        assert_eq!(final_margin(b"Draw", 15, None), MARGIN_UNKNOWN);
+        // Shares in hundredths: 150 half points of 7,500 hundredths.
+        black.fill(0);
+        black[..75].fill(100);
+        assert_eq!(final_margin(b"B+Time", 13, Some(&black)), 150);
+        assert_eq!(margin_for(150, Color::White), -150);
+        assert_eq!(margin_for(MARGIN_UNKNOWN, Color::White), MARGIN_UNKNOWN);
     }
 
     #[test]

@@ -18,6 +18,11 @@ and split (`train`, `held`):
   the game's komi in half points for the side to move, a signed byte
   (13: White to move at 6.5; -13: Black to move), -128 unknown. Read into
   `Split.komi` (points, float, NaN unknown or absent);
+- `SPLIT-t.mar` (write_planes since session 24; absent in older folders):
+  the game's final area margin for the side to move in half points,
+  komi not counted, a little-endian i16, -32768 unknown. Read into
+  `Split.margin` (points, float, NaN unknown or absent): what teaches the
+  value at a komi the game was not played with (train.py, `komi_vary`);
 - `meta.json`: board size, planes, bytes a position, counts.
 
 The planes written are src/player/network/planes.rs's (docs/network.md,
@@ -50,6 +55,7 @@ KOMI_SCALE = 20.0
 VALUE_UNKNOWN = 255
 OWNERSHIP_UNKNOWN = -128
 KOMI_UNKNOWN = -128
+MARGIN_UNKNOWN = -32768
 # Game phases for the measures by move number: [lo, hi).
 PHASES = [(0, 50), (50, 100), (100, 150), (150, 200), (200, 10**6)]
 
@@ -90,6 +96,10 @@ class Split:
         if komi is None:
             komi = np.full(self.moves.shape[0], KOMI_UNKNOWN, np.int8)
         self.komi = np.where(komi == KOMI_UNKNOWN, np.nan, komi.astype(np.float32) / 2).astype(np.float32)
+        margin = each(".mar", "<i2")
+        if margin is None:
+            margin = np.full(self.moves.shape[0], MARGIN_UNKNOWN, np.int16)
+        self.margin = np.where(margin == MARGIN_UNKNOWN, np.nan, margin.astype(np.float32) / 2).astype(np.float32)
 
     def __len__(self):
         return self.x.shape[0]

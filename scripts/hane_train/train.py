@@ -52,6 +52,13 @@ Losses. Policy: cross entropy of the move played. Value: log loss of the
 side to move's result, on a random `--value-fraction` (2%) of each batch's
 positions with a known result (the positions of one game share one
 result; all of them would be learnt by heart), weight `--value-weight`.
+Komi-varied value (`--komi-vary`, 0.5): a share of the value's positions
+whose game's final margin is known (planes.py, `.mar`) is taught at a komi
+drawn for it (`drawn_komi`), its target who wins the final count at that
+komi, and its policy loss left out (the move was played at the game's
+komi). The games of the corpus were played at 6.5 and 7.5 alone: without
+it the value learns nothing of the komi it reads, and a game at another
+komi (a handicap game's 0.5, a test's hopeless 1000) reads as if at 7.5.
 Ownership: binary cross entropy of (1 + tanh) / 2 against (1 + target) /
 2 a point, averaged over the board, on the positions with a target (from
 write_planes --ownership), weight `--ownership-weight`. A random one of the
@@ -63,7 +70,8 @@ held-out positions, and at the end on all of them): policy top-1 among the
 legal moves and pass (the engine weighs nothing else) and its loss; the
 value's MSE (sigmoid against the result), log loss and winners right, by
 phase; the ownership loss, MSE a point and owners right (|target| > 0.5).
-The weights exported are the last step's (the schedule ends at a rate of 0).
+And the value at each held-out position's drawn komi (`value_varied`: MSE
+and winners right, where the margin is known). The weights exported are the last step's (the schedule ends at a rate of 0).
 
 `--init FILE.bin` starts a new run from an exported network (the shipped
 one, say): its trunk, policy and whichever heads it has and the sizes
@@ -91,7 +99,31 @@ from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split
 # again on its command line).
 ARCHITECTURE = {"blocks": 6, "channels": 64, "value_channels": 32, "hidden": 64, "ownership_channels": 32}
 SETTINGS = {"steps": None, "batch": 1024, "lr": 0.1, "warmup": 0.03, "weight_decay": 1e-4, "seed": 1,
-            "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0}
+            "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0, "komi_vary": 0.5}
+
+# The komi a komi-varied position is taught at, for the side to move: a
+# half-integer (no count is drawn) uniform within KOMI_NEAR points of 0,
+# where the games' leads are and a komi is ever set, or, one draw in
+# KOMI_FAR_SHARE, within KOMI_FAR: a komi so far off that the count decides
+# the game whatever the position, taught so that the value's reading of
+# the komi keeps rising past the leads the games show.
+KOMI_NEAR = 40
+KOMI_FAR = 250
+KOMI_FAR_SHARE = 0.2
+
+
+def drawn_komi(u_far, u_komi):
+    """The side to move's komi (points) of uniform draws `u_far`, `u_komi`
+    in [0, 1): a half-integer within KOMI_NEAR of 0, or within KOMI_FAR."""
+    reach = torch.where(u_far < KOMI_FAR_SHARE, float(KOMI_FAR), float(KOMI_NEAR))
+    return torch.floor(u_komi * 2 * reach) - reach + 0.5
+
+
+def komi_varied_target(margin, komi):
+    """Whether the side to move wins a final count of `margin` (its area
+    less the opponent's) at its komi `komi`: 1, 0, or 0.5 for a draw."""
+    win = margin + komi
+    return (win > 0).float() + 0.5 * (win == 0).float()
 
 
 def configuration(args, checkpoint):
@@ -130,8 +162,12 @@ class Batches:
         return self.perm[i * self.batch : (i + 1) * self.batch]
 
     def draws(self, step):
+        """The symmetries (N,), the value's draw (N,) and the komi-varied
+        value's three draws (3, N) of a step (drawn after the others, so
+        that those stay what they were before them)."""
         g = torch.Generator().manual_seed(self.seed * 1_000_003 + 7_919 * (step + 1))
-        return torch.randint(0, 8, (self.batch,), generator=g), torch.rand(self.batch, generator=g)
+        syms, draw = torch.randint(0, 8, (self.batch,), generator=g), torch.rand(self.batch, generator=g)
+        return syms, draw, torch.rand(3, self.batch, generator=g)
 
 
 def ownership_targets(own):
@@ -161,9 +197,12 @@ def measure(model, data, device, limit=None, batch=2048):
     vlogits, vlabels, vnums = [], [], []
     own_loss = own_se = own_right = own_decided = 0.0
     own_n = 0
+    varied_logits, varied_targets = [], []
+    reads_komi = model.shape["planes"] > planes
     for i in range(0, n, batch):
         j = min(n, i + batch)
-        x = extra_inputs(unpack(data["x"][i:j].to(device), size, planes), data["komi"][i:j], model.shape["planes"])
+        raw = unpack(data["x"][i:j].to(device), size, planes)
+        x = extra_inputs(raw, data["komi"][i:j], model.shape["planes"])
         y = data["moves"][i:j].to(device)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             policy, value, own = model(x)
@@ -189,10 +228,22 @@ def measure(model, data, device, limit=None, batch=2048):
                 own_right += ((pred.sign() == t.sign()) & decided).sum().item()
                 own_decided += decided.sum().item()
                 own_n += t.shape[0]
+        margin = data.get("margin")
+        known = ~torch.isnan(margin[i:j]) if margin is not None and reads_komi else None
+        if known is not None and known.any():
+            komi = data["drawn_komi"][i:j][known]
+            with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+                _, varied, _ = model(extra_inputs(raw[known.to(device)], komi, model.shape["planes"]))
+            varied_logits.append(varied.float().cpu())
+            varied_targets.append(komi_varied_target(margin[i:j][known], komi).double())
     model.train()
     out = {"positions": n, "top1": right / max(1, n), "policy_loss": policy_loss / max(1, n)}
     if vlogits and sum(v.numel() for v in vlogits):
         out["value"] = value_measures(torch.cat(vlogits).double(), torch.cat(vlabels), torch.cat(vnums))
+    if varied_logits:
+        p, y = torch.sigmoid(torch.cat(varied_logits).double()), torch.cat(varied_targets)
+        out["value_varied"] = {"positions": int(y.numel()), "mse": float(((p - y) ** 2).mean()),
+                               "accuracy": float(((p > 0.5).double() == y).double().mean())}
     if own_n:
         out["ownership"] = {"positions": own_n, "loss": own_loss / own_n, "mse": own_se / own_n, "owner_right": own_right / max(1, own_decided)}
     return out
@@ -217,16 +268,23 @@ def describe(m):
     s = f"top1 {m['top1']:.4f} policy loss {m['policy_loss']:.3f}"
     if "value" in m:
         s += f" | value MSE {m['value']['mse']:.4f} log loss {m['value']['log_loss']:.4f} right {m['value']['accuracy']:.3f}"
+    if "value_varied" in m:
+        s += f" | at drawn komi MSE {m['value_varied']['mse']:.4f} right {m['value_varied']['accuracy']:.3f}"
     if "ownership" in m:
         s += f" | ownership loss {m['ownership']['loss']:.4f} MSE {m['ownership']['mse']:.4f} right {m['ownership']['owner_right']:.3f}"
     return s
 
 
 def tensors_of(split):
-    """A Split's arrays as CPU tensors (None where the folder lacks them)."""
+    """A Split's arrays as CPU tensors (None where the folder lacks them),
+    and a komi drawn for each position (`drawn_komi`, a fixed seed: the
+    measure of the value at a komi its game was not played with)."""
     t = lambda a: torch.from_numpy(a) if a is not None else None
+    g = torch.Generator().manual_seed(11)
+    u = torch.rand(2, len(split), generator=g)
     return {"size": split.size, "planes": split.planes, "x": t(split.x), "moves": t(split.moves), "values": t(split.values),
-            "numbers": t(split.numbers), "ownership": t(split.ownership), "komi": t(split.komi)}
+            "numbers": t(split.numbers), "ownership": t(split.ownership), "komi": t(split.komi),
+            "margin": t(split.margin), "drawn_komi": drawn_komi(u[0], u[1])}
 
 
 def lean(t):
@@ -297,6 +355,8 @@ def main():
     ap.add_argument("--value-weight", type=float, default=None)
     ap.add_argument("--value-fraction", type=float, default=None)
     ap.add_argument("--ownership-weight", type=float, default=None)
+    ap.add_argument("--komi-vary", type=float, default=None,
+                    help="share of the value's positions with a known final margin taught at a drawn komi (default 0.5)")
     ap.add_argument("--stop-after", type=int, default=None, help="steps in this call (the schedule unchanged)")
     ap.add_argument("--minutes", type=float, default=None, help="a time limit for this call's training")
     ap.add_argument("--end-by", type=float, default=None,
@@ -373,6 +433,10 @@ def main():
     vtr = torch.from_numpy(train.values).to(device) if train.values is not None else None
     otr = torch.from_numpy(train.ownership).to(device) if train.ownership is not None else None
     ktr = torch.from_numpy(train.komi).to(device)
+    mtr = torch.from_numpy(train.margin).to(device)
+    vary_komi = config["komi_vary"] > 0 and model.shape["planes"] > train.planes
+    log(f"{int((~torch.isnan(mtr)).sum())} taught positions with a known final margin"
+        f"{'' if vary_komi else ' (the komi is not varied)'}")
     log(f"komi of the taught positions (side to move's, points): "
         f"{', '.join(f'{k:g}: {n}' for k, n in zip(*np.unique(np.nan_to_num(train.komi, nan=-999.0), return_counts=True)))} (-999: unknown)")
     held_t = tensors_of(held)
@@ -418,20 +482,30 @@ def main():
         for group in opt.param_groups:
             group["lr"] = lr
         idx = batches.indices(state["slice"]["step"]).to(device)
-        syms, draw = (t.to(device) for t in batches.draws(step))
+        syms, draw, vary = (t.to(device) for t in batches.draws(step))
         own_t, own_known = ownership_targets(otr[idx]) if otr is not None else (None, None)
         x, y, own_t = augment(unpack(xtr[idx], train.size, train.planes), ytr[idx], own_t, syms)
-        x = extra_inputs(x, ktr[idx], model.shape["planes"]).contiguous(memory_format=memory)
+        chosen = draw < config["value_fraction"]
+        komi, played = ktr[idx], torch.ones_like(chosen)
+        value_mask = None
+        if vtr is not None:
+            value_target = vtr[idx].float()
+            value_mask = (vtr[idx] != VALUE_UNKNOWN) & chosen
+            if vary_komi:
+                margin = mtr[idx]
+                varied = chosen & ~torch.isnan(margin) & (vary[0] < config["komi_vary"])
+                new = drawn_komi(vary[1], vary[2])
+                komi = torch.where(varied, new, komi)
+                value_target = torch.where(varied, komi_varied_target(margin, new), value_target)
+                value_mask, played = value_mask | varied, ~varied
+        x = extra_inputs(x, komi, model.shape["planes"]).contiguous(memory_format=memory)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             policy, value, own = model(x)
-        loss = policy_loss = F.cross_entropy(policy.float(), y)
+        loss = policy_loss = F.cross_entropy(policy.float()[played], y[played])
         value_loss = own_loss = torch.zeros((), device=device)
-        if vtr is not None:
-            v = vtr[idx]
-            mask = (v != VALUE_UNKNOWN) & (draw < config["value_fraction"])
-            if mask.any():
-                value_loss = F.binary_cross_entropy_with_logits(value.float()[mask], v[mask].float())
-                loss = loss + config["value_weight"] * value_loss
+        if value_mask is not None and value_mask.any():
+            value_loss = F.binary_cross_entropy_with_logits(value.float()[value_mask], value_target[value_mask])
+            loss = loss + config["value_weight"] * value_loss
         if own_t is not None and own_known.any():
             own_loss = ownership_loss(own, own_t, own_known)
             loss = loss + config["ownership_weight"] * own_loss
