@@ -45,6 +45,10 @@
 //!   the first point in the lowest bit; each position padded to whole bytes;
 //! - `train-t.lbl` / `held-t.lbl`: per position, the move as a little-endian
 //!   u16, the point's index or width * height for a pass;
+//! - `train-t.rep` / `held-t.rep`: per position, the opponent's reply to
+//!   the move played (the move after it) as `.lbl` writes a move, 65535
+//!   where the game ended with the move: the target of the training's
+//!   auxiliary reply policy (scripts/hane_train/model.py);
 //! - `train-t.val` / `held-t.val`: per position, one byte: 1 if the side to
 //!   move won the game, 0 if it lost, 255 if the result is unknown;
 //! - `train-t.num` / `held-t.num`: per position, its move number in the game
@@ -116,6 +120,9 @@ const KOMI_UNKNOWN: i8 = i8::MIN;
 
 /// The margin of a position whose game's final margin is unknown.
 const MARGIN_UNKNOWN: i16 = i16::MIN;
+
+/// The reply of a position whose move ended the game.
+const NO_REPLY: u16 = u16::MAX;
 
 /// The first bytes of a slice of scripts/pack_corpus.py's game format.
 const COMPACT_MAGIC: &[u8] = b"HANEGAMES1\n";
@@ -592,11 +599,12 @@ fn write_all(records: &[Record], options: &Options) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The files of one split of one thread: six, and the ownership's with
+/// The files of one split of one thread: seven, and the ownership's with
 /// `--ownership`.
 struct Sinks<W: Write> {
     bin: W,
     lbl: W,
+    rep: W,
     val: W,
     num: W,
     komi: W,
@@ -609,6 +617,7 @@ impl<W: Write> Sinks<W> {
         for w in [
             &mut self.bin,
             &mut self.lbl,
+            &mut self.rep,
             &mut self.val,
             &mut self.num,
             &mut self.komi,
@@ -641,6 +650,7 @@ fn write_part(
         Ok(Sinks {
             bin: file("bin")?,
             lbl: file("lbl")?,
+            rep: file("rep")?,
             val: file("val")?,
             num: file("num")?,
             komi: file("komi")?,
@@ -719,6 +729,16 @@ impl GameWriter {
         }
     }
 
+    /// A move as `.lbl` and `.rep` write it: the point's index, or the
+    /// number of points for a pass.
+    fn label(&self, mv: Move) -> u16 {
+        let label = match mv {
+            Move::Pass => self.size.points(),
+            Move::Play(v) => self.size.index(v),
+        };
+        label as u16
+    }
+
     /// Replays one game, writing the positions before its moves (those of
     /// `chosen`, sorted, or all).
     fn write_game<W: Write>(
@@ -765,11 +785,12 @@ impl GameWriter {
                 );
                 pack(&self.planes, &mut self.packed);
                 out.bin.write_all(&self.packed)?;
-                let label = match mv {
-                    Move::Pass => points,
-                    Move::Play(v) => self.size.index(v),
+                out.lbl.write_all(&self.label(mv).to_le_bytes())?;
+                let reply = match record.moves.get(number + 1) {
+                    Some(&(_, reply)) => self.label(reply),
+                    None => NO_REPLY,
                 };
-                out.lbl.write_all(&(label as u16).to_le_bytes())?;
+                out.rep.write_all(&reply.to_le_bytes())?;
                 let value = match record.winner {
                     Some(winner) => u8::from(winner == color),
                     None => VALUE_UNKNOWN,
@@ -868,6 +889,7 @@ mod tests {
         let mut out = Sinks {
             bin: Vec::new(),
             lbl: Vec::new(),
+            rep: Vec::new(),
             val: Vec::new(),
             num: Vec::new(),
             komi: Vec::new(),
@@ -950,6 +972,7 @@ mod tests {
         let mut out = Sinks {
             bin: Vec::new(),
             lbl: Vec::new(),
+            rep: Vec::new(),
             val: Vec::new(),
             num: Vec::new(),
             komi: Vec::new(),
@@ -1048,6 +1071,7 @@ mod tests {
         let mut out = Sinks {
             bin: Vec::new(),
             lbl: Vec::new(),
+            rep: Vec::new(),
             val: Vec::new(),
             num: Vec::new(),
             komi: Vec::new(),
@@ -1060,6 +1084,19 @@ mod tests {
             .unwrap();
         assert_eq!(out.komi, [-15i8 as u8, 15]);
         assert_eq!(out.val, [0, 1]);
+        // Q16 (pd) played, then D4 (dp) the reply; then the game's end.
+        let (q16, d4) = (
+            size.index(hane::Vertex::new(15, 15)),
+            size.index(hane::Vertex::new(3, 3)),
+        );
+        assert_eq!(
+            out.lbl,
+            [q16 as u16, d4 as u16].map(u16::to_le_bytes).concat()
+        );
+        assert_eq!(
+            out.rep,
+            [d4 as u16, NO_REPLY].map(u16::to_le_bytes).concat()
+        );
         assert_eq!(counts.komi_known, 2);
         // B+3.5 at 6.5: Black's area 10 points more than White's; a
         // resignation with no ownership, and no result: no margin.
@@ -1069,6 +1106,7 @@ mod tests {
         let mut out = Sinks {
             bin: Vec::new(),
             lbl: Vec::new(),
+            rep: Vec::new(),
             val: Vec::new(),
             num: Vec::new(),
             komi: Vec::new(),

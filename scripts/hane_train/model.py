@@ -19,6 +19,12 @@ the same computation written from the file alone.
   point at the game's end (+1: the side to move's). Its sum over the board
   is the side to move's expected area less the opponent's.
 
+- Reply (training only, never exported): the opponent's move after the
+  move played, as the policy is made (a 1x1 convolution, the pass from the
+  mean): KataGo's auxiliary opponent policy, a second target a position
+  that makes the trunk read what the opponent threatens. `forward` is what
+  the engine computes; `heads` adds the reply for the training.
+
 Fully convolutional: the same weights run on every board size. V = 0 (and
 H = 0) or O = 0 leave a head out, only so that the files of versions 1
 and 2 can be read back; training always trains every head.
@@ -88,6 +94,8 @@ class Net(nn.Module):
         self.pass_fc = nn.Linear(channels, 1)
         self.value = ValueHead(channels, value_channels, hidden) if value_channels else None
         self.ownership = OwnershipHead(channels, ownership_channels) if ownership_channels else None
+        self.reply_conv = nn.Conv2d(channels, 1, 1)
+        self.reply_pass_fc = nn.Linear(channels, 1)
 
     def trunk(self, x):
         h = F.relu(self.stem_bn(self.stem(x)))
@@ -96,11 +104,18 @@ class Net(nn.Module):
         return h
 
     def forward(self, x):
+        policy, value, ownership, _ = self.heads(x)
+        return policy, value, ownership
+
+    def heads(self, x):
+        """forward's three and the reply's logits (N, points + 1, pass last)."""
         h = self.trunk(x)
-        policy = torch.cat([self.policy_conv(h).flatten(1), self.pass_fc(h.mean(dim=(2, 3)))], dim=1)
+        mean = h.mean(dim=(2, 3))
+        policy = torch.cat([self.policy_conv(h).flatten(1), self.pass_fc(mean)], dim=1)
         value = self.value(h) if self.value is not None else None
         ownership = self.ownership(h) if self.ownership is not None else None
-        return policy, value, ownership
+        reply = torch.cat([self.reply_conv(h).flatten(1), self.reply_pass_fc(mean)], dim=1)
+        return policy, value, ownership, reply
 
     def conv_norms(self):
         """The (convolution, batch norm) pairs, in the file's order."""
@@ -110,6 +125,11 @@ class Net(nn.Module):
         if self.value is not None:
             pairs.append((self.value.conv, self.value.bn))
         return pairs
+
+
+# The state_dict keys of the reply head: not in the weights file, and not
+# in a checkpoint from before it (train.py starts them afresh).
+REPLY_KEYS = ("reply_conv.weight", "reply_conv.bias", "reply_pass_fc.weight", "reply_pass_fc.bias")
 
 
 @torch.no_grad()

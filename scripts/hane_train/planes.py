@@ -10,6 +10,9 @@ and split (`train`, `held`):
   bit, each position padded to whole bytes;
 - `SPLIT-t.lbl`: the move played, a little-endian u16 (the point's index,
   or width * height for a pass);
+- `SPLIT-t.rep` (write_planes since session 24): the opponent's reply to
+  the move played, as `.lbl`, 65535 where the game ended with the move;
+  read into `Split.replies` (-1 unknown or absent);
 - `SPLIT-t.val` (with `--results`): 1 if the side to move won, 0 if it
   lost, 255 unknown; `SPLIT-t.num`: the move number (u16);
 - `SPLIT-t.own` (with `--ownership`): one signed byte a point, the final
@@ -56,6 +59,7 @@ VALUE_UNKNOWN = 255
 OWNERSHIP_UNKNOWN = -128
 KOMI_UNKNOWN = -128
 MARGIN_UNKNOWN = -32768
+NO_REPLY = 65535
 # Game phases for the measures by move number: [lo, hi).
 PHASES = [(0, 50), (50, 100), (100, 150), (150, 200), (200, 10**6)]
 
@@ -88,6 +92,9 @@ class Split:
         self.x = each(".bin", np.uint8, self.bytes_per_position)
         self.moves = each(".lbl", "<u2").astype(np.int64)
         assert self.x.shape[0] == self.moves.shape[0], f"{data}/{split}: planes and moves disagree"
+        replies = each(".rep", "<u2")
+        self.replies = (np.where(replies == NO_REPLY, -1, replies.astype(np.int64)) if replies is not None
+                        else np.full(self.moves.shape[0], -1, np.int64))
         self.values = each(".val", np.uint8)
         numbers = each(".num", "<u2")
         self.numbers = numbers.astype(np.int64) if numbers is not None else None
@@ -155,15 +162,24 @@ def symmetry(x, s):
     return x
 
 
-def augment(x, moves, ownership, syms):
-    """Each position under its symmetry `syms[i]` (0-7), its move and its
-    ownership target (N, size, size, or None) moved with it. Returns the
-    planes, the moves (pass stays pass) and the ownership."""
+def augment(x, moves, ownership, syms, replies=None):
+    """Each position under its symmetry `syms[i]` (0-7), its move, its
+    ownership target (N, size, size, or None) and its reply (N, -1 none;
+    or None) moved with it. Returns the planes, the moves (pass stays
+    pass), the ownership and the replies."""
     n, _, size, _ = x.shape
-    board = torch.zeros(n, 1, size * size, device=x.device)
-    on_board = moves < size * size
-    board[on_board.nonzero(as_tuple=True)[0], 0, moves[on_board]] = 1.0
-    parts = [x, board.view(n, 1, size, size)]
+
+    def one_hot(points):
+        board = torch.zeros(n, 1, size * size, device=x.device)
+        on = (points >= 0) & (points < size * size)
+        board[on.nonzero(as_tuple=True)[0], 0, points[on]] = 1.0
+        return board.view(n, 1, size, size), on
+
+    board, on_board = one_hot(moves)
+    parts = [x, board]
+    if replies is not None:
+        reply_board, reply_on_board = one_hot(replies)
+        parts.append(reply_board)
     if ownership is not None:
         parts.append(ownership.unsqueeze(1))
     both = torch.cat(parts, dim=1)
@@ -175,8 +191,10 @@ def augment(x, moves, ownership, syms):
     planes = x.shape[1]
     moved = out[:, planes].flatten(1).argmax(dim=1)
     moves = torch.where(on_board, moved, moves)
-    own = out[:, planes + 1] if ownership is not None else None
-    return out[:, :planes].contiguous(), moves, own
+    if replies is not None:
+        replies = torch.where(reply_on_board, out[:, planes + 1].flatten(1).argmax(dim=1), replies)
+    own = out[:, -1] if ownership is not None else None
+    return out[:, :planes].contiguous(), moves, own, replies
 
 
 def golden_inputs(data, positions, planes):

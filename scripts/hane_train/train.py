@@ -59,6 +59,11 @@ komi, and its policy loss left out (the move was played at the game's
 komi). The games of the corpus were played at 6.5 and 7.5 alone: without
 it the value learns nothing of the komi it reads, and a game at another
 komi (a handicap game's 0.5, a test's hopeless 1000) reads as if at 7.5.
+Reply: cross entropy of the opponent's move after the one played (where
+the game went on), weight `--reply-weight` (0.15, KataGo's for its
+opponent policy), on the positions the policy is taught on; a head the
+weights file does not carry (model.py). A checkpoint from before it gets
+the head afresh.
 Ownership: binary cross entropy of (1 + tanh) / 2 against (1 + target) /
 2 a point, averaged over the board, on the positions with a target (from
 write_planes --ownership), weight `--ownership-weight`. A random one of the
@@ -68,6 +73,7 @@ SGD with Nesterov momentum 0.9 and weight decay, bf16 autocast on a GPU.
 Measures (every `--eval-every` steps on a fixed sample of `--eval-positions`
 held-out positions, and at the end on all of them): policy top-1 among the
 legal moves and pass (the engine weighs nothing else) and its loss; the
+reply's top-1 (`reply_top1`, among every point and pass); the
 value's MSE (sigmoid against the result), log loss and winners right, by
 phase; the ownership loss, MSE a point and owners right (|target| > 0.5).
 And the value at each held-out position's drawn komi (`value_varied`: MSE
@@ -91,7 +97,7 @@ import torch
 import torch.nn.functional as F
 
 from . import export, reference
-from .model import Net, calibrate_norms
+from .model import REPLY_KEYS, Net, calibrate_norms
 from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split, augment, extra_inputs, fingerprint, input_planes, unpack
 
 # The configuration: the network's sizes (fixed once a run starts) and the
@@ -99,7 +105,8 @@ from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split
 # again on its command line).
 ARCHITECTURE = {"blocks": 6, "channels": 64, "value_channels": 32, "hidden": 64, "ownership_channels": 32}
 SETTINGS = {"steps": None, "batch": 1024, "lr": 0.1, "warmup": 0.03, "weight_decay": 1e-4, "seed": 1,
-            "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0, "komi_vary": 0.5}
+            "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0, "komi_vary": 0.5,
+            "reply_weight": 0.15}
 
 # The komi a komi-varied position is taught at, for the side to move: a
 # half-integer (no count is drawn) uniform within KOMI_NEAR points of 0,
@@ -193,7 +200,8 @@ def measure(model, data, device, limit=None, batch=2048):
     model.eval()
     n = data["x"].shape[0] if limit is None else min(limit, data["x"].shape[0])
     size, planes = data["size"], data["planes"]
-    right = policy_loss = 0.0
+    right = policy_loss = reply_right = 0.0
+    reply_n = 0
     vlogits, vlabels, vnums = [], [], []
     own_loss = own_se = own_right = own_decided = 0.0
     own_n = 0
@@ -205,8 +213,13 @@ def measure(model, data, device, limit=None, batch=2048):
         x = extra_inputs(raw, data["komi"][i:j], model.shape["planes"])
         y = data["moves"][i:j].to(device)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
-            policy, value, own = model(x)
+            policy, value, own, reply = model.heads(x)
         policy = policy.float()
+        if data.get("replies") is not None:
+            r = data["replies"][i:j].to(device)
+            k = r >= 0
+            reply_right += (reply.float().argmax(1)[k] == r[k]).sum().item()
+            reply_n += int(k.sum())
         policy_loss += F.cross_entropy(policy, y, reduction="sum").item()
         legal = torch.cat([x[:, LEGAL_PLANE].flatten(1), torch.ones(x.shape[0], 1, device=device)], 1)
         right += (policy.masked_fill(legal == 0, -1e9).argmax(1) == y).sum().item()
@@ -238,6 +251,8 @@ def measure(model, data, device, limit=None, batch=2048):
             varied_targets.append(komi_varied_target(margin[i:j][known], komi).double())
     model.train()
     out = {"positions": n, "top1": right / max(1, n), "policy_loss": policy_loss / max(1, n)}
+    if reply_n:
+        out["reply_top1"] = reply_right / reply_n
     if vlogits and sum(v.numel() for v in vlogits):
         out["value"] = value_measures(torch.cat(vlogits).double(), torch.cat(vlabels), torch.cat(vnums))
     if varied_logits:
@@ -266,6 +281,8 @@ def value_measures(logits, y, numbers):
 
 def describe(m):
     s = f"top1 {m['top1']:.4f} policy loss {m['policy_loss']:.3f}"
+    if "reply_top1" in m:
+        s += f" reply top1 {m['reply_top1']:.4f}"
     if "value" in m:
         s += f" | value MSE {m['value']['mse']:.4f} log loss {m['value']['log_loss']:.4f} right {m['value']['accuracy']:.3f}"
     if "value_varied" in m:
@@ -283,7 +300,7 @@ def tensors_of(split):
     g = torch.Generator().manual_seed(11)
     u = torch.rand(2, len(split), generator=g)
     return {"size": split.size, "planes": split.planes, "x": t(split.x), "moves": t(split.moves), "values": t(split.values),
-            "numbers": t(split.numbers), "ownership": t(split.ownership), "komi": t(split.komi),
+            "numbers": t(split.numbers), "ownership": t(split.ownership), "komi": t(split.komi), "replies": t(split.replies),
             "margin": t(split.margin), "drawn_komi": drawn_komi(u[0], u[1])}
 
 
@@ -355,6 +372,7 @@ def main():
     ap.add_argument("--value-weight", type=float, default=None)
     ap.add_argument("--value-fraction", type=float, default=None)
     ap.add_argument("--ownership-weight", type=float, default=None)
+    ap.add_argument("--reply-weight", type=float, default=None, help="the reply policy's loss weight (default 0.15)")
     ap.add_argument("--komi-vary", type=float, default=None,
                     help="share of the value's positions with a known final margin taught at a drawn komi (default 0.5)")
     ap.add_argument("--stop-after", type=int, default=None, help="steps in this call (the schedule unchanged)")
@@ -397,7 +415,13 @@ def main():
     model = Net(config["blocks"], config["channels"], config["value_channels"], config["hidden"], config["ownership_channels"], planes=input_planes(train.planes))
     state = {"step": 0, "positions": 0, "slice": dict(slice_id, step=0), "slices": [], "init": args.init}
     if checkpoint:
-        model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in checkpoint["model"].items()})
+        missing, unexpected = model.load_state_dict(
+            {k: v.float() if v.is_floating_point() else v for k, v in checkpoint["model"].items()}, strict=False)
+        if unexpected or set(missing) - set(REPLY_KEYS):
+            sys.exit(f"{args.resume} does not fit the network: missing {missing}, unexpected {unexpected}")
+        if missing:
+            log("the checkpoint is from before the reply head: it starts afresh, and the momentum too")
+            checkpoint.pop("opt", None)
         state = {k: checkpoint[k] for k in ("step", "positions", "slice", "slices", "init")}
         if state["slice"]["fingerprint"] != slice_id["fingerprint"]:
             state["slices"].append(state["slice"])
@@ -432,6 +456,7 @@ def main():
     ytr = torch.from_numpy(train.moves).to(device)
     vtr = torch.from_numpy(train.values).to(device) if train.values is not None else None
     otr = torch.from_numpy(train.ownership).to(device) if train.ownership is not None else None
+    rtr = torch.from_numpy(train.replies).to(device)
     ktr = torch.from_numpy(train.komi).to(device)
     mtr = torch.from_numpy(train.margin).to(device)
     vary_komi = config["komi_vary"] > 0 and model.shape["planes"] > train.planes
@@ -484,7 +509,7 @@ def main():
         idx = batches.indices(state["slice"]["step"]).to(device)
         syms, draw, vary = (t.to(device) for t in batches.draws(step))
         own_t, own_known = ownership_targets(otr[idx]) if otr is not None else (None, None)
-        x, y, own_t = augment(unpack(xtr[idx], train.size, train.planes), ytr[idx], own_t, syms)
+        x, y, own_t, replies = augment(unpack(xtr[idx], train.size, train.planes), ytr[idx], own_t, syms, rtr[idx])
         chosen = draw < config["value_fraction"]
         komi, played = ktr[idx], torch.ones_like(chosen)
         value_mask = None
@@ -500,9 +525,13 @@ def main():
                 value_mask, played = value_mask | varied, ~varied
         x = extra_inputs(x, komi, model.shape["planes"]).contiguous(memory_format=memory)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
-            policy, value, own = model(x)
+            policy, value, own, reply = model.heads(x)
         loss = policy_loss = F.cross_entropy(policy.float()[played], y[played])
-        value_loss = own_loss = torch.zeros((), device=device)
+        value_loss = own_loss = reply_loss = torch.zeros((), device=device)
+        replied = played & (replies >= 0)
+        if replied.any():
+            reply_loss = F.cross_entropy(reply.float()[replied], replies[replied])
+            loss = loss + config["reply_weight"] * reply_loss
         if value_mask is not None and value_mask.any():
             value_loss = F.binary_cross_entropy_with_logits(value.float()[value_mask], value_target[value_mask])
             loss = loss + config["value_weight"] * value_loss
@@ -518,7 +547,7 @@ def main():
         if state["step"] % eval_every == 0 or state["step"] == stop:
             m = measure(model, held_sample, device)
             history.append({"step": state["step"], "positions": state["positions"], "lr": lr, "seconds": round(time.time() - t0), **m})
-            log(f"step {state['step']}/{total} lr {lr:.4f} loss {policy_loss.item():.3f}+{value_loss.item():.3f}+{own_loss.item():.3f} held: {describe(m)}")
+            log(f"step {state['step']}/{total} lr {lr:.4f} loss {policy_loss.item():.3f}+{value_loss.item():.3f}+{own_loss.item():.3f}+{reply_loss.item():.3f} held: {describe(m)}")
     steps_now = state["step"] - first
     seconds = time.time() - t0
     log(f"{steps_now} steps in {seconds:.0f} s ({steps_now / max(seconds, 1e-9):.1f} a second); step {state['step']} of {total}, {state['positions']} positions in all")
