@@ -6,11 +6,16 @@ The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version,
 the input planes, the trunk's channels C, its residual blocks B, the first
 convolution's kernel side; version 2 adds the value head's channels V and
 hidden units H (both 0: no value head); version 3 the ownership head's
-channels O (0: none). Then little-endian f32 tensors in PyTorch's (out, in,
+channels O (0: none); version 4 the global pooling's channels G and its
+period P (0 and 0: none; else the blocks b with b % P == P - 1 pool).
+Then little-endian f32 tensors in PyTorch's (out, in,
 row, column) order, batch norm folded into the convolutions:
 
     stem weights (C x planes x k x k), bias (C)
-    per block: conv1 weights (C x C x 3 x 3), bias (C), conv2 likewise
+    per block: conv1 weights (C x C x 3 x 3), bias (C); where the block
+        pools (version 4), its pooling convolution's weights (G x C x 3 x
+        3), bias (G) and its map (C x 2G, a row per channel, inputs
+        [means..., maxes...]); conv2 weights (C x C x 3 x 3), bias (C)
     policy: weights (C), bias (1); pass: weights (C, over the trunk's mean
         over the board), bias (1)
     value (V > 0): 1x1 conv weights (V x C), bias (V); fc1 weights (H x 2V,
@@ -19,8 +24,8 @@ row, column) order, batch norm folded into the convolutions:
     ownership (O > 0): 3x3 conv weights (O x C x 3 x 3), bias (O); 1x1
         weights (O), bias (1)
 
-`write` always writes the newest version (3), every head; `read` reads
-1, 2 and 3, so the shipped file and any older one load back. The engine
+`write` always writes the newest version (4), every head; `read` reads
+1 to 4, so the shipped file and any older one load back. The engine
 reads a file of 19 planes (komi-blind) or 20 (the komi plane last,
 hane_train.planes.extra_inputs).
 """
@@ -31,18 +36,25 @@ import sys
 import numpy as np
 import torch
 
+from .model import pooling_blocks
+
 MAGIC = b"HANEPOL1"
-VERSION = 3
-HEADER_WORDS = {1: 5, 2: 7, 3: 8}
+VERSION = 4
+HEADER_WORDS = {1: 5, 2: 7, 3: 8, 4: 10}
 
 
 def shapes(shape):
     """The file's tensors' shapes, in order, for a header's sizes."""
     p, c, b, k = shape["planes"], shape["channels"], shape["blocks"], shape["kernel"]
     v, h, o = shape["value_channels"], shape["hidden"], shape["ownership_channels"]
+    g = shape.get("gpool_channels", 0)
+    pooling = pooling_blocks(b, shape.get("gpool_every", 0))
     out = [(c, p, k, k), (c,)]
-    for _ in range(b):
-        out += [(c, c, 3, 3), (c,), (c, c, 3, 3), (c,)]
+    for block in range(b):
+        out += [(c, c, 3, 3), (c,)]
+        if block in pooling:
+            out += [(g, c, 3, 3), (g,), (c, 2 * g)]
+        out += [(c, c, 3, 3), (c,)]
     out += [(c,), (1,), (c,), (1,)]
     if v:
         out += [(v, c), (v,), (h, 2 * v), (h,), (h,), (1,)]
@@ -67,6 +79,8 @@ def tensors_of(model):
     out = list(folded(model.stem, model.stem_bn))
     for b in model.blocks:
         out += folded(b.conv1, b.bn1)
+        if b.gpool is not None:
+            out += [*folded(b.gpool.conv, b.gpool.bn), d(b.gpool.fc.weight)]
         out += folded(b.conv2, b.bn2)
     out += [d(model.policy_conv.weight).flatten(), d(model.policy_conv.bias), d(model.pass_fc.weight).flatten(), d(model.pass_fc.bias)]
     if model.value is not None:
@@ -80,21 +94,22 @@ def tensors_of(model):
 
 
 def write(model, path):
-    """The model as a version 3 weights file."""
+    """The model as a version 4 weights file."""
     s = model.shape
     tensors = tensors_of(model)
     for t, want in zip(tensors, shapes(s)):
         assert tuple(t.shape) == want, f"{tuple(t.shape)} where the format has {want}"
     with open(path, "wb") as f:
         f.write(MAGIC)
-        f.write(struct.pack("<8I", VERSION, s["planes"], s["channels"], s["blocks"], s["kernel"], s["value_channels"], s["hidden"], s["ownership_channels"]))
+        f.write(struct.pack("<10I", VERSION, s["planes"], s["channels"], s["blocks"], s["kernel"], s["value_channels"], s["hidden"],
+                            s["ownership_channels"], s["gpool_channels"], s["gpool_every"]))
         for t in tensors:
             f.write(t.cpu().numpy().astype("<f4").tobytes())
 
 
 def read(path):
     """(version, shape dict, tensors in the file's order as float64) of a
-    file of version 1, 2 or 3."""
+    file of version 1 to 4."""
     data = open(path, "rb").read()
     if data[:8] != MAGIC:
         sys.exit(f"{path}: not a hane weights file")
@@ -105,6 +120,7 @@ def read(path):
     shape = dict(zip(("planes", "channels", "blocks", "kernel"), words[1:5]))
     shape["value_channels"], shape["hidden"] = (words[5], words[6]) if version >= 2 else (0, 0)
     shape["ownership_channels"] = words[7] if version >= 3 else 0
+    shape["gpool_channels"], shape["gpool_every"] = (words[8], words[9]) if version >= 4 else (0, 0)
     values = np.frombuffer(data, dtype="<f4", offset=8 + 4 * len(words)).astype(np.float64)
     out, at = [], 0
     for s in shapes(shape):
@@ -150,11 +166,20 @@ def load_into(model, shape, tensors):
     model.stem_bn.bias.copy_(next(it))
     model.stem_bn.running_mean.zero_()
     model.stem_bn.running_var.fill_(1.0 - model.stem_bn.eps)
-    for b in model.blocks:
+    file_pooling = pooling_blocks(shape["blocks"], shape.get("gpool_every", 0))
+    pooled = shape.get("gpool_channels", 0) == model.shape["gpool_channels"] and shape.get("gpool_every", 0) == model.shape["gpool_every"]
+    for i, b in enumerate(model.blocks):
         conv_bn(b.conv1, b.bn1)
+        if i in file_pooling:
+            if pooled:
+                conv_bn(b.gpool.conv, b.gpool.bn)
+                params((b.gpool.fc.weight,))
+            else:
+                for _ in range(3):
+                    next(it)
         conv_bn(b.conv2, b.bn2)
     params((model.policy_conv.weight, model.policy_conv.bias, model.pass_fc.weight, model.pass_fc.bias))
-    loaded = ["trunk", "policy"]
+    loaded = ["trunk" + (" with its global pooling" if pooled and file_pooling else ""), "policy"]
     ms = model.shape
     if shape["value_channels"]:
         if model.value is not None and (shape["value_channels"], shape["hidden"]) == (ms["value_channels"], ms["hidden"]):
@@ -171,4 +196,6 @@ def load_into(model, shape, tensors):
             params((o.conv1.weight, o.conv1.bias, o.conv2.weight, o.conv2.bias))
             loaded.append("ownership")
     new = [h for h in ("value", "ownership") if h not in loaded and getattr(model, h) is not None]
+    if model.shape["gpool_channels"] and not (pooled and file_pooling):
+        new.append("global pooling (its map at 0)")
     return ", ".join(loaded) + " from the file" + (f"; {' and '.join(new)} new" if new else "")

@@ -7,6 +7,14 @@ the same computation written from the file alone.
 - Trunk: a `kernel` x `kernel` (5) convolution from the input planes to C
   channels, batch norm, ReLU; B residual blocks of two 3x3 convolutions,
   each with batch norm, ReLU after the first and after the sum.
+- Global pooling (KataGo's, issue 56): every `gpool_every`-th block (the
+  third, sixth, ...) also convolves its input (3x3) to G channels, batch
+  norm, ReLU, takes each channel's mean and maximum over the board, and
+  adds a linear map of those 2G numbers (no bias) to each of its first
+  convolution's C channels before their ReLU: a bias the whole board sets,
+  so that a point's features can depend on what happens far from it (a
+  ko threat, the count, the komi). The map starts at 0, so a network
+  loaded without it computes what it computed.
 - Policy: a 1x1 convolution of the trunk to one logit a point (with bias);
   the pass logit from the trunk's mean over the board (a linear layer).
 - Value: a 1x1 convolution to V channels, batch norm, ReLU; the mean over
@@ -40,16 +48,41 @@ STEM_KERNEL = 5
 
 
 class Block(nn.Module):
-    def __init__(self, channels):
+    def __init__(self, channels, gpool_channels=0):
         super().__init__()
         self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
         self.bn1 = nn.BatchNorm2d(channels)
         self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
         self.bn2 = nn.BatchNorm2d(channels)
+        self.gpool = GlobalPooling(channels, gpool_channels) if gpool_channels else None
 
     def forward(self, x):
-        h = F.relu(self.bn1(self.conv1(x)))
-        return F.relu(x + self.bn2(self.conv2(h)))
+        h = self.bn1(self.conv1(x))
+        if self.gpool is not None:
+            h = h + self.gpool(x)
+        return F.relu(x + self.bn2(self.conv2(F.relu(h))))
+
+
+class GlobalPooling(nn.Module):
+    """A block's board-wide bias: (N, C) from its input (N, C, size, size)."""
+
+    def __init__(self, channels, gpool_channels):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, gpool_channels, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(gpool_channels)
+        self.fc = nn.Linear(2 * gpool_channels, channels, bias=False)
+        nn.init.zeros_(self.fc.weight)
+
+    def forward(self, x):
+        g = F.relu(self.bn(self.conv(x)))
+        pooled = torch.cat([g.mean(dim=(2, 3)), g.amax(dim=(2, 3))], dim=1)
+        return self.fc(pooled).unsqueeze(-1).unsqueeze(-1)
+
+
+def pooling_blocks(blocks, every):
+    """The indices of the blocks with global pooling: every `every`-th
+    (0: none)."""
+    return [b for b in range(blocks) if every and b % every == every - 1]
 
 
 class ValueHead(nn.Module):
@@ -81,15 +114,20 @@ class Net(nn.Module):
     """forward(x) -> (policy logits (N, points + 1, pass last), value logit
     (N,) or None, ownership logit (N, size, size) or None)."""
 
-    def __init__(self, blocks, channels, value_channels=32, hidden=64, ownership_channels=32, planes=PLANES, kernel=STEM_KERNEL):
+    def __init__(self, blocks, channels, value_channels=32, hidden=64, ownership_channels=32, planes=PLANES, kernel=STEM_KERNEL,
+                 gpool_channels=0, gpool_every=0):
         super().__init__()
         if (value_channels == 0) != (hidden == 0):
             raise ValueError("a value head needs both V and H (or neither)")
+        if (gpool_channels == 0) != (gpool_every == 0):
+            raise ValueError("global pooling needs both its channels and its period (or neither)")
         self.shape = {"planes": planes, "channels": channels, "blocks": blocks, "kernel": kernel,
-                      "value_channels": value_channels, "hidden": hidden, "ownership_channels": ownership_channels}
+                      "value_channels": value_channels, "hidden": hidden, "ownership_channels": ownership_channels,
+                      "gpool_channels": gpool_channels, "gpool_every": gpool_every}
         self.stem = nn.Conv2d(planes, channels, kernel, padding=kernel // 2, bias=False)
         self.stem_bn = nn.BatchNorm2d(channels)
-        self.blocks = nn.ModuleList(Block(channels) for _ in range(blocks))
+        pooling = pooling_blocks(blocks, gpool_every)
+        self.blocks = nn.ModuleList(Block(channels, gpool_channels if b in pooling else 0) for b in range(blocks))
         self.policy_conv = nn.Conv2d(channels, 1, 1)
         self.pass_fc = nn.Linear(channels, 1)
         self.value = ValueHead(channels, value_channels, hidden) if value_channels else None
@@ -122,6 +160,8 @@ class Net(nn.Module):
         pairs = [(self.stem, self.stem_bn)]
         for b in self.blocks:
             pairs += [(b.conv1, b.bn1), (b.conv2, b.bn2)]
+            if b.gpool is not None:
+                pairs.append((b.gpool.conv, b.gpool.bn))
         if self.value is not None:
             pairs.append((self.value.conv, self.value.bn))
         return pairs
@@ -130,6 +170,13 @@ class Net(nn.Module):
 # The state_dict keys of the reply head: not in the weights file, and not
 # in a checkpoint from before it (train.py starts them afresh).
 REPLY_KEYS = ("reply_conv.weight", "reply_conv.bias", "reply_pass_fc.weight", "reply_pass_fc.bias")
+
+
+def is_new_layer(key):
+    """Whether a state_dict key is of a layer a checkpoint from before it
+    lacks and that starts afresh without changing the network's function:
+    the reply head (never exported) and global pooling (its map at 0)."""
+    return key in REPLY_KEYS or ".gpool." in key
 
 
 @torch.no_grad()

@@ -15,6 +15,11 @@ one.
     PYTHONPATH=scripts python3 -m hane_train.reference data/policy-net.bin \\
         --planes golden --check data/policy-net-golden.json
 
+    # the pooling check: a small seeded network whose every block kind and
+    # head is used (global pooling's map not at 0), and its golden file
+    PYTHONPATH=scripts python3 -m hane_train.reference data/pooling-net.bin \
+        --make-pooling-net --planes golden --write data/pooling-net-golden.json
+
 The golden file: "positions" (indices into the golden game: position i is
 the one before move i+1), "logits" (the policy's, pass last), "values"
 (the value logit, whose sigmoid is the side to move's chance; with a value
@@ -31,6 +36,7 @@ import torch
 import torch.nn.functional as F
 
 from . import export
+from .model import pooling_blocks
 from .planes import golden_inputs
 
 GOLDEN_POSITIONS = [0, 1, 20, 60, 120, 200]
@@ -42,9 +48,17 @@ def forward(shape, tensors, x):
     None) of float64 planes x (N, planes, size, size)."""
     it = iter(tensors)
     h = F.relu(F.conv2d(x, next(it), next(it), padding=shape["kernel"] // 2))
-    for _ in range(shape["blocks"]):
-        w1, b1, w2, b2 = (next(it) for _ in range(4))
-        h = F.relu(h + F.conv2d(F.relu(F.conv2d(h, w1, b1, padding=1)), w2, b2, padding=1))
+    pooling = pooling_blocks(shape["blocks"], shape.get("gpool_every", 0))
+    for block in range(shape["blocks"]):
+        w1, b1 = next(it), next(it)
+        inner = F.conv2d(h, w1, b1, padding=1)
+        if block in pooling:
+            gw, gb, gfc = (next(it) for _ in range(3))
+            g = F.relu(F.conv2d(h, gw, gb, padding=1))
+            pooled = torch.cat([g.mean(dim=(2, 3)), g.amax(dim=(2, 3))], 1)
+            inner = inner + (pooled @ gfc.T).view(inner.shape[0], -1, 1, 1)
+        w2, b2 = next(it), next(it)
+        h = F.relu(h + F.conv2d(F.relu(inner), w2, b2, padding=1))
     hw, hb, pw, pb = (next(it) for _ in range(4))
     points = torch.einsum("c,nchw->nhw", hw, h).flatten(1) + hb
     policy = torch.cat([points, (h.mean(dim=(2, 3)) @ pw + pb).unsqueeze(1)], 1)
@@ -102,6 +116,28 @@ def differences(a, b):
     return out
 
 
+def pooling_net(path):
+    """A small network with global pooling (3 blocks of 16 channels, the
+    second pooling over 8), seeded, every weight and batch norm statistic
+    drawn, so that the engine's test of version 4 files checks a pooling
+    whose bias matters."""
+    from .model import Net
+
+    torch.manual_seed(56)
+    model = Net(3, 16, 8, 16, 8, planes=20, gpool_channels=8, gpool_every=2)
+    with torch.no_grad():
+        for b in model.blocks:
+            if b.gpool is not None:
+                b.gpool.fc.weight.normal_(0, 0.3)
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.normal_(0, 0.1)
+                m.running_var.uniform_(0.5, 2)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.normal_(0, 0.1)
+    export.write(model.eval(), path)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("weights")
@@ -109,8 +145,11 @@ def main():
     ap.add_argument("--write", help="write the golden file here")
     ap.add_argument("--check", help="a golden file the weights must reproduce")
     ap.add_argument("--tolerance", type=float, default=1e-4)
+    ap.add_argument("--make-pooling-net", action="store_true", help="write the pooling check's network to WEIGHTS first")
     args = ap.parse_args()
     torch.set_num_threads(1)
+    if args.make_pooling_net:
+        pooling_net(args.weights)
     gold = golden_file(args.weights, args.planes)
     if args.write:
         with open(args.write, "w") as f:

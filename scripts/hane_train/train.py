@@ -1,7 +1,7 @@
 """The one entry point: trains every head of hane_train.model.Net together
 (policy, value, ownership) on a planes folder of examples/write_planes,
 for a number of steps, seeded, resumable, and exports the engine's weights
-file (version 3) with its golden file.
+file (version 4) with its golden file.
 
     PYTHONPATH=scripts python3 -m hane_train.train --data PLANES --out OUT \\
         --blocks 10 --channels 128 --steps 40000 --golden GOLDEN
@@ -97,13 +97,14 @@ import torch
 import torch.nn.functional as F
 
 from . import export, reference
-from .model import REPLY_KEYS, Net, calibrate_norms
+from .model import Net, calibrate_norms, is_new_layer
 from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split, augment, extra_inputs, fingerprint, input_planes, unpack
 
 # The configuration: the network's sizes (fixed once a run starts) and the
 # training's settings (a resumed run takes the checkpoint's, and any given
 # again on its command line).
-ARCHITECTURE = {"blocks": 6, "channels": 64, "value_channels": 32, "hidden": 64, "ownership_channels": 32}
+ARCHITECTURE = {"blocks": 6, "channels": 64, "value_channels": 32, "hidden": 64, "ownership_channels": 32,
+                "gpool_channels": 16, "gpool_every": 3}
 SETTINGS = {"steps": None, "batch": 1024, "lr": 0.1, "warmup": 0.03, "weight_decay": 1e-4, "seed": 1,
             "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0, "komi_vary": 0.5,
             "reply_weight": 0.15}
@@ -412,15 +413,17 @@ def main():
     if train.ownership is None:
         log("no ownership targets (write_planes --ownership): the ownership head is not taught")
 
-    model = Net(config["blocks"], config["channels"], config["value_channels"], config["hidden"], config["ownership_channels"], planes=input_planes(train.planes))
+    model = Net(config["blocks"], config["channels"], config["value_channels"], config["hidden"], config["ownership_channels"],
+                planes=input_planes(train.planes), gpool_channels=config["gpool_channels"], gpool_every=config["gpool_every"])
     state = {"step": 0, "positions": 0, "slice": dict(slice_id, step=0), "slices": [], "init": args.init}
     if checkpoint:
         missing, unexpected = model.load_state_dict(
             {k: v.float() if v.is_floating_point() else v for k, v in checkpoint["model"].items()}, strict=False)
-        if unexpected or set(missing) - set(REPLY_KEYS):
+        if unexpected or not all(is_new_layer(k) for k in missing):
             sys.exit(f"{args.resume} does not fit the network: missing {missing}, unexpected {unexpected}")
         if missing:
-            log("the checkpoint is from before the reply head: it starts afresh, and the momentum too")
+            log(f"the checkpoint is from before {len(missing)} tensors of the reply head or the global pooling: "
+                "they start afresh (the function unchanged), and the momentum too")
             checkpoint.pop("opt", None)
         state = {k: checkpoint[k] for k in ("step", "positions", "slice", "slices", "init")}
         if state["slice"]["fingerprint"] != slice_id["fingerprint"]:

@@ -30,6 +30,27 @@ pub(super) struct Conv {
     pub(super) bias: Vec<f32>,
 }
 
+/// A residual block: two 3x3 convolutions, ReLU after the first and after
+/// the sum with the block's input; where it pools, a bias the whole board
+/// sets added to the first's channels before their ReLU.
+pub(super) struct Block {
+    pub(super) first: Conv,
+    pub(super) pooling: Option<GlobalPooling>,
+    pub(super) second: Conv,
+}
+
+/// A block's global pooling (KataGo's): a 3x3 convolution of the block's
+/// input to a few channels, ReLU, their means and maxima over the board,
+/// and a linear map of those to one bias a channel of the trunk, so that
+/// a point's features can depend on the whole board (a ko threat, the
+/// count, the komi).
+pub(super) struct GlobalPooling {
+    pub(super) conv: Conv,
+    /// A row a trunk channel of the pooled features: the channels' means,
+    /// then their maxima.
+    pub(super) map: Vec<f32>,
+}
+
 /// The value head: a 1x1 convolution of the trunk to a few channels,
 /// their means and maxima over the board, two fully connected layers to
 /// one logit of the side to move's win.
@@ -56,8 +77,7 @@ pub(super) struct OwnershipHead {
 pub struct Network {
     pub(super) channels: usize,
     pub(super) stem: Conv,
-    /// Each block's two convolutions.
-    pub(super) blocks: Vec<(Conv, Conv)>,
+    pub(super) blocks: Vec<Block>,
     pub(super) head: Vec<f32>,
     pub(super) head_bias: f32,
     pub(super) pass: Vec<f32>,
@@ -85,8 +105,21 @@ impl Network {
         } else {
             ""
         };
+        let pooling: Vec<&GlobalPooling> = self
+            .blocks
+            .iter()
+            .filter_map(|b| b.pooling.as_ref())
+            .collect();
+        let pooling = match pooling.first() {
+            Some(first) => format!(
+                " ({} of them pooling the board over {} channels)",
+                pooling.len(),
+                first.conv.out
+            ),
+            None => String::new(),
+        };
         format!(
-            "{} residual blocks of {} channels{value}{ownership}{komi}",
+            "{} residual blocks of {} channels{pooling}{value}{ownership}{komi}",
             self.blocks.len(),
             self.channels
         )
@@ -112,6 +145,8 @@ pub struct EvalScratch {
     trunk: Vec<f32>,
     inner: Vec<f32>,
     residual: Vec<f32>,
+    /// A pooling block's channels over the board.
+    pooling_points: Vec<f32>,
     /// The value head's channels over the board.
     value_points: Vec<f32>,
     /// The ownership head's hidden channels over the board.
@@ -133,6 +168,7 @@ impl EvalScratch {
             trunk: Vec::new(),
             inner: Vec::new(),
             residual: Vec::new(),
+            pooling_points: Vec::new(),
             value_points: Vec::new(),
             ownership_points: Vec::new(),
             reader: TacticalReader::new(crate::player::board::DEEP_BUDGET),
@@ -178,10 +214,37 @@ impl Network {
         s.residual.resize(c * n, 0.0);
         convolve(&self.stem, &s.planes, shape, &mut s.columns, &mut s.trunk);
         relu(&mut s.trunk);
-        for (first, second) in &self.blocks {
-            convolve(first, &s.trunk, shape, &mut s.columns, &mut s.inner);
+        for block in &self.blocks {
+            convolve(&block.first, &s.trunk, shape, &mut s.columns, &mut s.inner);
+            if let Some(pooling) = &block.pooling {
+                let g = pooling.conv.out;
+                s.pooling_points.resize(g * n, 0.0);
+                convolve(
+                    &pooling.conv,
+                    &s.trunk,
+                    shape,
+                    &mut s.columns,
+                    &mut s.pooling_points,
+                );
+                relu(&mut s.pooling_points);
+                let pooled = means_and_maxima(&s.pooling_points, n);
+                for (row, map) in s
+                    .inner
+                    .chunks_exact_mut(n)
+                    .zip(pooling.map.chunks_exact(2 * g))
+                {
+                    let bias: f32 = map.iter().zip(&pooled).map(|(w, x)| w * x).sum();
+                    row.iter_mut().for_each(|x| *x += bias);
+                }
+            }
             relu(&mut s.inner);
-            convolve(second, &s.inner, shape, &mut s.columns, &mut s.residual);
+            convolve(
+                &block.second,
+                &s.inner,
+                shape,
+                &mut s.columns,
+                &mut s.residual,
+            );
             for (t, r) in s.trunk.iter_mut().zip(&s.residual) {
                 *t = (*t + r).max(0.0);
             }
@@ -220,11 +283,7 @@ impl Network {
             &mut scratch.value_points,
         );
         relu(&mut scratch.value_points);
-        let mut pooled = vec![0.0f32; 2 * v];
-        for (k, row) in scratch.value_points.chunks_exact(n).enumerate() {
-            pooled[k] = row.iter().sum::<f32>() / n as f32;
-            pooled[v + k] = row.iter().copied().fold(0.0, f32::max);
-        }
+        let pooled = means_and_maxima(&scratch.value_points, n);
         let mut logit = head.fc2_bias;
         for ((weights, &bias), &out) in head
             .fc1
@@ -284,6 +343,18 @@ fn write_inputs(scratch: &mut EvalScratch, position: Position<'_>, planes: usize
     if planes == KOMI_PLANES {
         write_komi_plane(position.to_move, position.komi, komi);
     }
+}
+
+/// The means over the board of channels of `n` points each (after a
+/// ReLU: none below 0), then their maxima.
+fn means_and_maxima(channels: &[f32], n: usize) -> Vec<f32> {
+    let c = channels.len() / n;
+    let mut pooled = vec![0.0f32; 2 * c];
+    for (k, row) in channels.chunks_exact(n).enumerate() {
+        pooled[k] = row.iter().sum::<f32>() / n as f32;
+        pooled[c + k] = row.iter().copied().fold(0.0, f32::max);
+    }
+    pooled
 }
 
 fn relu(values: &mut [f32]) {
@@ -465,6 +536,19 @@ mod tests {
             .expect("the candidate's weights");
         assert!(net.reads_komi());
         reproduces_golden(&net, include_str!("../../../data/training/net-golden.json"));
+    }
+
+    #[test]
+    fn the_pooling_check_network_reproduces_the_training_frameworks_logits() {
+        // A small seeded network of version 4 (reference.py's
+        // --make-pooling-net): a block with global pooling whose map is not
+        // 0, so a pooling computed wrong moves its logits by 0.08.
+        let net = Network::from_bytes(include_bytes!("../../../data/pooling-net.bin"))
+            .expect("the pooling check's weights");
+        assert!(net
+            .description()
+            .contains("1 of them pooling the board over 8 channels"));
+        reproduces_golden(&net, include_str!("../../../data/pooling-net-golden.json"));
     }
 
     /// `net`'s logits, values and ownership on the golden game's positions

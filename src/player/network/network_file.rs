@@ -3,13 +3,18 @@
 //! `frontend::weights_file`); the player only ever sees its bytes.
 //!
 //! The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version
-//! (1, 2 or 3), the input planes, the trunk's channels, its residual
+//! (1 to 4), the input planes, the trunk's channels, its residual
 //! blocks, the first convolution's kernel side; version 2 adds two more,
 //! the value head's channels V and hidden units H (both 0: no value head);
-//! version 3 one more, the ownership head's channels O (0: none). Then
-//! little-endian f32 tensors in PyTorch's (out, in, row, column) order: the
-//! first convolution's weights and bias, each block's two convolutions
-//! (weights, bias, weights, bias), the policy head's per-channel weights
+//! version 3 one more, the ownership head's channels O (0: none); version
+//! 4 two more, the global pooling's channels G and its period P (0 and 0:
+//! none; else the blocks b with b % P == P - 1 pool). Then little-endian
+//! f32 tensors in PyTorch's (out, in, row, column) order: the first
+//! convolution's weights and bias, each block's two convolutions (weights,
+//! bias, weights, bias; in a block that pools, between them its pooling
+//! convolution, G x channels x 3 x 3 and G biases, and its map, a row of
+//! 2G a channel: the G channels' means over the board, then their
+//! maxima), the policy head's per-channel weights
 //! and bias, the pass logit's per-channel weights (over the trunk's mean
 //! over the board) and bias; with a value head, its 1x1 convolution (V x
 //! channels, and V biases), the first fully connected layer (H rows of 2V:
@@ -17,19 +22,20 @@
 //! the second (H weights, one bias); with an ownership head, its 3x3
 //! convolution (O x channels x 3 x 3, and O biases) and its 1x1 (O
 //! weights, one bias). Batch norm is folded into the convolutions by the
-//! one exporter, scripts/hane_train/export.py, which writes version 3.
+//! one exporter, scripts/hane_train/export.py, which writes version 4.
 
 use std::fmt;
 
 use super::evaluator::{Evaluation, Evaluator, Position, Scratch};
-use super::forward::{Conv, Network, OwnershipHead, ValueHead};
+use super::forward::{Block, Conv, GlobalPooling, Network, OwnershipHead, ValueHead};
 use super::planes::{KOMI_PLANES, PLANES};
 
 const MAGIC: &[u8; 8] = b"HANEPOL1";
 /// The versions this hane reads: 1 (policy), 2 (policy, and a value head
-/// when its sizes are not 0) and 3 (version 2, and an ownership head when
-/// its channels are not 0).
-const NEWEST_VERSION: u32 = 3;
+/// when its sizes are not 0), 3 (version 2, and an ownership head when
+/// its channels are not 0) and 4 (version 3, and global pooling in the
+/// trunk when its channels are not 0).
+const NEWEST_VERSION: u32 = 4;
 /// Bounds that keep a corrupt header from asking for absurd allocations.
 const MAX_CHANNELS: usize = 512;
 const MAX_BLOCKS: usize = 64;
@@ -89,6 +95,8 @@ struct Header {
     value_channels: usize,
     value_hidden: usize,
     ownership_channels: usize,
+    gpool_channels: usize,
+    gpool_every: usize,
 }
 
 impl Header {
@@ -107,6 +115,7 @@ impl Header {
             1 => 5,
             2 => 7,
             3 => 8,
+            4 => 10,
             v => return Err(NetworkError::Version(v)),
         };
         let read: Vec<usize> = (1..words).map_while(word).collect();
@@ -119,6 +128,11 @@ impl Header {
             (0, 0)
         };
         let ownership_channels = if version >= 3 { read[6] } else { 0 };
+        let (gpool_channels, gpool_every) = if version >= 4 {
+            (read[7], read[8])
+        } else {
+            (0, 0)
+        };
         let header = Header {
             len: 8 + 4 * words,
             planes: read[0],
@@ -128,6 +142,8 @@ impl Header {
             value_channels,
             value_hidden,
             ownership_channels,
+            gpool_channels,
+            gpool_every,
         };
         header.check()?;
         Ok(header)
@@ -160,7 +176,16 @@ impl Header {
                 self.ownership_channels
             ));
         }
+        let (g, p) = (self.gpool_channels, self.gpool_every);
+        if (g == 0) != (p == 0) || g > self.channels || p > MAX_BLOCKS {
+            return shape(format!("global pooling of {g} channels every {p} blocks"));
+        }
         Ok(())
+    }
+
+    /// Whether block `b` (from 0) pools the board.
+    fn pools(&self, b: usize) -> bool {
+        self.gpool_every > 0 && b % self.gpool_every == self.gpool_every - 1
     }
 
     /// The f32s the tensors take.
@@ -173,8 +198,11 @@ impl Header {
         };
         let o = self.ownership_channels;
         let ownership = if o == 0 { 0 } else { o * (c * 9 + 1) + o + 1 };
+        let g = self.gpool_channels;
+        let pooling = (0..self.blocks).filter(|&b| self.pools(b)).count();
         c * (self.planes * self.kernel * self.kernel + 1)
             + self.blocks * 2 * c * (c * 9 + 1)
+            + pooling * (g * (c * 9 + 1) + c * 2 * g)
             + 2 * (c + 1)
             + value
             + ownership
@@ -234,7 +262,14 @@ impl Network {
         let c = header.channels;
         let stem = floats.conv(c, header.planes, header.kernel);
         let blocks = (0..header.blocks)
-            .map(|_| (floats.conv(c, c, 3), floats.conv(c, c, 3)))
+            .map(|b| Block {
+                first: floats.conv(c, c, 3),
+                pooling: header.pools(b).then(|| GlobalPooling {
+                    conv: floats.conv(header.gpool_channels, c, 3),
+                    map: floats.take(c * 2 * header.gpool_channels),
+                }),
+                second: floats.conv(c, c, 3),
+            })
             .collect();
         let head = floats.take(c);
         let head_bias = floats.one();
@@ -365,6 +400,98 @@ mod tests {
             bytes.extend(fill.to_le_bytes());
         }
         bytes
+    }
+
+    /// The bytes of a version 4 file: the shipped network with global
+    /// pooling of `g` channels every `every` blocks, its convolutions'
+    /// weights and biases `conv_fill` and its maps' `map_fill`.
+    fn with_pooling(g: usize, every: usize, conv_fill: f32, map_fill: f32) -> Vec<u8> {
+        let shipped = Header::read(SHIPPED).expect("the shipped header");
+        let mut bytes = MAGIC.to_vec();
+        for word in [
+            4,
+            shipped.planes,
+            shipped.channels,
+            shipped.blocks,
+            shipped.kernel,
+            shipped.value_channels,
+            shipped.value_hidden,
+            shipped.ownership_channels,
+            g,
+            every,
+        ] {
+            bytes.extend((word as u32).to_le_bytes());
+        }
+        let c = shipped.channels;
+        let (stem, conv) = (
+            c * (shipped.planes * shipped.kernel * shipped.kernel + 1),
+            c * (c * 9 + 1),
+        );
+        let mut floats = &SHIPPED[shipped.len..];
+        let rest = floats.len() / 4 - stem - 2 * shipped.blocks * conv;
+        let mut copy = |n: usize, bytes: &mut Vec<u8>| {
+            bytes.extend(&floats[..4 * n]);
+            floats = &floats[4 * n..];
+        };
+        copy(stem, &mut bytes);
+        let pooling = Header {
+            gpool_channels: g,
+            gpool_every: every,
+            ..shipped
+        };
+        for b in 0..shipped.blocks {
+            copy(conv, &mut bytes);
+            if pooling.pools(b) {
+                let fills = [(conv_fill, g * (c * 9 + 1)), (map_fill, c * 2 * g)];
+                for (fill, n) in fills {
+                    (0..n).for_each(|_| bytes.extend(fill.to_le_bytes()));
+                }
+            }
+            copy(conv, &mut bytes);
+        }
+        copy(rest, &mut bytes);
+        bytes
+    }
+
+    #[test]
+    fn version_4_files_carry_global_pooling_or_none() {
+        let shipped = evaluate_weights_on_empty_board(SHIPPED, 19).expect("shipped");
+        // Its map at 0 (as training starts it): the network unchanged.
+        let bytes = with_pooling(4, 2, 0.01, 0.0);
+        let net = Network::from_bytes(&bytes).expect("version 4");
+        let blocks = Header::read(SHIPPED).expect("header").blocks;
+        assert!(net.description().contains(&format!(
+            "({} of them pooling the board over 4 channels)",
+            blocks / 2
+        )));
+        assert_eq!(
+            evaluate_weights_on_empty_board(&bytes, 19),
+            Some(shipped.clone())
+        );
+        // A map that is not 0 moves every output.
+        let pooled =
+            evaluate_weights_on_empty_board(&with_pooling(4, 2, 0.01, 0.05), 19).expect("pooled");
+        assert_ne!(pooled.logits, shipped.logits);
+        // None, and shapes that make no sense.
+        assert!(!Network::from_bytes(&with_pooling(0, 0, 0.0, 0.0))
+            .expect("none")
+            .description()
+            .contains("pooling"));
+        for (g, every) in [(0, 2), (4, 0), (MAX_CHANNELS + 1, 2), (4, MAX_BLOCKS + 1)] {
+            assert!(
+                matches!(
+                    Network::from_bytes(&with_pooling(g, every, 0.0, 0.0)).err(),
+                    Some(NetworkError::Shape(_))
+                ),
+                "{g} channels every {every} blocks"
+            );
+        }
+        let mut bytes = with_pooling(4, 2, 0.01, 0.0);
+        bytes.pop();
+        assert!(matches!(
+            Network::from_bytes(&bytes).err(),
+            Some(NetworkError::Length { .. })
+        ));
     }
 
     #[test]
