@@ -9,7 +9,7 @@
 //! - `evaluator`: the seam, `Evaluator`, that every backend implements:
 //!   a position and the calling thread's `Scratch` (where a backend keeps
 //!   its buffers) in, an evaluation out;
-//! - `network_file`: the weights file's format (versions 1 to 3) and its
+//! - `network_file`: the weights file's format (versions 1 to 4) and its
 //!   checked loading; the shipped weights are compiled in;
 //! - `forward`: `Network`, the forward pass on the CPU (im2col and one
 //!   sgemm a convolution), a backend;
