@@ -20,7 +20,12 @@ and falls on a cosine to 0 at its end. A run stops at `--steps`, after
 `--stop-after` steps of this call, or at `--minutes`, whichever is first,
 and writes its checkpoint; `--resume` continues the schedule where it
 stopped (the step count is in the checkpoint; `--steps` given again with
-`--resume` lengthens or shortens the schedule). `--fit-schedule` with
+`--resume` lengthens or shortens the schedule). A checkpoint whose
+schedule has ended (its rate at 0) resumed with `--steps` beyond its step
+count, or with `--fit-schedule`, starts a new schedule there (its
+`schedule_start`): a warm-up and a cosine of its own, so that the next
+call's new data, heads and momentum start at a low rate rather than
+midway down a cosine stretched over both. `--fit-schedule` with
 `--minutes` times this call's first FIT_PROBE (300) steps and sets the
 schedule's length to what the time limit allows, so that the rate reaches
 0 when the time is up whatever the machine's pace (a lent GPU's call: the
@@ -139,7 +144,7 @@ def configuration(args, checkpoint):
     if checkpoint:
         config.update(checkpoint["config"])
     for k in config:
-        given = getattr(args, k)
+        given = getattr(args, k, None)
         if given is None:
             continue
         if checkpoint and k in ARCHITECTURE and given != config[k]:
@@ -334,11 +339,24 @@ FIT_PROBE = 300
 END_BY_RESERVE = 75
 
 
-def fitted(config, args, state, first, t0, warm, pace, timed_measure):
+def rate(config, step, total):
+    """The learning rate of `step` in the schedule that ends at `total`
+    and starts at `config["schedule_start"]` (0 unless a resumed run began
+    a new one): a warm-up over its first `warmup` share, from 5% of the
+    peak, then a cosine to 0."""
+    start = config.get("schedule_start", 0)
+    warm = int((total - start) * config["warmup"])
+    s = step - start
+    if s < warm:
+        return config["lr"] * max(0.05, s / warm)
+    return config["lr"] * 0.5 * (1 + math.cos(math.pi * (s - warm) / max(1, total - start - warm)))
+
+
+def fitted(config, args, state, first, t0, pace, timed_measure):
     """--fit-schedule: the schedule's length that the steps' `pace`
     (seconds a step) reaches at the time limit, less the twenty measures on
     the way (one timed now, `timed_measure`) and a little more. Returns
-    (total, stop, warm, eval_every)."""
+    (total, stop, eval_every)."""
     started = time.time()
     timed_measure()
     measure_seconds = time.time() - started
@@ -347,9 +365,7 @@ def fitted(config, args, state, first, t0, warm, pace, timed_measure):
     print(f"--fit-schedule: {pace * 1000:.1f} ms a step, a measure {measure_seconds:.1f} s, {left:.0f} s left for "
           f"steps: the schedule ends at step {total} (was {config['steps']})", flush=True)
     config["steps"] = total
-    if warm:
-        warm = int(total * config["warmup"])
-    return total, total, warm, args.eval_every or max(1, (total - first) // 20)
+    return total, total, args.eval_every or max(1, (total - first) // 20)
 
 
 def main():
@@ -473,14 +489,19 @@ def main():
     held_sample = {k: (v[sample] if torch.is_tensor(v) else v) for k, v in held_t.items()}
 
     batches = Batches(len(train), config["batch"], config["seed"])
+    if checkpoint and state["step"] >= checkpoint["config"]["steps"] and (args.fit_schedule or config["steps"] > state["step"]):
+        config["schedule_start"] = state["step"]
+        if args.fit_schedule:
+            # Past the probe, where the fitted length replaces it.
+            config["steps"] = max(config["steps"], state["step"] + FIT_PROBE + 1)
+        log(f"the checkpoint's schedule had ended: a new one from step {state['step']} (a warm-up and a cosine)")
     total = config["steps"]
     # A run from a weights file warms up too: its batch norms recalibrated
     # and its momentum fresh, the full rate at once broke it (on slice 0 at
     # 0.03: held-out top-1 0.48 to 0.45 in 300 steps, and the value head
     # dead, a constant 0.5, for the rest of the run). The warm-up is part of
     # the schedule, so a resumed run computes the same rates.
-    warm = int(total * config["warmup"])
-    eval_every = args.eval_every or max(1, total // 20)
+    eval_every = args.eval_every or max(1, (total - config.get("schedule_start", 0)) // 20)
     history = checkpoint.get("history", []) if checkpoint else []
     stop = total if args.stop_after is None else min(total, state["step"] + args.stop_after)
     # Where this call starts from, on the same held-out sample as the
@@ -500,13 +521,13 @@ def main():
             t_warm = time.time()
         if args.fit_schedule and args.minutes and state["step"] - first == FIT_PROBE:
             pace = (time.time() - t_warm) / (FIT_PROBE - FIT_WARM)
-            total, stop, warm, eval_every = fitted(config, args, state, first, t0, warm, pace,
+            total, stop, eval_every = fitted(config, args, state, first, t0, pace,
                                                    lambda: log(f"step {state['step']} held: {describe(measure(model, held_sample, device))}"))
         if args.minutes and time.time() - t0 > args.minutes * 60:
             log(f"time limit at step {state['step']}")
             break
         step = state["step"]
-        lr = config["lr"] * (max(0.05, step / warm) if step < warm else 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, total - warm))))
+        lr = rate(config, step, total)
         for group in opt.param_groups:
             group["lr"] = lr
         idx = batches.indices(state["slice"]["step"]).to(device)
