@@ -852,6 +852,20 @@ fn pack(planes: &[f32], packed: &mut [u8]) {
 mod tests {
     use super::*;
 
+    /// Sinks in memory, with the ownership's where `own`.
+    fn memory_sinks(own: bool) -> Sinks<Vec<u8>> {
+        Sinks {
+            bin: Vec::new(),
+            lbl: Vec::new(),
+            rep: Vec::new(),
+            val: Vec::new(),
+            num: Vec::new(),
+            komi: Vec::new(),
+            mar: Vec::new(),
+            own: own.then(Vec::new),
+        }
+    }
+
     /// A test's options on `size`: one thread, every game, nothing held
     /// out, no results or ownership file, every position.
     fn options_for(size: usize) -> Options {
@@ -886,16 +900,7 @@ mod tests {
         let records = read_records(&paths, &read_results(results), &HashMap::new(), &options);
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(records.len(), 1);
-        let mut out = Sinks {
-            bin: Vec::new(),
-            lbl: Vec::new(),
-            rep: Vec::new(),
-            val: Vec::new(),
-            num: Vec::new(),
-            komi: Vec::new(),
-            mar: Vec::new(),
-            own: None,
-        };
+        let mut out = memory_sinks(false);
         let mut counts = Counts::default();
         let chosen = chosen_positions(0, records[0].moves.len(), per_game);
         GameWriter::new(BoardSize::square(9))
@@ -969,16 +974,7 @@ mod tests {
         let by_id = read_ownership(&ownership, 19);
         let records = read_records(&paths, &HashMap::new(), &by_id, &options);
         std::fs::remove_dir_all(&dir).unwrap();
-        let mut out = Sinks {
-            bin: Vec::new(),
-            lbl: Vec::new(),
-            rep: Vec::new(),
-            val: Vec::new(),
-            num: Vec::new(),
-            komi: Vec::new(),
-            mar: Vec::new(),
-            own: Some(Vec::new()),
-        };
+        let mut out = memory_sinks(true);
         let mut counts = Counts::default();
         GameWriter::new(BoardSize::square(19))
             .write_game(&records[0], None, &mut out, &mut counts)
@@ -1068,16 +1064,7 @@ mod tests {
         );
         // The komi byte of every position is its game's komi for the side
         // to move: White's komi, Black's its negative.
-        let mut out = Sinks {
-            bin: Vec::new(),
-            lbl: Vec::new(),
-            rep: Vec::new(),
-            val: Vec::new(),
-            num: Vec::new(),
-            komi: Vec::new(),
-            mar: Vec::new(),
-            own: None,
-        };
+        let mut out = memory_sinks(false);
         let mut counts = Counts::default();
         GameWriter::new(size)
             .write_game(&records[1], None, &mut out, &mut counts)
@@ -1103,16 +1090,7 @@ mod tests {
         let margins: Vec<i16> = records.iter().map(|r| r.margin).collect();
         assert_eq!(margins, [20, MARGIN_UNKNOWN, MARGIN_UNKNOWN]);
         assert_eq!(out.mar, [MARGIN_UNKNOWN.to_le_bytes(); 2].concat());
-        let mut out = Sinks {
-            bin: Vec::new(),
-            lbl: Vec::new(),
-            rep: Vec::new(),
-            val: Vec::new(),
-            num: Vec::new(),
-            komi: Vec::new(),
-            mar: Vec::new(),
-            own: None,
-        };
+        let mut out = memory_sinks(false);
         GameWriter::new(size)
             .write_game(&records[0], None, &mut out, &mut counts)
             .unwrap();

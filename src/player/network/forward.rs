@@ -218,16 +218,13 @@ impl Network {
             convolve(&block.first, &s.trunk, shape, &mut s.columns, &mut s.inner);
             if let Some(pooling) = &block.pooling {
                 let g = pooling.conv.out;
-                s.pooling_points.resize(g * n, 0.0);
-                convolve(
+                let pooled = pool_board(
                     &pooling.conv,
                     &s.trunk,
                     shape,
                     &mut s.columns,
                     &mut s.pooling_points,
                 );
-                relu(&mut s.pooling_points);
-                let pooled = means_and_maxima(&s.pooling_points, n);
                 for (row, map) in s
                     .inner
                     .chunks_exact_mut(n)
@@ -272,18 +269,14 @@ impl Network {
     /// The value head over `scratch.trunk`, where the network has one.
     fn value_logit(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<f32> {
         let head = self.value.as_ref()?;
-        let n = shape.0 * shape.1;
         let v = head.conv.out;
-        scratch.value_points.resize(v * n, 0.0);
-        convolve(
+        let pooled = pool_board(
             &head.conv,
             &scratch.trunk,
             shape,
             &mut scratch.columns,
             &mut scratch.value_points,
         );
-        relu(&mut scratch.value_points);
-        let pooled = means_and_maxima(&scratch.value_points, n);
         let mut logit = head.fc2_bias;
         for ((weights, &bias), &out) in head
             .fc1
@@ -343,6 +336,23 @@ fn write_inputs(scratch: &mut EvalScratch, position: Position<'_>, planes: usize
     if planes == KOMI_PLANES {
         write_komi_plane(position.to_move, position.komi, komi);
     }
+}
+
+/// `conv` over `input` with a ReLU, into `points` (its channels over the
+/// board), and those channels' means over the board, then their maxima:
+/// what the value head and a block's global pooling read.
+fn pool_board(
+    conv: &Conv,
+    input: &[f32],
+    shape: (usize, usize),
+    columns: &mut Vec<f32>,
+    points: &mut Vec<f32>,
+) -> Vec<f32> {
+    let n = shape.0 * shape.1;
+    points.resize(conv.out * n, 0.0);
+    convolve(conv, input, shape, columns, points);
+    relu(points);
+    means_and_maxima(points, n)
 }
 
 /// The means over the board of channels of `n` points each (after a
