@@ -24,7 +24,8 @@ The opponent by default is GNU Go (--gnugo-level 10) with --chinese-rules
 --capture-all-dead, so that it plays on until dead stones are captured, as
 the Tromp-Taylor count needs; --opponent replaces that command whole. hane
 gets --no-suicide against every opponent but another hane (GNU Go and Pachi
-forbid every suicide; --hane-suicide keeps hane's own rules), and
+forbid every suicide; --hane-suicide keeps hane's own rules), and against
+another hane that has it, and
 --hane-args on top.
 
 Example:
@@ -97,8 +98,12 @@ def engine_commands(args):
     hane_args = args.hane_args.split()
     # GNU Go and Pachi both forbid every suicide: a multi-stone suicide
     # of hane's (legal by Tromp-Taylor) would end the game as an illegal
-    # move. Against another hane both play by the same rules.
-    if not is_hane(opponent) and not args.hane_suicide and "--no-suicide" not in hane_args:
+    # move. Against another hane both play by the same rules: the
+    # opponent's, so a hane told --no-suicide has one that is told it too
+    # (a two-stone suicide of the candidate's once ended such a game as a
+    # forfeit).
+    forbids_suicide = not is_hane(opponent) or "--no-suicide" in shlex.split(opponent)
+    if forbids_suicide and not args.hane_suicide and "--no-suicide" not in hane_args:
         hane_args = ["--no-suicide"] + hane_args
     hane = " ".join([shlex.quote(args.hane)] + hane_args)
     return hane, opponent
@@ -785,7 +790,7 @@ def main():
                    help="the hane binary (default: target/release/hane)")
     p.add_argument("--hane-args", default="", metavar="ARGS",
                    help="hane's options, one string: \"--threads 1 --time 1\" "
-                        "(--no-suicide is added unless the opponent is a hane)")
+                        "(--no-suicide is added unless the opponent is a hane without it)")
     p.add_argument("--hane-suicide", action="store_true",
                    help="do not add --no-suicide (GNU Go's and Pachi's play answer "
                         "hane's suicides with an error, which ends the game)")

@@ -79,7 +79,8 @@ fn the_gnu_go_level_builds_its_whole_command() {
 }
 
 #[test]
-fn suicide_is_forbidden_against_all_but_hane_and_gnu_go_without_area_scoring_is_warned_about() {
+fn suicide_is_forbidden_against_all_but_a_hane_allowing_it_and_gnu_go_without_area_scoring_is_warned_about(
+) {
     let Some((hane, opponent, title, _)) = commands(&["--opponent", "pachi -t =5000"]) else {
         return;
     };
@@ -92,6 +93,11 @@ fn suicide_is_forbidden_against_all_but_hane_and_gnu_go_without_area_scoring_is_
         return;
     };
     assert!(!hane.contains("--no-suicide"), "{hane}");
+    // ... unless the other hane forbids it: then both do.
+    let Some((hane, _, _, _)) = commands(&["--opponent", "/tmp/hane-old --no-suicide"]) else {
+        return;
+    };
+    assert!(hane.contains("--no-suicide"), "{hane}");
     let Some((_, _, title, warning)) = commands(&["--opponent", "gnugo --mode gtp --level 4"])
     else {
         return;
