@@ -492,8 +492,9 @@ def main():
     if checkpoint and state["step"] >= checkpoint["config"]["steps"] and (args.fit_schedule or config["steps"] > state["step"]):
         config["schedule_start"] = state["step"]
         if args.fit_schedule:
-            # Past the probe, where the fitted length replaces it.
-            config["steps"] = max(config["steps"], state["step"] + FIT_PROBE + 1)
+            # A provisional length the fitted one replaces at the probe:
+            # long enough that the probe's steps are all warming up.
+            config["steps"] = max(config["steps"], state["step"] + 100 * FIT_PROBE)
         log(f"the checkpoint's schedule had ended: a new one from step {state['step']} (a warm-up and a cosine)")
     total = config["steps"]
     # A run from a weights file warms up too: its batch norms recalibrated
