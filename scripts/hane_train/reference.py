@@ -36,7 +36,7 @@ import torch
 import torch.nn.functional as F
 
 from . import export
-from .model import pooling_blocks
+from .model import Net, pooling_blocks
 from .planes import golden_inputs
 
 GOLDEN_POSITIONS = [0, 1, 20, 60, 120, 200]
@@ -121,8 +121,6 @@ def pooling_net(path):
     second pooling over 8), seeded, every weight and batch norm statistic
     drawn, so that the engine's test of version 4 files checks a pooling
     whose bias matters."""
-    from .model import Net
-
     torch.manual_seed(56)
     model = Net(3, 16, 8, 16, 8, planes=20, gpool_channels=8, gpool_every=2)
     with torch.no_grad():

@@ -80,9 +80,10 @@ held-out positions, and at the end on all of them): policy top-1 among the
 legal moves and pass (the engine weighs nothing else) and its loss; the
 reply's top-1 (`reply_top1`, among every point and pass); the
 value's MSE (sigmoid against the result), log loss and winners right, by
-phase; the ownership loss, MSE a point and owners right (|target| > 0.5).
-And the value at each held-out position's drawn komi (`value_varied`: MSE
-and winners right, where the margin is known). The weights exported are the last step's (the schedule ends at a rate of 0).
+phase; the ownership loss, MSE a point and owners right (|target| > 0.5);
+the value at each held-out position's drawn komi (`value_varied`: MSE and
+winners right, where the margin is known). The weights exported are the
+last step's (the schedule ends at a rate of 0).
 
 `--init FILE.bin` starts a new run from an exported network (the shipped
 one, say): its trunk, policy and whichever heads it has and the sizes
