@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The ownership targets of the network's ownership head: for every game of
-the Tom corpus (one game a line, `ID<TAB>;B[pd];W[dc];...`, 19x19), who
-owns each point at the game's end, as hane's own search of the final
-position reads it (`hane analysis`, KataGo's JSON protocol, with
-`includeOwnership`).
+the Tom corpus (one game a line, `ID<TAB>;B[pd];W[dc];...`, 19x19) or of a
+slice of the packed corpus (scripts/pack_corpus.py's `slice-NNN.hgm.xz`:
+Tom's games and TYGEM's), who owns each point at the game's end, as hane's
+own search of the final position reads it (`hane analysis`, KataGo's JSON
+protocol, with `includeOwnership`).
 
 Most of the corpus's games end by resignation, with dead stones still on
 the board and borders open: the owner of a point is then what the search's
@@ -11,8 +12,9 @@ playouts from the final position make of it, Black's share of them from -1
 (White's in every playout) to +1. Games that were counted out end settled,
 and the playouts agree with the count.
 
-Output, one line a game whose moves hane could replay: the game's ID, a
-tab, then the 361 points' ownership for Black as whole hundredths (-100 to
+Output, one line a game whose moves hane could replay: the game's ID (a
+Tom game's as its index gives it; a TYGEM game's as `tygem-ID`, since the
+two indexes number their games apart), a tab, then the 361 points' ownership for Black as whole hundredths (-100 to
 100), space-separated, in KataGo's order (row 19 first, left to right). A
 game with an illegal move (under Tromp-Taylor with positional superko) is
 left out and counted on stderr. examples/write_planes reads the file with
@@ -20,10 +22,18 @@ left out and counted on stderr. examples/write_planes reads the file with
 
     scripts/final_ownership.py --hane target/release/hane \
         --out ownership.txt --visits 64 tom.txt
+    scripts/final_ownership.py --out ownership-tygem-1.txt --source tygem \
+        slices/slice-001.hgm.xz
+
+`--source` keeps the games of one source (a slice's); `--skip FILE` leaves
+out the games that already have a line in FILE (an earlier run's output),
+so that a run stopped part way can be finished by a second one.
 """
 
 import argparse
 import json
+import lzma
+import os
 import re
 import subprocess
 import sys
@@ -43,16 +53,41 @@ def vertex(sgf_point):
     return f"{COLUMNS[x]}{19 - y}"
 
 
-def queries(paths, komi):
-    """(id, query) for every line of the files."""
+def line_games(path):
+    """(id, GTP moves) for every line of a Tom file."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            game_id, _, record = line.rstrip("\n").partition("\t")
+            yield game_id, [[c, vertex(p)] for c, p in MOVE.findall(record)], "tom"
+
+
+def slice_games(path):
+    """(id, GTP moves, source) for every game of a packed slice."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from pack_corpus import TOM, decode_games
+
+    with open(path, "rb") as f:
+        data = lzma.decompress(f.read())
+    for game in decode_games(data):
+        moves = [["BW"[i % 2], "pass" if col >= 19 or row >= 19 else f"{COLUMNS[col]}{19 - row}"]
+                 for i, (col, row) in enumerate(game["moves"])]
+        if game["source"] == TOM:
+            yield str(game["id"]), moves, "tom"
+        else:
+            yield f"tygem-{game['id']}", moves, "tygem"
+
+
+def queries(paths, komi, source=None, skip=frozenset()):
+    """(id, query) for every game of the files (of `source` only, where
+    given), but those in `skip`."""
     for path in paths:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                game_id, _, record = line.rstrip("\n").partition("\t")
-                moves = [[c, vertex(p)] for c, p in MOVE.findall(record)]
-                if not game_id or not moves:
-                    continue
-                yield game_id, {
+        games = slice_games(path) if path.endswith(".hgm.xz") else line_games(path)
+        for game_id, moves, game_source in games:
+            if not game_id or not moves or game_id in skip:
+                continue
+            if source and game_source != source:
+                continue
+            yield game_id, {
                     "id": game_id,
                     "moves": moves,
                     "rules": "tromp-taylor",
@@ -72,6 +107,8 @@ def main():
                    help="playouts a final position (default 64)")
     p.add_argument("--analysis-threads", type=int, default=2)
     p.add_argument("--games", type=int, default=0, help="at most this many (0: all)")
+    p.add_argument("--source", choices=["tom", "tygem"], help="only this source's games")
+    p.add_argument("--skip", help="an earlier output: its games are left out")
     p.add_argument("files", nargs="+")
     args = p.parse_args()
 
@@ -83,6 +120,10 @@ def main():
     engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, bufsize=1)
     errors = []
+    skip = set()
+    if args.skip:
+        with open(args.skip, encoding="utf-8") as f:
+            skip = {line.partition("\t")[0] for line in f}
 
     def read_errors():
         for line in engine.stderr:
@@ -92,7 +133,7 @@ def main():
 
     def feed():
         n = 0
-        for _, query in queries(args.files, 7.5):
+        for _, query in queries(args.files, 7.5, args.source, skip):
             engine.stdin.write(json.dumps(query, separators=(",", ":")) + "\n")
             n += 1
             if args.games and n >= args.games:

@@ -15,8 +15,10 @@
 #                                       # (slices/ made first from MIRROR if it
 #                                       # is not there) and its manifest entry
 #                                       # (slice.json) and, from OWNERSHIP
-#                                       # (scripts/final_ownership.py's file),
-#                                       # the ownership targets of Tom's games
+#                                       # (scripts/final_ownership.py's files,
+#                                       # space-separated), the ownership
+#                                       # targets of the slice's games, packed
+#                                       # (scripts/pack_ownership.py)
 #   scripts/gpu_train.sh run            # there, carry gpu-kit: the planes of the
 #                                       # slice carried, the training, the
 #                                       # results under $OUT
@@ -75,7 +77,7 @@ pack() {
     # Its debug information out: 4.5 MB to 1.4 MB of the 64 MiB carried.
     strip "$KIT/write_planes" 2>/dev/null || true
     # One slice a kit: the previous call's slice out, this one in.
-    rm -f "$KIT"/slice-*.hgm.xz "$KIT/tom.txt.xz" "$KIT/Kifu.index.xz"
+    rm -f "$KIT"/slice-*.hgm.xz "$KIT/tom.txt.xz" "$KIT/Kifu.index.xz" "$KIT"/ownership.*
     cp "$SLICES/$name.hgm.xz" "$KIT/"
     python3 -c 'import json, sys
 m = json.load(open(sys.argv[1]))
@@ -83,7 +85,9 @@ s = [s for s in m["slices"] if s["slice"] == int(sys.argv[2])][0]
 json.dump(dict(s, name=sys.argv[3]), open(sys.argv[4], "w"), indent=1)' \
         "$SLICES/manifest.json" "$n" "$name" "$KIT/slice.json"
     if [[ -n ${OWNERSHIP:-} ]]; then
-        xz -9 -T0 <"$OWNERSHIP" >"$KIT/ownership.txt.xz"
+        # shellcheck disable=SC2086
+        python3 scripts/pack_ownership.py --slice "$SLICES/$name.hgm.xz" \
+            --out "$KIT/ownership.own.xz" $OWNERSHIP
     else
         echo "no OWNERSHIP file: the ownership head will not be taught" >&2
     fi
@@ -124,9 +128,9 @@ run() {
     [[ $games -gt 0 ]] && limit=(--games "$games")
     limit+=(--per-game "${PER_GAME:-0}")
     local ownership=()
-    if [[ -f $KIT/ownership.txt.xz ]]; then
-        xz -dc "$KIT/ownership.txt.xz" >"$work/ownership.txt"
-        ownership=(--ownership "$work/ownership.txt")
+    if [[ -f $KIT/ownership.own.xz ]]; then
+        xz -dc "$KIT/ownership.own.xz" >"$work/ownership.own"
+        ownership=(--ownership "$work/ownership.own")
     fi
     "$KIT/write_planes" "${limit[@]}" "${ownership[@]}" \
         --out "$work/planes" "$work/slice.hgm"

@@ -14,6 +14,7 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pack_corpus as pc  # noqa: E402
+import pack_ownership as po  # noqa: E402
 
 
 def line(gid, moves):
@@ -156,7 +157,47 @@ class PackTest(unittest.TestCase):
         self.assertEqual((meta["games"], meta["held"], meta["train"]), (5, 3, 8))
         with open(os.path.join(work, "train-0.komi"), "rb") as f:
             komi = [b - 256 if b > 127 else b for b in f.read()]
-        self.assertEqual(komi, [15, 15, 15, -128, -128, 13, 13, 13])
+        # The komi for the side to move: White's, Black's its negative.
+        self.assertEqual(komi, [-15, 15, -15, -128, -128, -13, 13, -13])
+
+    def test_packed_ownership(self):
+        # Lines for Tom 1 and TYGEM 100 (named as final_ownership.py names
+        # them), one for a game of no slice, and a short one for Tom 3.
+        values = [100, -100, 12, -12, 13, -13, 37, 38, -62, -63, 0] + [50] * 350
+        path = os.path.join(self.tmp.name, "own.txt")
+        with open(path, "w") as f:
+            for gid in ("1", "tygem-100", "999"):
+                f.write(f"{gid}\t{' '.join(map(str, values))}\n")
+            f.write("3\t1 2 3\n")
+        by_id = po.read_lines([path])
+        self.assertEqual(sorted(by_id), ["1", "999", "tygem-100"])
+        data, packed = po.pack(self.games, by_id, 25)
+        self.assertEqual(packed, 2)
+        games = po.unpack(data)
+        # The slices' order: Tom's games, then TYGEM's.
+        self.assertEqual([g for g, _ in games], ["1", "tygem-100"])
+        self.assertEqual(games[0][1][:11], [100, -100, 0, 0, 25, -25, 25, 50, -50, -75, 0])
+        self.assertEqual(games[1][1], games[0][1])
+        self.assertEqual(po.unpack(po.pack(self.games, by_id, 1)[0])[0][1], values)
+
+    @unittest.skipUnless(os.environ.get("WRITE_PLANES"), "WRITE_PLANES: a built examples/write_planes")
+    def test_write_planes_reads_packed_ownership(self):
+        work = os.path.join(self.tmp.name, "wp-own")
+        os.makedirs(work, exist_ok=True)
+        slice_path = os.path.join(work, "s.hgm")
+        with open(slice_path, "wb") as f:
+            f.write(pc.MAGIC + b"".join(pc.encode_game(g) for g in self.games))
+        data, _ = po.pack(self.games, {"tygem-100": [25] * 361, "3": [-50] * 361}, 25)
+        own_path = os.path.join(work, "own.bin")
+        with open(own_path, "wb") as f:
+            f.write(data)
+        subprocess.run([os.environ["WRITE_PLANES"], "--threads", "1", "--out", work,
+                        "--ownership", own_path, slice_path], check=True, capture_output=True)
+        with open(os.path.join(work, "meta.json")) as f:
+            meta = __import__("json").load(f)
+        # Tom 3 (3 moves, held out: its first game is Tom 1) and TYGEM 100.
+        by_game = {g["id"]: len(g["moves"]) for g in self.games}
+        self.assertEqual(meta["ownership_known"], by_game[3] + by_game[100])
 
 
 if __name__ == "__main__":

@@ -70,8 +70,12 @@
 //!   the point at the game's end, for the side to move, in hundredths (-100
 //!   the opponent, 100 the side to move); every byte -128 where the game
 //!   has no line in FILE. FILE is scripts/final_ownership.py's: per game its
-//!   Tom ID, a tab and 361 hundredths for Black in KataGo's order (row 19
-//!   first). SGF records have no ID, so no ownership;
+//!   ID (a Tom game's, or `tygem-ID` for a TYGEM game of a slice), a tab and
+//!   361 hundredths for Black in KataGo's order (row 19 first); or the same
+//!   games packed by scripts/pack_ownership.py for a device call
+//!   (`HANEOWN1`: per game the ID's length in a byte, the ID, and one signed
+//!   byte a point in the same order). SGF records have no ID, so no
+//!   ownership;
 //! - `meta.json`: the board size, planes, bytes per position and counts
 //!   (`value_known`: the positions whose value byte is 0 or 1;
 //!   `ownership_known`: those whose ownership is given).
@@ -126,6 +130,9 @@ const NO_REPLY: u16 = u16::MAX;
 
 /// The first bytes of a slice of scripts/pack_corpus.py's game format.
 const COMPACT_MAGIC: &[u8] = b"HANEGAMES1\n";
+
+/// The first bytes of scripts/pack_ownership.py's ownership format.
+const COMPACT_OWNERSHIP_MAGIC: &[u8] = b"HANEOWN1\n";
 
 /// One game: its moves, whether it is held out, and its winner if known.
 struct Record {
@@ -287,13 +294,14 @@ fn komi_for(komi: i8, to_move: Color) -> i8 {
 }
 
 /// One game of a compact slice: the SGF of its moves, its result and komi
-/// as an index would give them, its held-out flag and, for a Tom game, its
-/// ID (ownership is by Tom ID).
+/// as an index would give them, its held-out flag and the ID its final
+/// ownership is found by: a Tom game's own, `tygem-ID` for TYGEM's (the two
+/// indexes number their games apart).
 struct CompactGame {
     sgf: Vec<u8>,
     indexed: Indexed,
     held_out: bool,
-    tom_id: Option<Vec<u8>>,
+    ownership_id: Option<Vec<u8>>,
 }
 
 /// The games of a slice of scripts/pack_corpus.py's format (its docstring
@@ -340,37 +348,68 @@ fn compact_games(data: &[u8]) -> Option<Vec<CompactGame>> {
                 komi,
             },
             held_out: flags & 1 == 1,
-            tom_id: (flags >> 1 == 0).then(|| id.to_string().into_bytes()),
+            ownership_id: match flags >> 1 {
+                0 => Some(id.to_string().into_bytes()),
+                1 => Some(format!("tygem-{id}").into_bytes()),
+                _ => None,
+            },
         });
     }
     Some(games)
 }
 
-/// The final ownership of scripts/final_ownership.py's lines, by game ID,
-/// turned into `BoardSize::index` order. A line with another count of
-/// points, or a number out of -100..=100, is left out.
-fn read_ownership(text: &[u8], size: usize) -> OwnershipById {
+/// The final ownership of scripts/final_ownership.py's lines, or of
+/// scripts/pack_ownership.py's packed games, by game ID, turned into
+/// `BoardSize::index` order. A game with another count of points, or a
+/// number out of -100..=100, is left out; packed bytes that end inside a
+/// game end the reading there.
+fn read_ownership(data: &[u8], size: usize) -> OwnershipById {
+    let games: Vec<(&[u8], Vec<i8>)> = match data.strip_prefix(COMPACT_OWNERSHIP_MAGIC) {
+        Some(packed) => packed_ownership(packed, size * size),
+        None => data
+            .split(|&b| b == b'\n')
+            .filter_map(|line| {
+                let tab = line.iter().position(|&b| b == b'\t')?;
+                let numbers = std::str::from_utf8(&line[tab + 1..])
+                    .ok()?
+                    .split_ascii_whitespace()
+                    .map(|n| n.parse::<i8>().ok())
+                    .collect::<Option<_>>()?;
+                Some((&line[..tab], numbers))
+            })
+            .collect(),
+    };
     let board = BoardSize::square(size);
-    text.split(|&b| b == b'\n')
-        .filter_map(|line| {
-            let tab = line.iter().position(|&b| b == b'\t')?;
-            let numbers: Vec<i8> = std::str::from_utf8(&line[tab + 1..])
-                .ok()?
-                .split_ascii_whitespace()
-                .map(|n| n.parse::<i8>().ok().filter(|n| (-100..=100).contains(n)))
-                .collect::<Option<_>>()?;
-            if numbers.len() != board.points() {
-                return None;
-            }
+    games
+        .into_iter()
+        .filter(|(_, numbers)| {
+            numbers.len() == board.points() && numbers.iter().all(|n| (-100..=100).contains(n))
+        })
+        .map(|(id, numbers)| {
             // KataGo's order: the top row (row `size`) first.
             let mut ownership = vec![0i8; board.points()];
             for (k, &n) in numbers.iter().enumerate() {
                 let vertex = hane::Vertex::new(k % size, size - 1 - k / size);
                 ownership[board.index(vertex)] = n;
             }
-            Some((line[..tab].to_vec(), ownership))
+            (id.to_vec(), ownership)
         })
         .collect()
+}
+
+/// The games of packed ownership (after its magic): per game the ID's
+/// length, the ID and `points` signed bytes.
+fn packed_ownership(mut rest: &[u8], points: usize) -> Vec<(&[u8], Vec<i8>)> {
+    let mut games = Vec::new();
+    while let Some((&length, after)) = rest.split_first() {
+        let Some(game) = after.get(..length as usize + points) else {
+            break;
+        };
+        let (id, numbers) = game.split_at(length as usize);
+        games.push((id, numbers.iter().map(|&b| b as i8).collect()));
+        rest = &after[length as usize + points..];
+    }
+    games
 }
 
 /// Black's final area margin in half points, komi not counted (a
@@ -461,7 +500,7 @@ fn read_records(
             games
                 .into_iter()
                 .map(|g| {
-                    let owner = g.tom_id.as_ref().and_then(|id| ownership.get(id));
+                    let owner = g.ownership_id.as_ref().and_then(|id| ownership.get(id));
                     (g.sgf, Some(g.indexed), owner, Some(g.held_out))
                 })
                 .collect()
@@ -1007,6 +1046,38 @@ mod tests {
         );
     }
 
+    #[test]
+    fn packed_ownership_reads_as_its_lines_do() {
+        // KataGo's order: A19 first, T1 last.
+        let mut numbers = vec![0i8; 361];
+        numbers[0] = 100;
+        numbers[360] = -75;
+        let text: Vec<String> = numbers.iter().map(|n| n.to_string()).collect();
+        let lines = format!("77\t{}\ntygem-9\t{}\n", text.join(" "), text.join(" "));
+        let mut packed = COMPACT_OWNERSHIP_MAGIC.to_vec();
+        for id in [&b"77"[..], b"tygem-9", b"bad"] {
+            packed.push(id.len() as u8);
+            packed.extend_from_slice(id);
+            let mut bytes: Vec<u8> = numbers.iter().map(|&n| n as u8).collect();
+            if id == b"bad" {
+                bytes[5] = 101;
+            }
+            packed.extend(bytes);
+        }
+        // A game cut short at the end is not read.
+        packed.extend_from_slice(b"\x02ab\x00\x00");
+        let from_lines = read_ownership(lines.as_bytes(), 19);
+        let from_packed = read_ownership(&packed, 19);
+        assert_eq!(from_lines.len(), 2);
+        assert_eq!(from_packed, from_lines);
+        let size = BoardSize::square(19);
+        let a19 = size.index(hane::Vertex::new(0, 18));
+        let t1 = size.index(hane::Vertex::new(18, 0));
+        let black = &from_packed[&b"tygem-9".to_vec()];
+        assert_eq!((black[a19], black[t1]), (100, -75));
+        assert_eq!(black.iter().filter(|&&n| n != 0).count(), 2);
+    }
+
     /// One game in scripts/pack_corpus.py's layout.
     fn compact(flags: u8, id: u32, komi: i8, result: (u8, u8, u16), moves: &[(u8, u8)]) -> Vec<u8> {
         let mut out = vec![flags];
@@ -1025,7 +1096,8 @@ mod tests {
         let mut slice = COMPACT_MAGIC.to_vec();
         // Held out, Tom 77, komi 6.5, B+3.5: D16 (dd), Q4 (pp), a pass.
         slice.extend(compact(1, 77, 13, (1, 0, 7), &[(3, 3), (15, 15), (19, 19)]));
-        // Taught, TYGEM 77 (no ownership: that is Tom's 77), komi 7.5, W+Resign.
+        // Taught, TYGEM 77 (no ownership: that is Tom's 77, and TYGEM's is
+        // `tygem-77`), komi 7.5, W+Resign.
         slice.extend(compact(2, 77, 15, (2, 1, 0), &[(15, 3), (3, 15)]));
         // Unknown result and komi.
         slice.extend(compact(2, 78, -128, (0, 255, 0), &[(9, 9)]));
@@ -1035,6 +1107,7 @@ mod tests {
         std::fs::write(&path, &slice).unwrap();
         let mut ownership = HashMap::new();
         ownership.insert(b"77".to_vec(), vec![1i8; 361]);
+        ownership.insert(b"tygem-78".to_vec(), vec![1i8; 361]);
         let options = Options {
             ownership: Some(String::new()),
             ..options_for(19)
@@ -1052,7 +1125,8 @@ mod tests {
         assert_eq!(winners, [Some(Color::Black), Some(Color::White), None]);
         let komi: Vec<i8> = records.iter().map(|r| r.komi).collect();
         assert_eq!(komi, [13, 15, KOMI_UNKNOWN]);
-        assert!(records[0].ownership.is_some() && records[1].ownership.is_none());
+        let owned: Vec<bool> = records.iter().map(|r| r.ownership.is_some()).collect();
+        assert_eq!(owned, [true, false, true]);
         let size = BoardSize::square(19);
         assert_eq!(
             records[0].moves,
