@@ -42,7 +42,10 @@
 # are up; STEPS is then only an upper bound); INIT, a weights file a new
 # run starts from (data/policy-net.bin: the shipped network, its komi
 # plane's weights starting at 0); DEVICE (cuda where there is one); EXTRA,
-# more arguments for train.py. A checkpoint
+# more arguments for train.py; PROBE_SIZES (BLOCKSxCHANNELS, comma-separated:
+# 6x64,10x128), a probe first of what a training step of each size costs
+# on the machine (hane_train/size_probe.py, some seconds a size; its time
+# comes out of the training's). A checkpoint
 # gpu-kit/resume.pt, the net.pt an earlier call brought back, is continued
 # (its step count, schedule and data slice are in it), so that calls of
 # several sessions add up to one training.
@@ -50,7 +53,7 @@
 # $OUT gets net.bin (the engine's weights, version 4, every head it reads),
 # net-golden.json (the golden file the engine's test reads), net.json (the
 # measures), net.pt (the lean checkpoint: weights in float16, under 8 MB for
-# 10 x 128) and train.log.
+# 10 x 128), train.log and, with PROBE_SIZES, size-probe.log.
 set -euo pipefail
 
 KIT=${KIT:-gpu-kit}
@@ -136,6 +139,10 @@ run() {
         --out "$work/planes" "$work/slice.hgm"
     "$KIT/write_planes" --held-out-every 0 --threads 1 --out "$work/golden" \
         data/selfplay/19x19/game-0000.sgf
+    if [[ -n ${PROBE_SIZES:-} ]]; then
+        PYTHONPATH=scripts python3 -m hane_train.size_probe --sizes "$PROBE_SIZES" \
+            2>&1 | tee "$OUT/size-probe.log"
+    fi
     PYTHONPATH=scripts python3 -m hane_train.train --data "$work/planes" \
         --slice "$name" --slice-fingerprint "$fingerprint" --out "$OUT/net" --golden "$work/golden" "${args[@]}" \
         2>&1 | tee "$OUT/train.log"

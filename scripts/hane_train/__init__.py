@@ -10,6 +10,7 @@ reference forward pass, one entry point (docs/network.md, "Training").
     train.py      every head trained together, in steps, seeded, resumable
     sgf_lines.py  SGF games as the corpus's line form (a small corpus for a
                   check on a CPU)
+    size_probe.py what a training step of each size costs on the machine
 
 Run from the repository's root with `PYTHONPATH=scripts python3 -m
 hane_train.train ...` (scripts/gpu_train.sh does). Needs PyTorch and numpy
