@@ -142,17 +142,28 @@ class PackTest(unittest.TestCase):
         self.assertEqual(pc.encode_game(game),
                          bytes([1, 77, 0, 0, 0, 13, 1, 0, 7, 0, 3, 0, 3, 3, 15, 15, 19, 19]))
 
-    @unittest.skipUnless(os.environ.get("WRITE_PLANES"), "WRITE_PLANES: a built examples/write_planes")
-    def test_write_planes_reads_a_slice(self):
-        # WRITE_PLANES=target/release/examples/write_planes python3 scripts/test_pack_corpus.py
-        work = os.path.join(self.tmp.name, "wp")
+    def write_planes(self, name, ownership=None):
+        """write_planes run on the corpus's games as one slice (and on
+        packed `ownership` bytes): its folder and its meta.json."""
+        work = os.path.join(self.tmp.name, name)
         os.makedirs(work, exist_ok=True)
         slice_path = os.path.join(work, "s.hgm")
         with open(slice_path, "wb") as f:
             f.write(pc.MAGIC + b"".join(pc.encode_game(g) for g in self.games))
-        subprocess.run([os.environ["WRITE_PLANES"], "--threads", "1", "--out", work, slice_path], check=True, capture_output=True)
+        extra = []
+        if ownership is not None:
+            extra = ["--ownership", os.path.join(work, "own.bin")]
+            with open(extra[1], "wb") as f:
+                f.write(ownership)
+        subprocess.run([os.environ["WRITE_PLANES"], "--threads", "1", "--out", work, *extra, slice_path],
+                       check=True, capture_output=True)
         with open(os.path.join(work, "meta.json")) as f:
-            meta = __import__("json").load(f)
+            return work, __import__("json").load(f)
+
+    @unittest.skipUnless(os.environ.get("WRITE_PLANES"), "WRITE_PLANES: a built examples/write_planes")
+    def test_write_planes_reads_a_slice(self):
+        # WRITE_PLANES=target/release/examples/write_planes python3 scripts/test_pack_corpus.py
+        work, meta = self.write_planes("wp")
         # Positions: every move of every game; the held-out one held.
         self.assertEqual((meta["games"], meta["held"], meta["train"]), (5, 3, 8))
         with open(os.path.join(work, "train-0.komi"), "rb") as f:
@@ -182,20 +193,9 @@ class PackTest(unittest.TestCase):
 
     @unittest.skipUnless(os.environ.get("WRITE_PLANES"), "WRITE_PLANES: a built examples/write_planes")
     def test_write_planes_reads_packed_ownership(self):
-        work = os.path.join(self.tmp.name, "wp-own")
-        os.makedirs(work, exist_ok=True)
-        slice_path = os.path.join(work, "s.hgm")
-        with open(slice_path, "wb") as f:
-            f.write(pc.MAGIC + b"".join(pc.encode_game(g) for g in self.games))
         data, _ = po.pack(self.games, {"tygem-100": [25] * 361, "3": [-50] * 361}, 25)
-        own_path = os.path.join(work, "own.bin")
-        with open(own_path, "wb") as f:
-            f.write(data)
-        subprocess.run([os.environ["WRITE_PLANES"], "--threads", "1", "--out", work,
-                        "--ownership", own_path, slice_path], check=True, capture_output=True)
-        with open(os.path.join(work, "meta.json")) as f:
-            meta = __import__("json").load(f)
-        # Tom 3 (3 moves, held out: its first game is Tom 1) and TYGEM 100.
+        _, meta = self.write_planes("wp-own", data)
+        # Every position of Tom 3 and of TYGEM 100, and no other.
         by_game = {g["id"]: len(g["moves"]) for g in self.games}
         self.assertEqual(meta["ownership_known"], by_game[3] + by_game[100])
 
