@@ -14,6 +14,7 @@ import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pack_corpus as pc  # noqa: E402
+import final_ownership as fo  # noqa: E402
 import pack_ownership as po  # noqa: E402
 
 
@@ -170,6 +171,20 @@ class PackTest(unittest.TestCase):
             komi = [b - 256 if b > 127 else b for b in f.read()]
         # The komi for the side to move: White's, Black's its negative.
         self.assertEqual(komi, [-15, 15, -15, -128, -128, -13, 13, -13])
+
+    def test_final_ownership_asks_for_a_slices_games(self):
+        # What final_ownership.py asks hane of a packed slice: each game's
+        # moves as GTP vertices, its ID as pack_ownership.py looks it up.
+        path = os.path.join(self.out, self.manifest["slices"][0]["file"])
+        asked = dict(fo.queries([path], 7.5))
+        self.assertEqual(sorted(asked), ["1", "3", "7"])
+        self.assertEqual(asked["1"]["moves"], [["B", "Q16"], ["W", "D16"], ["B", "Q4"]])
+        self.assertEqual(asked["3"]["moves"], [["B", "R16"], ["W", "pass"], ["B", "D4"]])
+        self.assertEqual(asked["1"]["komi"], 7.5)
+        path = os.path.join(self.out, self.manifest["slices"][1]["file"])
+        self.assertEqual(sorted(dict(fo.queries([path], 7.5, "tygem", {"tygem-102"}))), ["tygem-100"])
+        self.assertEqual(list(fo.queries([path], 7.5, "tom")), [])
+        self.assertEqual([po.ownership_id(g) for g in self.games if g["source"] == pc.TYGEM], ["tygem-100", "tygem-102"])
 
     def test_packed_ownership(self):
         # Lines for Tom 1 and TYGEM 100 (named as final_ownership.py names
