@@ -141,11 +141,16 @@ def main():
         engine.stdin.close()
 
     threading.Thread(target=feed, daemon=True).start()
-    written = refused = 0
+    written = refused = warned = 0
     start = time.time()
     with open(args.out, "w") as out:
         for line in engine.stdout:
             response = json.loads(line)
+            # A warning (a move that repeats a position, replayed as the
+            # game's own rules allowed it) comes before the game's answer.
+            if "warning" in response:
+                warned += 1
+                continue
             if "error" in response or "ownership" not in response:
                 refused += 1
                 continue
@@ -156,7 +161,8 @@ def main():
                 print(f"{written} games, {time.time() - start:.0f} s", file=sys.stderr)
     engine.wait()
     print(f"{written} games written, {refused} refused (an illegal move or a bad line), "
-          f"{time.time() - start:.0f} s", file=sys.stderr)
+          f"{warned} warnings (a move that repeats a position, replayed), {time.time() - start:.0f} s",
+          file=sys.stderr)
     warnings = [e for e in errors if "warn" in e.lower() or "error" in e.lower()]
     if warnings:
         print("hane said, first lines:\n" + "".join(warnings[:5]), file=sys.stderr)
