@@ -14,8 +14,8 @@ and the playouts agree with the count.
 
 Output, one line a game whose moves hane could replay: the game's ID (a
 Tom game's as its index gives it; a TYGEM game's as `tygem-ID`, since the
-two indexes number their games apart), a tab, then the 361 points' ownership for Black as whole hundredths (-100 to
-100), space-separated, in KataGo's order (row 19 first, left to right). A
+two indexes number their games apart), a tab, then the 361 points'
+ownership for Black as whole hundredths (-100 to 100), space-separated, in KataGo's order (row 19 first, left to right). A
 game with an illegal move (under Tromp-Taylor with positional superko) is
 left out and counted on stderr. examples/write_planes reads the file with
 `--ownership`.
@@ -40,41 +40,40 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pack_corpus import PASS, TOM, decode_games  # noqa: E402
+from pack_ownership import ownership_id  # noqa: E402
+
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
 MOVE = re.compile(r";([BW])\[([a-s]{2})?\]")
 
 
-def vertex(sgf_point):
-    """An SGF point (`pd`, or empty for a pass) as GTP's vertex."""
-    if not sgf_point:
+def vertex(column, row):
+    """A point as SGF counts it (from 0, row 0 the top; PASS for a pass)
+    as GTP's vertex."""
+    if column >= PASS or row >= PASS:
         return "pass"
-    x = ord(sgf_point[0]) - ord("a")
-    y = ord(sgf_point[1]) - ord("a")
-    return f"{COLUMNS[x]}{19 - y}"
+    return f"{COLUMNS[column]}{19 - row}"
 
 
 def line_games(path):
-    """(id, GTP moves) for every line of a Tom file."""
+    """(id, GTP moves, source) for every line of a Tom file."""
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             game_id, _, record = line.rstrip("\n").partition("\t")
-            yield game_id, [[c, vertex(p)] for c, p in MOVE.findall(record)], "tom"
+            moves = [[c, vertex(ord(p[0]) - ord("a"), ord(p[1]) - ord("a")) if p else "pass"]
+                     for c, p in MOVE.findall(record)]
+            yield game_id, moves, "tom"
 
 
 def slice_games(path):
-    """(id, GTP moves, source) for every game of a packed slice."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from pack_corpus import TOM, decode_games
-
+    """(id, GTP moves, source) for every game of a packed slice, named as
+    pack_ownership.py looks them up."""
     with open(path, "rb") as f:
         data = lzma.decompress(f.read())
     for game in decode_games(data):
-        moves = [["BW"[i % 2], "pass" if col >= 19 or row >= 19 else f"{COLUMNS[col]}{19 - row}"]
-                 for i, (col, row) in enumerate(game["moves"])]
-        if game["source"] == TOM:
-            yield str(game["id"]), moves, "tom"
-        else:
-            yield f"tygem-{game['id']}", moves, "tygem"
+        moves = [["BW"[i % 2], vertex(col, row)] for i, (col, row) in enumerate(game["moves"])]
+        yield ownership_id(game), moves, "tom" if game["source"] == TOM else "tygem"
 
 
 def queries(paths, komi, source=None, skip=frozenset()):
@@ -88,14 +87,14 @@ def queries(paths, komi, source=None, skip=frozenset()):
             if source and game_source != source:
                 continue
             yield game_id, {
-                    "id": game_id,
-                    "moves": moves,
-                    "rules": "tromp-taylor",
-                    "komi": komi,
-                    "boardXSize": 19,
-                    "boardYSize": 19,
-                    "includeOwnership": True,
-                }
+                "id": game_id,
+                "moves": moves,
+                "rules": "tromp-taylor",
+                "komi": komi,
+                "boardXSize": 19,
+                "boardYSize": 19,
+                "includeOwnership": True,
+            }
 
 
 def main():

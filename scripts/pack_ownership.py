@@ -13,7 +13,7 @@ the 64 MiB a call carries. Packed here:
   - as bytes: `HANEOWN1\\n`, then per game the ID's length in a byte, the
     ID (a Tom game's, `tygem-ID` for TYGEM's, as final_ownership.py names
     them), and one signed byte a point in KataGo's order (row 19 first);
-  - xz'd: about 92 bytes a game.
+  - xz'd: about 96 bytes a game (slices 1 and 2).
 examples/write_planes reads it with `--ownership`, as it reads the text.
 
     scripts/pack_ownership.py --slice slices/slice-001.hgm.xz \\
