@@ -7,7 +7,10 @@ the input planes, the trunk's channels C, its residual blocks B, the first
 convolution's kernel side; version 2 adds the value head's channels V and
 hidden units H (both 0: no value head); version 3 the ownership head's
 channels O (0: none); version 4 the global pooling's channels G and its
-period P (0 and 0: none; else the blocks b with b % P == P - 1 pool).
+period P (0 and 0: none; else the blocks b with b % P == P - 1 pool);
+version 5 the score head's bins S (0: the value head gives one logit;
+else S logits, one a final margin of the side to move from -(S - 1) / 2
+to +(S - 1) / 2 points, model.py).
 Then little-endian f32 tensors in PyTorch's (out, in,
 row, column) order, batch norm folded into the convolutions:
 
@@ -20,12 +23,13 @@ row, column) order, batch norm folded into the convolutions:
         over the board), bias (1)
     value (V > 0): 1x1 conv weights (V x C), bias (V); fc1 weights (H x 2V,
         a row per output, inputs [means..., maxes...]), bias (H); fc2
-        weights (H), bias (1)
+        weights (H), bias (1), or with a score head (S > 0) weights (S x
+        H, a row a margin, lowest first), biases (S)
     ownership (O > 0): 3x3 conv weights (O x C x 3 x 3), bias (O); 1x1
         weights (O), bias (1)
 
-`write` always writes the newest version (4), every head; `read` reads
-1 to 4, so the shipped file and any older one load back. The engine
+`write` always writes the newest version (5), every head; `read` reads
+1 to 5, so the shipped file and any older one load back. The engine
 reads a file of 19 planes (komi-blind) or 20 (the komi plane last,
 hane_train.planes.extra_inputs).
 """
@@ -39,8 +43,8 @@ import torch
 from .model import pooling_blocks
 
 MAGIC = b"HANEPOL1"
-VERSION = 4
-HEADER_WORDS = {1: 5, 2: 7, 3: 8, 4: 10}
+VERSION = 5
+HEADER_WORDS = {1: 5, 2: 7, 3: 8, 4: 10, 5: 11}
 
 
 def shapes(shape):
@@ -57,7 +61,8 @@ def shapes(shape):
         out += [(c, c, 3, 3), (c,)]
     out += [(c,), (1,), (c,), (1,)]
     if v:
-        out += [(v, c), (v,), (h, 2 * v), (h,), (h,), (1,)]
+        s = shape.get("score_bins", 0)
+        out += [(v, c), (v,), (h, 2 * v), (h,)] + ([(s, h), (s,)] if s else [(h,), (1,)])
     if o:
         out += [(o, c, 3, 3), (o,), (o,), (1,)]
     return out
@@ -86,7 +91,8 @@ def tensors_of(model):
     if model.value is not None:
         v = model.value
         w, b = folded(v.conv, v.bn)
-        out += [w.flatten(1), b, d(v.fc1.weight), d(v.fc1.bias), d(v.fc2.weight).flatten(), d(v.fc2.bias)]
+        fc2 = d(v.fc2.weight) if v.score_bins else d(v.fc2.weight).flatten()
+        out += [w.flatten(1), b, d(v.fc1.weight), d(v.fc1.bias), fc2, d(v.fc2.bias)]
     if model.ownership is not None:
         o = model.ownership
         out += [d(o.conv1.weight), d(o.conv1.bias), d(o.conv2.weight).flatten(), d(o.conv2.bias)]
@@ -94,22 +100,22 @@ def tensors_of(model):
 
 
 def write(model, path):
-    """The model as a version 4 weights file."""
+    """The model as a version 5 weights file."""
     s = model.shape
     tensors = tensors_of(model)
     for t, want in zip(tensors, shapes(s)):
         assert tuple(t.shape) == want, f"{tuple(t.shape)} where the format has {want}"
     with open(path, "wb") as f:
         f.write(MAGIC)
-        f.write(struct.pack("<10I", VERSION, s["planes"], s["channels"], s["blocks"], s["kernel"], s["value_channels"], s["hidden"],
-                            s["ownership_channels"], s["gpool_channels"], s["gpool_every"]))
+        f.write(struct.pack("<11I", VERSION, s["planes"], s["channels"], s["blocks"], s["kernel"], s["value_channels"], s["hidden"],
+                            s["ownership_channels"], s["gpool_channels"], s["gpool_every"], s.get("score_bins", 0)))
         for t in tensors:
             f.write(t.cpu().numpy().astype("<f4").tobytes())
 
 
 def read(path):
     """(version, shape dict, tensors in the file's order as float64) of a
-    file of version 1 to 4."""
+    file of version 1 to 5."""
     data = open(path, "rb").read()
     if data[:8] != MAGIC:
         sys.exit(f"{path}: not a hane weights file")
@@ -121,6 +127,7 @@ def read(path):
     shape["value_channels"], shape["hidden"] = (words[5], words[6]) if version >= 2 else (0, 0)
     shape["ownership_channels"] = words[7] if version >= 3 else 0
     shape["gpool_channels"], shape["gpool_every"] = (words[8], words[9]) if version >= 4 else (0, 0)
+    shape["score_bins"] = words[10] if version >= 5 else 0
     values = np.frombuffer(data, dtype="<f4", offset=8 + 4 * len(words)).astype(np.float64)
     out, at = [], 0
     for s in shapes(shape):
@@ -182,7 +189,8 @@ def load_into(model, shape, tensors):
     loaded = ["trunk" + (" with its global pooling" if pooled and file_pooling else ""), "policy"]
     ms = model.shape
     if shape["value_channels"]:
-        if model.value is not None and (shape["value_channels"], shape["hidden"]) == (ms["value_channels"], ms["hidden"]):
+        if model.value is not None and (shape["value_channels"], shape["hidden"], shape["score_bins"]) == (
+                ms["value_channels"], ms["hidden"], ms["score_bins"]):
             v = model.value
             conv_bn(v.conv, v.bn)
             params((v.fc1.weight, v.fc1.bias, v.fc2.weight, v.fc2.bias))

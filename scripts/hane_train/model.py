@@ -22,6 +22,16 @@ the same computation written from the file alone.
   connected layer to H with bias, ReLU; one to a single logit, whose
   sigmoid is the side to move's chance of winning. Mean and max pooling
   keep it fully convolutional (docs/network.md, "The value head").
+- Score (issue 56, `score_bins` S > 0): the value head's last layer gives
+  S logits instead of one, one a final margin of the side to move (its
+  area less the opponent's, komi not counted) from -(S - 1) / 2 to
+  +(S - 1) / 2 points: the distribution of how the game ends. The win
+  chance at any komi is read from it (`win_logit`: the share of margins
+  that beat the komi), and so is the expected margin (`score_mean`), so
+  that the win rate and the lead a client is shown are one judgement.
+  Taught by the game's result (through `win_logit`, at its komi or a drawn
+  one) and, where the final margin is known, by the margin itself
+  (`margin_target`).
 - Ownership: a 3x3 convolution to O channels with bias, ReLU, a 1x1
   convolution to one channel with bias; tanh of it is the owner of each
   point at the game's end (+1: the side to move's). Its sum over the board
@@ -37,6 +47,8 @@ Fully convolutional: the same weights run on every board size. V = 0 (and
 H = 0) or O = 0 leave a head out, only so that the files of versions 1
 and 2 can be read back; training always trains every head.
 """
+
+import math
 
 import torch
 import torch.nn as nn
@@ -86,17 +98,81 @@ def pooling_blocks(blocks, every):
 
 
 class ValueHead(nn.Module):
-    def __init__(self, channels, value_channels, hidden):
+    def __init__(self, channels, value_channels, hidden, score_bins=0):
         super().__init__()
         self.conv = nn.Conv2d(channels, value_channels, 1, bias=False)
         self.bn = nn.BatchNorm2d(value_channels)
         self.fc1 = nn.Linear(2 * value_channels, hidden)
-        self.fc2 = nn.Linear(hidden, 1)
+        self.fc2 = nn.Linear(hidden, score_bins or 1)
+        self.score_bins = score_bins
 
     def forward(self, trunk):
+        """The win logit (N,), or with a score head the margins' logits (N, S)."""
         v = F.relu(self.bn(self.conv(trunk)))
         pooled = torch.cat([v.mean(dim=(2, 3)), v.amax(dim=(2, 3))], dim=1)
-        return self.fc2(F.relu(self.fc1(pooled))).squeeze(1)
+        out = self.fc2(F.relu(self.fc1(pooled)))
+        return out if self.score_bins else out.squeeze(1)
+
+
+# A score head's bins: one a point of the side to move's final margin,
+# -361 to +361, every margin a 19x19 board can end with. A smaller board
+# uses the middle ones; a larger one's margins beyond them count as the
+# last bin's.
+SCORE_BINS = 2 * 361 + 1
+# The state_dict keys of the value head's last layer: a checkpoint from
+# before the score head has it at one logit (train.py starts it afresh).
+SCORE_KEYS = ("value.fc2.weight", "value.fc2.bias")
+# Where a bin is ruled out in a log-sum (a finite stand-in for -infinity).
+RULED_OUT = -1e4
+
+
+def score_margins(bins, device=None):
+    """The margin (points, float) of each of `bins` bins, lowest first."""
+    return torch.arange(bins, device=device, dtype=torch.float32) - (bins - 1) // 2
+
+
+def win_logit(value, komi):
+    """The side to move's win logit at its komi `komi` (N,) points (NaN:
+    0): the value head's own logit (N,), or from score logits (N, S) the
+    log odds of a margin beating the komi, a margin that ties it counting
+    half. In float32, from log-sums, so that a near-certain result keeps
+    its gradient."""
+    if value.dim() == 1:
+        return value
+    logits = value.float()
+    total = score_margins(logits.shape[1], logits.device).view(1, -1) + torch.nan_to_num(komi.float(), nan=0.0).view(-1, 1)
+    half = math.log(0.5)
+    win = torch.where(total > 0, 0.0, torch.where(total == 0, half, RULED_OUT))
+    loss = torch.where(total < 0, 0.0, torch.where(total == 0, half, RULED_OUT))
+    return torch.logsumexp(logits + win, dim=1) - torch.logsumexp(logits + loss, dim=1)
+
+
+def score_mean(score_logits):
+    """The expected final margin of the side to move (N,), komi not counted."""
+    p = torch.softmax(score_logits.float(), dim=1)
+    return p @ score_margins(score_logits.shape[1], score_logits.device)
+
+
+def margin_target(margin, bins):
+    """The score head's target (N, S) for known final margins `margin` (N,)
+    points: a margin between two bins shared between them in proportion
+    (the ownership-made margins are not whole points), one beyond the
+    bins the last bin's."""
+    reach = (bins - 1) // 2
+    at = margin.float().clamp(-reach, reach) + reach
+    low = at.floor().clamp(max=bins - 2)
+    frac = (at - low).unsqueeze(1)
+    target = torch.zeros(margin.shape[0], bins, device=margin.device)
+    target.scatter_(1, low.long().unsqueeze(1), 1 - frac)
+    target.scatter_add_(1, low.long().unsqueeze(1) + 1, frac)
+    return target
+
+
+def margin_loss(score_logits, margin):
+    """Cross-entropy of the score logits against `margin_target`, a mean
+    over the positions."""
+    target = margin_target(margin, score_logits.shape[1])
+    return -(target * F.log_softmax(score_logits.float(), dim=1)).sum(dim=1).mean()
 
 
 class OwnershipHead(nn.Module):
@@ -112,10 +188,11 @@ class OwnershipHead(nn.Module):
 
 class Net(nn.Module):
     """forward(x) -> (policy logits (N, points + 1, pass last), value logit
-    (N,) or None, ownership logit (N, size, size) or None)."""
+    (N,) or with a score head the margins' logits (N, S), or None;
+    ownership logit (N, size, size) or None)."""
 
     def __init__(self, blocks, channels, value_channels=32, hidden=64, ownership_channels=32, planes=PLANES, kernel=STEM_KERNEL,
-                 gpool_channels=0, gpool_every=0):
+                 gpool_channels=0, gpool_every=0, score_bins=0):
         super().__init__()
         if (value_channels == 0) != (hidden == 0):
             raise ValueError("a value head needs both V and H (or neither)")
@@ -123,14 +200,14 @@ class Net(nn.Module):
             raise ValueError("global pooling needs both its channels and its period (or neither)")
         self.shape = {"planes": planes, "channels": channels, "blocks": blocks, "kernel": kernel,
                       "value_channels": value_channels, "hidden": hidden, "ownership_channels": ownership_channels,
-                      "gpool_channels": gpool_channels, "gpool_every": gpool_every}
+                      "gpool_channels": gpool_channels, "gpool_every": gpool_every, "score_bins": score_bins}
         self.stem = nn.Conv2d(planes, channels, kernel, padding=kernel // 2, bias=False)
         self.stem_bn = nn.BatchNorm2d(channels)
         pooling = pooling_blocks(blocks, gpool_every)
         self.blocks = nn.ModuleList(Block(channels, gpool_channels if b in pooling else 0) for b in range(blocks))
         self.policy_conv = nn.Conv2d(channels, 1, 1)
         self.pass_fc = nn.Linear(channels, 1)
-        self.value = ValueHead(channels, value_channels, hidden) if value_channels else None
+        self.value = ValueHead(channels, value_channels, hidden, score_bins) if value_channels else None
         self.ownership = OwnershipHead(channels, ownership_channels) if ownership_channels else None
         self.reply_conv = nn.Conv2d(channels, 1, 1)
         self.reply_pass_fc = nn.Linear(channels, 1)

@@ -23,7 +23,8 @@ one.
 The golden file: "positions" (indices into the golden game: position i is
 the one before move i+1), "logits" (the policy's, pass last), "values"
 (the value logit, whose sigmoid is the side to move's chance; with a value
-head) and "ownership" (tanh, +1 the side to move's, a row per position in
+head that gives one), "score" (with a score head: the logits of the final
+margins, a row a position, lowest margin first) and "ownership" (tanh, +1 the side to move's, a row per position in
 `BoardSize::index` order; with an ownership head), and "network" (the
 sizes and, from train.py, the held-out measures).
 """
@@ -36,7 +37,7 @@ import torch
 import torch.nn.functional as F
 
 from . import export
-from .model import Net, pooling_blocks
+from .model import SCORE_BINS, Net, pooling_blocks
 from .planes import golden_inputs
 
 GOLDEN_POSITIONS = [0, 1, 20, 60, 120, 200]
@@ -44,8 +45,9 @@ GOLDEN_SGF = "data/selfplay/19x19/game-0000.sgf"
 
 
 def forward(shape, tensors, x):
-    """(policy logits with pass, value logits or None, ownership (tanh) or
-    None) of float64 planes x (N, planes, size, size)."""
+    """(policy logits with pass, value logits (N,) or score logits (N, S)
+    or None, ownership (tanh) or None) of float64 planes x (N, planes,
+    size, size)."""
     it = iter(tensors)
     h = F.relu(F.conv2d(x, next(it), next(it), padding=shape["kernel"] // 2))
     pooling = pooling_blocks(shape["blocks"], shape.get("gpool_every", 0))
@@ -67,7 +69,8 @@ def forward(shape, tensors, x):
         vw, vb, w1, b1, w2, b2 = (next(it) for _ in range(6))
         v = F.relu(torch.einsum("vc,nchw->nvhw", vw, h) + vb.view(1, -1, 1, 1))
         pooled = torch.cat([v.mean(dim=(2, 3)), v.amax(dim=(2, 3))], 1)
-        value = F.relu(pooled @ w1.T + b1) @ w2 + b2
+        hidden = F.relu(pooled @ w1.T + b1)
+        value = hidden @ w2.T + b2 if w2.dim() == 2 else hidden @ w2 + b2
     if shape["ownership_channels"]:
         ow, ob, w2, b2 = (next(it) for _ in range(4))
         o = F.relu(F.conv2d(h, ow, ob, padding=1))
@@ -82,7 +85,7 @@ def outputs(path, planes, positions=GOLDEN_POSITIONS):
     policy, value, ownership = forward(shape, tensors, x)
     out = {"positions": chosen, "logits": policy.tolist()}
     if value is not None:
-        out["values"] = value.tolist()
+        out["score" if value.dim() == 2 else "values"] = value.tolist()
     if ownership is not None:
         out["ownership"] = ownership.tolist()
     return shape, out
@@ -91,7 +94,7 @@ def outputs(path, planes, positions=GOLDEN_POSITIONS):
 def golden_file(path, planes, network=None, about=None):
     """The golden file's content for a weights file."""
     shape, out = outputs(path, planes)
-    rounded = {k: [[round(v, 6) for v in row] for row in out[k]] for k in ("logits", "ownership") if k in out}
+    rounded = {k: [[round(v, 6) for v in row] for row in out[k]] for k in ("logits", "score", "ownership") if k in out}
     if "values" in out:
         rounded["values"] = [round(v, 6) for v in out["values"]]
     return {
@@ -108,7 +111,7 @@ def differences(a, b):
     """The largest difference of each output two golden sets share; an
     output one has and the other lacks is a difference of infinity."""
     out = {}
-    for k in ("logits", "values", "ownership"):
+    for k in ("logits", "values", "score", "ownership"):
         if (k in a) != (k in b):
             out[k] = float("inf")
         elif k in a:
@@ -118,11 +121,11 @@ def differences(a, b):
 
 def pooling_net(path):
     """A small network with global pooling (3 blocks of 16 channels, the
-    second pooling over 8), seeded, every weight and batch norm statistic
-    drawn, so that the engine's test of version 4 files checks a pooling
-    whose bias matters."""
+    second pooling over 8) and a score head, seeded, every weight and batch
+    norm statistic drawn, so that the engine's test of version 5 files
+    checks a pooling whose bias matters and the score head's margins."""
     torch.manual_seed(56)
-    model = Net(3, 16, 8, 16, 8, planes=20, gpool_channels=8, gpool_every=2)
+    model = Net(3, 16, 8, 16, 8, planes=20, gpool_channels=8, gpool_every=2, score_bins=SCORE_BINS)
     with torch.no_grad():
         for b in model.blocks:
             if b.gpool is not None:

@@ -1,7 +1,7 @@
 """The one entry point: trains every head of hane_train.model.Net together
 (policy, value, ownership) on a planes folder of examples/write_planes,
 for a number of steps, seeded, resumable, and exports the engine's weights
-file (version 4) with its golden file.
+file (version 5) with its golden file.
 
     PYTHONPATH=scripts python3 -m hane_train.train --data PLANES --out OUT \\
         --blocks 10 --channels 128 --steps 40000 --golden GOLDEN
@@ -69,6 +69,14 @@ the game went on), weight `--reply-weight` (0.15, KataGo's for its
 opponent policy), on the positions the policy is taught on; a head the
 weights file does not carry (model.py). A checkpoint from before it gets
 the head afresh.
+Score (`score_bins`, 723 by default; model.py): the value is read from the
+distribution of the final margin, so the value's loss above is the log
+loss of `win_logit` at the position's komi (or the drawn one), and where
+the game's final margin is known, the same positions are also taught the
+margin itself: cross entropy of the score logits against it (`margin_loss`),
+weight `--score-weight` (0.25). A checkpoint from before the score head
+(its value's last layer one logit) gets that layer afresh, the rest of the
+value head kept.
 Ownership: binary cross entropy of (1 + tanh) / 2 against (1 + target) /
 2 a point, averaged over the board, on the positions with a target (from
 write_planes --ownership), weight `--ownership-weight`. A random one of the
@@ -82,8 +90,18 @@ reply's top-1 (`reply_top1`, among every point and pass); the
 value's MSE (sigmoid against the result), log loss and winners right, by
 phase; the ownership loss, MSE a point and owners right (|target| > 0.5);
 the value at each held-out position's drawn komi (`value_varied`: MSE and
-winners right, where the margin is known). The weights exported are the
+winners right, where the margin is known); with a score head, the mean
+|expected margin - final margin| and the margin's loss (`score`, where the
+margin is known); the mean |ownership's sum - final margin| beside it
+(`ownership_margin_off`). The weights exported are the
 last step's (the schedule ends at a rate of 0).
+
+`--value-only` trains the value head alone (with its score head: what a
+checkpoint from before it lacks), the trunk and the other heads frozen,
+their batch norms' statistics too: a new head fitted on a trained trunk
+where a GPU is not to be had, each position costing the trunk's forward
+pass alone. With it, `--value-fraction 1` teaches every position's value;
+the trunk cannot learn the games' results by heart.
 
 `--init FILE.bin` starts a new run from an exported network (the shipped
 one, say): its trunk, policy and whichever heads it has and the sizes
@@ -103,17 +121,17 @@ import torch
 import torch.nn.functional as F
 
 from . import export, reference
-from .model import Net, calibrate_norms, is_new_layer
+from .model import SCORE_BINS, SCORE_KEYS, Net, calibrate_norms, is_new_layer, margin_loss, score_mean, win_logit
 from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split, augment, extra_inputs, fingerprint, input_planes, unpack
 
 # The configuration: the network's sizes (fixed once a run starts) and the
 # training's settings (a resumed run takes the checkpoint's, and any given
 # again on its command line).
 ARCHITECTURE = {"blocks": 6, "channels": 64, "value_channels": 32, "hidden": 64, "ownership_channels": 32,
-                "gpool_channels": 16, "gpool_every": 3}
+                "gpool_channels": 16, "gpool_every": 3, "score_bins": SCORE_BINS}
 SETTINGS = {"steps": None, "batch": 1024, "lr": 0.1, "warmup": 0.03, "weight_decay": 1e-4, "seed": 1,
             "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0, "komi_vary": 0.5,
-            "reply_weight": 0.15}
+            "reply_weight": 0.15, "score_weight": 0.25}
 
 # The komi a komi-varied position is taught at, for the side to move: a
 # half-integer (no count is drawn) uniform within KOMI_NEAR points of 0,
@@ -148,7 +166,7 @@ def configuration(args, checkpoint):
         given = getattr(args, k, None)
         if given is None:
             continue
-        if checkpoint and k in ARCHITECTURE and given != config[k]:
+        if checkpoint and k in ARCHITECTURE and k in checkpoint["config"] and given != config[k]:
             sys.exit(f"--{k.replace('_', '-')} {given}: the checkpoint's network has {config[k]}")
         config[k] = given
     if not config["steps"]:
@@ -184,6 +202,18 @@ class Batches:
         return syms, draw, torch.rand(3, self.batch, generator=g)
 
 
+def freeze_all_but_value(model):
+    """--value-only: every parameter but the value head's fixed, and every
+    batch norm but its own kept in eval mode (its statistics fixed); the
+    policy's and ownership's losses then teach nothing."""
+    for name, p in model.named_parameters():
+        p.requires_grad = name.startswith("value.")
+    model.train()
+    for name, m in model.named_modules():
+        if name and not name.startswith("value"):
+            m.eval()
+
+
 def ownership_targets(own):
     """int8 hundredths (N, points) -> targets in [-1, 1] (N, size, size)
     and the mask of positions that have one."""
@@ -204,6 +234,7 @@ def ownership_loss(logits, target, known):
 def measure(model, data, device, limit=None, batch=2048):
     """The held-out measures (module doc) on the first `limit` positions of
     `data` (a dict of tensors on the CPU)."""
+    modes = [m.training for m in model.modules()]
     model.eval()
     n = data["x"].shape[0] if limit is None else min(limit, data["x"].shape[0])
     size, planes = data["size"], data["planes"]
@@ -213,6 +244,8 @@ def measure(model, data, device, limit=None, batch=2048):
     own_loss = own_se = own_right = own_decided = 0.0
     own_n = 0
     varied_logits, varied_targets = [], []
+    score_abs = score_nll = own_margin_abs = 0.0
+    score_n = own_margin_n = 0
     reads_komi = model.shape["planes"] > planes
     for i in range(0, n, batch):
         j = min(n, i + batch)
@@ -222,6 +255,7 @@ def measure(model, data, device, limit=None, batch=2048):
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             policy, value, own, reply = model.heads(x)
         policy = policy.float()
+        komi = data["komi"][i:j].to(device)
         if data.get("replies") is not None:
             r = data["replies"][i:j].to(device)
             k = r >= 0
@@ -233,7 +267,7 @@ def measure(model, data, device, limit=None, batch=2048):
         if data["values"] is not None:
             v = data["values"][i:j]
             k = v != VALUE_UNKNOWN
-            vlogits.append(value.float().cpu()[k])
+            vlogits.append(win_logit(value.float(), komi).cpu()[k])
             vlabels.append(v[k].double())
             vnums.append(data["numbers"][i:j][k])
         if data["ownership"] is not None:
@@ -249,14 +283,30 @@ def measure(model, data, device, limit=None, batch=2048):
                 own_decided += decided.sum().item()
                 own_n += t.shape[0]
         margin = data.get("margin")
+        if margin is not None and own is not None:
+            m = margin[i:j]
+            k = ~torch.isnan(m)
+            if k.any():
+                summed = torch.tanh(own.float()[k.to(device)]).sum(dim=(1, 2)).cpu()
+                own_margin_abs += (summed - m[k]).abs().sum().item()
+                own_margin_n += int(k.sum())
+        if margin is not None and value is not None and value.dim() == 2:
+            m = margin[i:j]
+            k = ~torch.isnan(m)
+            if k.any():
+                expected = score_mean(value.float()[k.to(device)]).cpu()
+                score_abs += (expected - m[k]).abs().sum().item()
+                score_nll += margin_loss(value.float()[k.to(device)], m[k].to(device)).item() * int(k.sum())
+                score_n += int(k.sum())
         known = ~torch.isnan(margin[i:j]) if margin is not None and reads_komi else None
         if known is not None and known.any():
             komi = data["drawn_komi"][i:j][known]
             with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
                 _, varied, _ = model(extra_inputs(raw[known.to(device)], komi, model.shape["planes"]))
-            varied_logits.append(varied.float().cpu())
+            varied_logits.append(win_logit(varied.float(), komi.to(device)).cpu())
             varied_targets.append(komi_varied_target(margin[i:j][known], komi).double())
-    model.train()
+    for m, training in zip(model.modules(), modes):
+        m.train(training)
     out = {"positions": n, "top1": right / max(1, n), "policy_loss": policy_loss / max(1, n)}
     if reply_n:
         out["reply_top1"] = reply_right / reply_n
@@ -266,8 +316,12 @@ def measure(model, data, device, limit=None, batch=2048):
         p, y = torch.sigmoid(torch.cat(varied_logits).double()), torch.cat(varied_targets)
         out["value_varied"] = {"positions": int(y.numel()), "mse": float(((p - y) ** 2).mean()),
                                "accuracy": float(((p > 0.5).double() == y).double().mean())}
+    if score_n:
+        out["score"] = {"positions": score_n, "margin_off": score_abs / score_n, "loss": score_nll / score_n}
     if own_n:
         out["ownership"] = {"positions": own_n, "loss": own_loss / own_n, "mse": own_se / own_n, "owner_right": own_right / max(1, own_decided)}
+    if own_margin_n:
+        out["ownership_margin_off"] = own_margin_abs / own_margin_n
     return out
 
 
@@ -294,6 +348,10 @@ def describe(m):
         s += f" | value MSE {m['value']['mse']:.4f} log loss {m['value']['log_loss']:.4f} right {m['value']['accuracy']:.3f}"
     if "value_varied" in m:
         s += f" | at drawn komi MSE {m['value_varied']['mse']:.4f} right {m['value_varied']['accuracy']:.3f}"
+    if "score" in m:
+        s += f" | score off {m['score']['margin_off']:.2f} loss {m['score']['loss']:.3f}"
+    if "ownership_margin_off" in m:
+        s += f" | ownership's sum off {m['ownership_margin_off']:.2f}"
     if "ownership" in m:
         s += f" | ownership loss {m['ownership']['loss']:.4f} MSE {m['ownership']['mse']:.4f} right {m['ownership']['owner_right']:.3f}"
     return s
@@ -391,8 +449,11 @@ def main():
     ap.add_argument("--value-fraction", type=float, default=None)
     ap.add_argument("--ownership-weight", type=float, default=None)
     ap.add_argument("--reply-weight", type=float, default=None, help="the reply policy's loss weight (default 0.15)")
+    ap.add_argument("--score-weight", type=float, default=None, help="the final margin's loss weight, with a score head (default 0.25)")
     ap.add_argument("--komi-vary", type=float, default=None,
                     help="share of the value's positions with a known final margin taught at a drawn komi (default 0.5)")
+    ap.add_argument("--value-only", action="store_true",
+                    help="train the value (and score) head alone, the rest frozen: a new head fitted on a trained trunk (module doc)")
     ap.add_argument("--stop-after", type=int, default=None, help="steps in this call (the schedule unchanged)")
     ap.add_argument("--minutes", type=float, default=None, help="a time limit for this call's training")
     ap.add_argument("--end-by", type=float, default=None,
@@ -431,11 +492,23 @@ def main():
         log("no ownership targets (write_planes --ownership): the ownership head is not taught")
 
     model = Net(config["blocks"], config["channels"], config["value_channels"], config["hidden"], config["ownership_channels"],
-                planes=input_planes(train.planes), gpool_channels=config["gpool_channels"], gpool_every=config["gpool_every"])
+                planes=input_planes(train.planes), gpool_channels=config["gpool_channels"], gpool_every=config["gpool_every"],
+                score_bins=config["score_bins"])
     state = {"step": 0, "positions": 0, "slice": dict(slice_id, step=0), "slices": [], "init": args.init}
     if checkpoint:
-        missing, unexpected = model.load_state_dict(
-            {k: v.float() if v.is_floating_point() else v for k, v in checkpoint["model"].items()}, strict=False)
+        weights = {k: v.float() if v.is_floating_point() else v for k, v in checkpoint["model"].items()}
+        # A checkpoint from before the score head (its value's last layer
+        # one logit): that layer starts afresh as the score head's.
+        own_shapes = model.state_dict()
+        rescored = [k for k in SCORE_KEYS if k in weights and weights[k].shape != own_shapes[k].shape]
+        for k in rescored:
+            del weights[k]
+        if rescored:
+            log(f"the checkpoint's value head gives one logit: its last layer starts afresh as the score head's "
+                f"({config['score_bins']} margins), and the momentum too")
+            checkpoint.pop("opt", None)
+        missing, unexpected = model.load_state_dict(weights, strict=False)
+        missing = [k for k in missing if k not in rescored]
         if unexpected or not all(is_new_layer(k) for k in missing):
             sys.exit(f"{args.resume} does not fit the network: missing {missing}, unexpected {unexpected}")
         if missing:
@@ -465,7 +538,11 @@ def main():
     # channels-last convolutions are faster on a GPU (and no slower elsewhere).
     memory = torch.channels_last if device.type == "cuda" else torch.contiguous_format
     model = model.to(device).to(memory_format=memory)
-    opt = torch.optim.SGD(model.parameters(), lr=config["lr"], momentum=0.9, nesterov=True, weight_decay=config["weight_decay"])
+    if args.value_only:
+        freeze_all_but_value(model)
+        log("the value head alone is trained: the rest of the network frozen, its batch norms' statistics too")
+    taught = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.SGD(taught, lr=config["lr"], momentum=0.9, nesterov=True, weight_decay=config["weight_decay"])
     if checkpoint and "opt" in checkpoint:
         opt.load_state_dict(checkpoint["opt"])
     params = sum(p.numel() for p in model.parameters())
@@ -553,27 +630,35 @@ def main():
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             policy, value, own, reply = model.heads(x)
         loss = policy_loss = F.cross_entropy(policy.float()[played], y[played])
-        value_loss = own_loss = reply_loss = torch.zeros((), device=device)
+        value_loss = own_loss = reply_loss = score_loss = torch.zeros((), device=device)
         replied = played & (replies >= 0)
         if replied.any():
             reply_loss = F.cross_entropy(reply.float()[replied], replies[replied])
             loss = loss + config["reply_weight"] * reply_loss
         if value_mask is not None and value_mask.any():
-            value_loss = F.binary_cross_entropy_with_logits(value.float()[value_mask], value_target[value_mask])
+            value_loss = F.binary_cross_entropy_with_logits(win_logit(value.float(), komi)[value_mask], value_target[value_mask])
             loss = loss + config["value_weight"] * value_loss
+            margin = mtr[idx]
+            counted = value_mask & ~torch.isnan(margin)
+            if value.dim() == 2 and counted.any():
+                score_loss = margin_loss(value[counted], margin[counted])
+                loss = loss + config["score_weight"] * score_loss
         if own_t is not None and own_known.any():
             own_loss = ownership_loss(own, own_t, own_known)
             loss = loss + config["ownership_weight"] * own_loss
         opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
+        # Without it (--value-only, and no position of the batch taught the
+        # value) the step teaches nothing.
+        if loss.requires_grad:
+            loss.backward()
+            opt.step()
         state["step"] += 1
         state["slice"]["step"] += 1
         state["positions"] += config["batch"]
         if state["step"] % eval_every == 0 or state["step"] == stop:
             m = measure(model, held_sample, device)
             history.append({"step": state["step"], "positions": state["positions"], "lr": lr, "seconds": round(time.time() - t0), **m})
-            log(f"step {state['step']}/{total} lr {lr:.4f} loss {policy_loss.item():.3f}+{value_loss.item():.3f}+{own_loss.item():.3f}+{reply_loss.item():.3f} held: {describe(m)}")
+            log(f"step {state['step']}/{total} lr {lr:.4f} loss {policy_loss.item():.3f}+{value_loss.item():.3f}+{own_loss.item():.3f}+{reply_loss.item():.3f}+{score_loss.item():.3f} held: {describe(m)}")
     steps_now = state["step"] - first
     seconds = time.time() - t0
     log(f"{steps_now} steps in {seconds:.0f} s ({steps_now / max(seconds, 1e-9):.1f} a second); step {state['step']} of {total}, {state['positions']} positions in all")
@@ -614,7 +699,8 @@ def check_export(model, path, golden):
     model = model.double()
     policy, value, own = model(x)
     model.float()
-    mine = {"logits": policy.tolist(), "values": value.tolist(), "ownership": torch.tanh(own).flatten(1).tolist()}
+    mine = {"logits": policy.tolist(), "score" if value.dim() == 2 else "values": value.tolist(),
+            "ownership": torch.tanh(own).flatten(1).tolist()}
     diff = reference.differences(out, mine)
     scale = max(abs(v) for row in mine["logits"] for v in row)
     if not max(diff.values()) <= 1e-4 + 1e-6 * scale:

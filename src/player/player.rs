@@ -657,6 +657,7 @@ mod tests {
             Arc::new(crate::player::network::Evaluation {
                 logits,
                 win_chance: None,
+                final_margin: None,
                 ownership: None,
             })
         }

@@ -76,6 +76,11 @@ pub struct Evaluation {
     /// The side to move's chance of winning, where the evaluator judges
     /// positions (a value head); None where it only ranks moves.
     pub win_chance: Option<f32>,
+    /// The side to move's expected area less the opponent's at the game's
+    /// end (komi not counted), where the evaluator judges the final margin
+    /// itself (a score head, whose distribution `win_chance` is read from
+    /// too).
+    pub final_margin: Option<f32>,
     /// Per point in `BoardSize::index` order, who owns it at the game's
     /// end, from -1 (the opponent) to +1 (the side to move), where the
     /// evaluator has an ownership head.
@@ -84,9 +89,12 @@ pub struct Evaluation {
 
 impl Evaluation {
     /// The side to move's expected area less the opponent's at the game's
-    /// end (komi not taken off): the ownership summed over the board.
+    /// end (komi not taken off): the final margin where the evaluator
+    /// judges it (so that the lead and the win chance are one judgement),
+    /// else the ownership summed over the board.
     pub fn area_difference(&self) -> Option<f32> {
-        self.ownership.as_ref().map(|o| o.iter().sum())
+        self.final_margin
+            .or_else(|| self.ownership.as_ref().map(|o| o.iter().sum()))
     }
 }
 
@@ -157,6 +165,7 @@ pub(super) fn finite(mut evaluation: Evaluation) -> Evaluation {
         }
     }
     evaluation.win_chance = evaluation.win_chance.filter(|w| w.is_finite());
+    evaluation.final_margin = evaluation.final_margin.filter(|m| m.is_finite());
     evaluation.ownership = evaluation
         .ownership
         .filter(|o| o.iter().all(|v| v.is_finite()));
@@ -172,19 +181,28 @@ mod tests {
         let evaluation = finite(Evaluation {
             logits: vec![1.0, f32::INFINITY, f32::NAN, -2.0],
             win_chance: Some(f32::NAN),
+            final_margin: Some(f32::INFINITY),
             ownership: Some(vec![0.5, f32::NAN]),
         });
         assert_eq!(evaluation.logits, [1.0, f32::MIN, f32::MIN, -2.0]);
         assert_eq!(evaluation.win_chance, None);
+        assert_eq!(evaluation.final_margin, None);
         assert_eq!(evaluation.ownership, None);
         let all_bad = finite(Evaluation {
             logits: vec![f32::NAN; 3],
             win_chance: Some(0.25),
+            final_margin: None,
             ownership: Some(vec![1.0, -0.5, 0.25]),
         });
         assert_eq!(all_bad.logits, [0.0; 3]);
         assert_eq!(all_bad.win_chance, Some(0.25));
         assert_eq!(all_bad.area_difference(), Some(0.75));
+        // A judged final margin is the area difference, not the ownership's sum.
+        let judged = Evaluation {
+            final_margin: Some(-3.5),
+            ..all_bad
+        };
+        assert_eq!(judged.area_difference(), Some(-3.5));
     }
 
     #[test]

@@ -17,6 +17,8 @@ use std::sync::Arc;
 
 use super::evaluator::{finite, sigmoid, Evaluation, Evaluator, Heads, Position, Scratch};
 use super::planes::{write_komi_plane, write_planes, KOMI_PLANES, PLANES};
+use super::score_belief::ScoreBelief;
+use crate::game::Color;
 use crate::player::board::TacticalReader;
 
 /// One convolution, batch norm folded in: `out` filters over `input`
@@ -53,7 +55,8 @@ pub(super) struct GlobalPooling {
 
 /// The value head: a 1x1 convolution of the trunk to a few channels,
 /// their means and maxima over the board, two fully connected layers to
-/// one logit of the side to move's win.
+/// one logit of the side to move's win or, as a score head, to a logit of
+/// each final margin (`ScoreBelief`).
 pub(super) struct ValueHead {
     pub(super) conv: Conv,
     pub(super) hidden: usize,
@@ -61,8 +64,23 @@ pub(super) struct ValueHead {
     /// their maxima.
     pub(super) fc1: Vec<f32>,
     pub(super) fc1_bias: Vec<f32>,
+    /// The score head's margins (odd), or 0 where the head gives one win
+    /// logit.
+    pub(super) bins: usize,
+    /// `bins.max(1)` rows of `hidden`.
     pub(super) fc2: Vec<f32>,
-    pub(super) fc2_bias: f32,
+    /// `bins.max(1)` biases.
+    pub(super) fc2_bias: Vec<f32>,
+}
+
+/// What a value head says of a position, for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ValueOutput {
+    /// The logit of its win (at the komi it reads, or the games' it learnt
+    /// from).
+    WinLogit(f32),
+    /// The distribution of its final margin.
+    Margins(ScoreBelief),
 }
 
 /// The ownership head: a 3x3 convolution of the trunk, ReLU, and a 1x1
@@ -90,6 +108,11 @@ impl Network {
     /// Its shape in words, for the log and for clients that ask.
     pub fn description(&self) -> String {
         let value = match &self.value {
+            Some(v) if v.bins > 0 => format!(
+                ", a value head of {} channels and {} hidden units giving the final margin's \
+                 distribution ({} margins)",
+                v.conv.out, v.hidden, v.bins
+            ),
             Some(v) => format!(
                 ", a value head of {} channels and {} hidden units",
                 v.conv.out, v.hidden
@@ -181,8 +204,8 @@ impl EvalScratch {
 pub struct NetworkOutput {
     /// One logit per point in `BoardSize::index` order, then pass.
     pub logits: Vec<f32>,
-    /// The value head's logit of the side to move's win; None without one.
-    pub value_logit: Option<f32>,
+    /// The value head's judgement; None without one.
+    pub value: Option<ValueOutput>,
     /// Per point in `BoardSize::index` order, its owner at the game's end
     /// from -1 (the opponent's) to +1 (the side to move's); None without
     /// an ownership head.
@@ -199,7 +222,7 @@ impl Network {
         self.trunk(scratch, (size.width, size.height));
         NetworkOutput {
             logits: self.policy(&scratch.trunk, n),
-            value_logit: self.value_logit(scratch, (size.width, size.height)),
+            value: self.value(scratch, (size.width, size.height)),
             ownership: self.ownership(scratch, (size.width, size.height)),
         }
     }
@@ -267,7 +290,7 @@ impl Network {
     }
 
     /// The value head over `scratch.trunk`, where the network has one.
-    fn value_logit(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<f32> {
+    fn value(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<ValueOutput> {
         let head = self.value.as_ref()?;
         let v = head.conv.out;
         let pooled = pool_board(
@@ -277,17 +300,28 @@ impl Network {
             &mut scratch.columns,
             &mut scratch.value_points,
         );
-        let mut logit = head.fc2_bias;
-        for ((weights, &bias), &out) in head
+        let hidden: Vec<f32> = head
             .fc1
             .chunks_exact(2 * v)
             .zip(&head.fc1_bias)
-            .zip(&head.fc2)
-        {
-            let hidden: f32 = bias + weights.iter().zip(&pooled).map(|(w, x)| w * x).sum::<f32>();
-            logit += out * hidden.max(0.0);
-        }
-        Some(logit)
+            .map(|(weights, &bias)| {
+                let x: f32 = weights.iter().zip(&pooled).map(|(w, x)| w * x).sum();
+                (bias + x).max(0.0)
+            })
+            .collect();
+        let mut out: Vec<f32> = head
+            .fc2
+            .chunks_exact(head.hidden)
+            .zip(&head.fc2_bias)
+            .map(|(weights, &bias)| {
+                bias + weights.iter().zip(&hidden).map(|(w, x)| w * x).sum::<f32>()
+            })
+            .collect();
+        Some(if head.bins == 0 {
+            ValueOutput::WinLogit(out.pop().unwrap_or(0.0))
+        } else {
+            ValueOutput::Margins(ScoreBelief::new(out))
+        })
     }
 }
 
@@ -468,10 +502,23 @@ fn shift_into(
 /// scratch.
 impl Evaluator for Network {
     fn evaluate(&self, position: Position<'_>, scratch: &mut Scratch) -> Arc<Evaluation> {
+        // The side to move's komi: White's komi, Black's its negative.
+        let komi = match position.to_move {
+            Color::White => position.komi,
+            Color::Black => -position.komi,
+        };
         let output = self.run(scratch.get::<EvalScratch>(), position);
+        let (win_chance, final_margin) = match output.value {
+            Some(ValueOutput::WinLogit(logit)) => (Some(sigmoid(logit)), None),
+            Some(ValueOutput::Margins(belief)) => {
+                (Some(belief.win_chance(komi)), Some(belief.mean()))
+            }
+            None => (None, None),
+        };
         Arc::new(finite(Evaluation {
             logits: output.logits,
-            win_chance: output.value_logit.map(sigmoid),
+            win_chance,
+            final_margin,
             ownership: output.ownership,
         }))
     }
@@ -550,15 +597,55 @@ mod tests {
 
     #[test]
     fn the_pooling_check_network_reproduces_the_training_frameworks_logits() {
-        // A small seeded network of version 4 (reference.py's
+        // A small seeded network of version 5 (reference.py's
         // --make-pooling-net): a block with global pooling whose map is not
-        // 0, so a pooling computed wrong moves its logits by 0.08.
+        // 0, so a pooling computed wrong moves its logits by 0.08, and a
+        // score head whose 723 margins' logits are checked too.
         let net = Network::from_bytes(include_bytes!("../../../data/pooling-net.bin"))
             .expect("the pooling check's weights");
         assert!(net
             .description()
             .contains("1 of them pooling the board over 8 channels"));
         reproduces_golden(&net, include_str!("../../../data/pooling-net-golden.json"));
+    }
+
+    #[test]
+    fn a_score_heads_win_chance_is_read_at_the_side_to_moves_komi() {
+        let net = Network::from_bytes(include_bytes!("../../../data/pooling-net.bin"))
+            .expect("the pooling check's weights");
+        let size = crate::game::BoardSize::square(9);
+        let mut board = PlayoutBoard::new(size);
+        board.play(
+            board.point(crate::game::Vertex::parse_gtp("E5").expect("E5")),
+            Color::Black,
+        );
+        for (to_move, komi, side_komi) in [
+            (Color::White, 7.5, 7.5),
+            (Color::Black, 7.5, -7.5),
+            (Color::Black, -3.0, 3.0),
+        ] {
+            let mut scratch = Scratch::new();
+            let position = Position {
+                board: &mut board,
+                to_move,
+                recent: &[None; 4],
+                komi,
+            };
+            let judged = net.evaluate(position, &mut scratch);
+            let position = Position {
+                board: &mut board,
+                to_move,
+                recent: &[None; 4],
+                komi,
+            };
+            let Some(ValueOutput::Margins(belief)) =
+                net.run(scratch.get::<EvalScratch>(), position).value
+            else {
+                panic!("a score head");
+            };
+            assert_eq!(judged.win_chance, Some(belief.win_chance(side_komi)));
+            assert_eq!(judged.final_margin, Some(belief.mean()));
+        }
     }
 
     /// `net`'s logits, values and ownership on the golden game's positions
@@ -584,10 +671,11 @@ mod tests {
         let logits = golden["logits"].as_array().expect("logits");
         assert!(positions.len() >= 4);
         let values = golden.get("values").and_then(|v| v.as_array());
+        let score = golden.get("score").and_then(|v| v.as_array());
         let owners = golden.get("ownership").and_then(|v| v.as_array());
         assert_eq!(
             net.has_value(),
-            values.is_some(),
+            values.is_some() || score.is_some(),
             "a value for each position"
         );
         assert_eq!(
@@ -602,9 +690,22 @@ mod tests {
         for (i, &(color, mv)) in moves.iter().enumerate() {
             if let Some(k) = positions.iter().position(|&p| p == i) {
                 let output = run(net, &mut scratch, &mut board, color, &recent);
-                if let (Some(values), Some(ours)) = (values, output.value_logit) {
-                    let theirs = values[k].as_f64().expect("a value logit") as f32;
-                    worst = worst.max((ours - theirs).abs());
+                match (&output.value, values, score) {
+                    (Some(ValueOutput::WinLogit(ours)), Some(values), None) => {
+                        let theirs = values[k].as_f64().expect("a value logit") as f32;
+                        worst = worst.max((ours - theirs).abs());
+                    }
+                    (Some(ValueOutput::Margins(ours)), None, Some(score)) => {
+                        let theirs = score[k].as_array().expect("a position's margins");
+                        let ours = ours.logits();
+                        assert_eq!(ours.len(), theirs.len());
+                        for (a, b) in ours.iter().zip(theirs) {
+                            let b = b.as_f64().expect("a margin's logit") as f32;
+                            worst = worst.max((a - b).abs());
+                        }
+                    }
+                    (None, None, None) => {}
+                    _ => panic!("the golden file's value is not the network's kind"),
                 }
                 if let (Some(owners), Some(ours)) = (owners, &output.ownership) {
                     let theirs = owners[k].as_array().expect("a position's ownership");
@@ -699,8 +800,9 @@ mod tests {
             hidden: h,
             fc1: take(h * 2 * v),
             fc1_bias: take(h),
+            bins: 0,
             fc2: take(h),
-            fc2_bias: 0.25,
+            fc2_bias: vec![0.25],
         });
         let size = crate::game::BoardSize::square(9);
         let mut board = PlayoutBoard::new(size);
@@ -726,20 +828,22 @@ mod tests {
             pooled[k] = at.iter().sum::<f32>() / n as f32;
             pooled[v + k] = at.iter().copied().fold(0.0, f32::max);
         }
-        let mut want = head.fc2_bias;
+        let mut want = head.fc2_bias[0];
         for j in 0..h {
             let x: f32 = (0..2 * v)
                 .map(|i| head.fc1[j * 2 * v + i] * pooled[i])
                 .sum();
             want += head.fc2[j] * (x + head.fc1_bias[j]).max(0.0);
         }
-        let got = output.value_logit.expect("a value");
+        let Some(ValueOutput::WinLogit(got)) = output.value else {
+            panic!("a win logit");
+        };
         assert!((got - want).abs() < 1e-4, "{got} against {want}");
         // The policy is the same with or without the head.
         let mut without = Network::shipped();
         without.value = None;
         let plain = run(&without, &mut scratch, &mut board, Color::White, &[None; 4]);
         assert_eq!(plain.logits, output.logits);
-        assert_eq!(plain.value_logit, None);
+        assert_eq!(plain.value, None);
     }
 }

@@ -4,13 +4,15 @@
 //! with) written as input planes (`planes`, the one function the engine
 //! and the plane writer share). What comes out: an `Evaluation`, the move
 //! logits and each head the weights have (the side to move's winning
-//! chance, each point's owner).
+//! chance, its expected final margin, each point's owner).
 //!
 //! - `evaluator`: the seam, `Evaluator`, that every backend implements:
 //!   a position and the calling thread's `Scratch` (where a backend keeps
 //!   its buffers) in, an evaluation out;
-//! - `network_file`: the weights file's format (versions 1 to 4) and its
+//! - `network_file`: the weights file's format (versions 1 to 5) and its
 //!   checked loading; the shipped weights are compiled in;
+//! - `score_belief`: a score head's distribution of the final margin, and
+//!   the win chance at a komi and the expected margin read from it;
 //! - `forward`: `Network`, the forward pass on the CPU (im2col and one
 //!   sgemm a convolution), a backend;
 //! - `uniform`: `Uniform`, the backend that knows nothing (every move
@@ -29,6 +31,7 @@ mod evaluator;
 mod forward;
 mod network_file;
 mod planes;
+mod score_belief;
 mod symmetric;
 mod uniform;
 

@@ -3,12 +3,15 @@
 //! `frontend::weights_file`); the player only ever sees its bytes.
 //!
 //! The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version
-//! (1 to 4), the input planes, the trunk's channels, its residual
+//! (1 to 5), the input planes, the trunk's channels, its residual
 //! blocks, the first convolution's kernel side; version 2 adds two more,
 //! the value head's channels V and hidden units H (both 0: no value head);
 //! version 3 one more, the ownership head's channels O (0: none); version
 //! 4 two more, the global pooling's channels G and its period P (0 and 0:
-//! none; else the blocks b with b % P == P - 1 pool). Then little-endian
+//! none; else the blocks b with b % P == P - 1 pool); version 5 one more,
+//! the score head's bins S (0: the value head gives one logit; else S, odd,
+//! one a final margin of the side to move from -(S - 1) / 2 to +(S - 1) /
+//! 2 points, `forward::ScoreBelief`). Then little-endian
 //! f32 tensors in PyTorch's (out, in, row, column) order: the first
 //! convolution's weights and bias, each block's two convolutions (weights,
 //! bias, weights, bias; in a block that pools, between them its pooling
@@ -19,10 +22,11 @@
 //! over the board) and bias; with a value head, its 1x1 convolution (V x
 //! channels, and V biases), the first fully connected layer (H rows of 2V:
 //! the V channels' means over the board, then their maxima; H biases) and
-//! the second (H weights, one bias); with an ownership head, its 3x3
+//! the second (H weights, one bias; with a score head S rows of H and S
+//! biases); with an ownership head, its 3x3
 //! convolution (O x channels x 3 x 3, and O biases) and its 1x1 (O
 //! weights, one bias). Batch norm is folded into the convolutions by the
-//! one exporter, scripts/hane_train/export.py, which writes version 4.
+//! one exporter, scripts/hane_train/export.py, which writes version 5.
 
 use std::fmt;
 
@@ -33,15 +37,18 @@ use super::planes::{KOMI_PLANES, PLANES};
 const MAGIC: &[u8; 8] = b"HANEPOL1";
 /// The versions this hane reads: 1 (policy), 2 (policy, and a value head
 /// when its sizes are not 0), 3 (version 2, and an ownership head when
-/// its channels are not 0) and 4 (version 3, and global pooling in the
-/// trunk when its channels are not 0).
-const NEWEST_VERSION: u32 = 4;
+/// its channels are not 0), 4 (version 3, and global pooling in the
+/// trunk when its channels are not 0) and 5 (version 4, and a score head
+/// in the value head's place when its bins are not 0).
+const NEWEST_VERSION: u32 = 5;
 /// Bounds that keep a corrupt header from asking for absurd allocations.
 const MAX_CHANNELS: usize = 512;
 const MAX_BLOCKS: usize = 64;
 const MAX_VALUE_CHANNELS: usize = 256;
 const MAX_VALUE_HIDDEN: usize = 1024;
 const MAX_OWNERSHIP_CHANNELS: usize = 256;
+/// A 25x25 board's margins, and some.
+const MAX_SCORE_BINS: usize = 4095;
 
 /// The bytes of the network shipped with hane (data/policy-net.bin).
 static SHIPPED: &[u8] = include_bytes!("../../../data/policy-net.bin");
@@ -97,6 +104,7 @@ struct Header {
     ownership_channels: usize,
     gpool_channels: usize,
     gpool_every: usize,
+    score_bins: usize,
 }
 
 impl Header {
@@ -116,6 +124,7 @@ impl Header {
             2 => 7,
             3 => 8,
             4 => 10,
+            5 => 11,
             v => return Err(NetworkError::Version(v)),
         };
         let read: Vec<usize> = (1..words).map_while(word).collect();
@@ -133,6 +142,7 @@ impl Header {
         } else {
             (0, 0)
         };
+        let score_bins = if version >= 5 { read[9] } else { 0 };
         let header = Header {
             len: 8 + 4 * words,
             planes: read[0],
@@ -144,6 +154,7 @@ impl Header {
             ownership_channels,
             gpool_channels,
             gpool_every,
+            score_bins,
         };
         header.check()?;
         Ok(header)
@@ -180,6 +191,12 @@ impl Header {
         if (g == 0) != (p == 0) || g > self.channels || p > MAX_BLOCKS {
             return shape(format!("global pooling of {g} channels every {p} blocks"));
         }
+        let s = self.score_bins;
+        if s > 0 && (s % 2 == 0 || s > MAX_SCORE_BINS || v == 0) {
+            return shape(format!(
+                "a score head of {s} margins (an odd count, up to {MAX_SCORE_BINS}, on a value head)"
+            ));
+        }
         Ok(())
     }
 
@@ -194,7 +211,7 @@ impl Header {
         let value = if v == 0 {
             0
         } else {
-            v * (c + 1) + h * (2 * v + 1) + h + 1
+            v * (c + 1) + h * (2 * v + 1) + self.score_bins.max(1) * (h + 1)
         };
         let o = self.ownership_channels;
         let ownership = if o == 0 { 0 } else { o * (c * 9 + 1) + o + 1 };
@@ -282,8 +299,9 @@ impl Network {
                 hidden: h,
                 fc1: floats.take(h * 2 * v),
                 fc1_bias: floats.take(h),
-                fc2: floats.take(h),
-                fc2_bias: floats.one(),
+                bins: header.score_bins,
+                fc2: floats.take(h * header.score_bins.max(1)),
+                fc2_bias: floats.take(header.score_bins.max(1)),
             }
         });
         let ownership = (header.ownership_channels > 0).then(|| {
@@ -492,6 +510,62 @@ mod tests {
             Network::from_bytes(&bytes).err(),
             Some(NetworkError::Length { .. })
         ));
+    }
+
+    /// data/pooling-net.bin (version 5, a score head of 723 margins on a
+    /// value head of 8 channels and 16 hidden units) with header word `i`
+    /// set to `word`.
+    fn pooling_net_with_word(i: usize, word: u32) -> Vec<u8> {
+        pooling_net_with_words(&[(i, word)])
+    }
+
+    /// data/pooling-net.bin with each `(i, word)` of `words` in its header.
+    fn pooling_net_with_words(words: &[(usize, u32)]) -> Vec<u8> {
+        let mut bytes = include_bytes!("../../../data/pooling-net.bin").to_vec();
+        for &(i, word) in words {
+            bytes[8 + 4 * i..12 + 4 * i].copy_from_slice(&word.to_le_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn version_5_files_carry_a_score_head_or_none() {
+        let bytes = pooling_net_with_word(10, 723);
+        let net = Network::from_bytes(&bytes).expect("version 5");
+        assert!(net.description().contains("(723 margins)"));
+        let judged = evaluate_weights_on_empty_board(&bytes, 19).expect("judged");
+        let (chance, margin) = (
+            judged.win_chance.expect("a win chance"),
+            judged.final_margin.expect("a final margin"),
+        );
+        assert!((0.0..=1.0).contains(&chance), "{chance}");
+        assert!(margin.abs() <= 361.0, "{margin}");
+        // The lead is the score head's, not the ownership's sum.
+        assert_eq!(judged.area_difference(), Some(margin));
+        // Bins that are not the file's, or not odd, or without a value head.
+        for bins in [721, 725, 0] {
+            assert!(
+                matches!(
+                    Network::from_bytes(&pooling_net_with_word(10, bins)).err(),
+                    Some(NetworkError::Length { .. })
+                ),
+                "{bins} margins"
+            );
+        }
+        let no_value_head: &[(usize, u32)] = &[(5, 0), (6, 0)];
+        for words in [
+            &[(10, 722)],
+            &[(10, MAX_SCORE_BINS as u32 + 2)],
+            no_value_head,
+        ] {
+            assert!(
+                matches!(
+                    Network::from_bytes(&pooling_net_with_words(words)).err(),
+                    Some(NetworkError::Shape(_))
+                ),
+                "header words {words:?}"
+            );
+        }
     }
 
     #[test]

@@ -29,6 +29,7 @@ impl Evaluator for Uniform {
         Arc::new(Evaluation {
             logits: vec![0.0; points + 1],
             win_chance: self.win_chance,
+            final_margin: None,
             ownership: self.black_ownership.map(|b| vec![for_mover(b); points]),
         })
     }

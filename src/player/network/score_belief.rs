@@ -1,0 +1,109 @@
+//! A score head's judgement: the distribution of a game's final margin for
+//! the side to move (its area less the opponent's, komi not counted), one
+//! logit a whole point from -(bins - 1) / 2 to +(bins - 1) / 2. The win
+//! chance at any komi and the expected margin are both read from it, so
+//! that the win rate and the lead a client is shown are one judgement
+//! (issue 56); scripts/hane_train/model.py's `win_logit` and `score_mean`
+//! are the same readings in the training.
+
+/// The final margin's distribution, as the score head's logits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreBelief {
+    /// One logit a margin, the lowest first; an odd count.
+    logits: Vec<f32>,
+}
+
+impl ScoreBelief {
+    /// The belief of `logits` (an odd count, checked by the weights file).
+    pub fn new(logits: Vec<f32>) -> ScoreBelief {
+        debug_assert!(logits.len() % 2 == 1);
+        ScoreBelief { logits }
+    }
+
+    /// The logits, the lowest margin's first.
+    #[cfg(test)]
+    pub fn logits(&self) -> &[f32] {
+        &self.logits
+    }
+
+    /// The margin of bin `i`.
+    fn margin(&self, i: usize) -> f32 {
+        i as f32 - (self.logits.len() / 2) as f32
+    }
+
+    /// Each margin's probability (the softmax of the logits).
+    fn probabilities(&self) -> Vec<f32> {
+        let top = self.logits.iter().copied().fold(f32::MIN, f32::max);
+        let exp: Vec<f32> = self.logits.iter().map(|l| (l - top).exp()).collect();
+        let total: f32 = exp.iter().sum();
+        exp.into_iter().map(|e| e / total).collect()
+    }
+
+    /// The side to move's chance of winning with `komi` points added to
+    /// its margin (White's komi when White is to move, its negative when
+    /// Black is): the probability of a margin that beats it, a margin that
+    /// ties it counting half (a draw).
+    pub fn win_chance(&self, komi: f32) -> f32 {
+        self.probabilities()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let total = self.margin(i) + komi;
+                if total > 0.0 {
+                    *p
+                } else if total == 0.0 {
+                    0.5 * p
+                } else {
+                    0.0
+                }
+            })
+            .sum()
+    }
+
+    /// The expected final margin of the side to move, komi not counted.
+    pub fn mean(&self) -> f32 {
+        self.probabilities()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p * self.margin(i))
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Logits that give the margins -2..=2 the probabilities `p`.
+    fn belief(p: [f32; 5]) -> ScoreBelief {
+        ScoreBelief::new(p.iter().map(|p| p.ln()).collect())
+    }
+
+    #[test]
+    fn the_win_chance_is_the_share_of_margins_that_beat_the_komi() {
+        let b = belief([0.1, 0.2, 0.3, 0.25, 0.15]);
+        // Margins -2, -1, 0, 1, 2: at a komi of 0.5 the margins 0 and up win.
+        assert!((b.win_chance(0.5) - 0.7).abs() < 1e-6);
+        assert!((b.win_chance(-0.5) - 0.4).abs() < 1e-6);
+        // At a whole komi a tie (the margin -1 at a komi of 1) is half a
+        // win: 1 - 0.1 - 0.2 / 2.
+        assert!((b.win_chance(1.0) - 0.8).abs() < 1e-6);
+        assert!((b.win_chance(10.5) - 1.0).abs() < 1e-6);
+        assert_eq!(b.win_chance(-10.5), 0.0);
+        // The opponent's chance at the opposite komi on the mirrored
+        // distribution is the rest.
+        let mirrored = belief([0.15, 0.25, 0.3, 0.2, 0.1]);
+        assert!((b.win_chance(0.5) + mirrored.win_chance(-0.5) - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_mean_is_the_expected_margin() {
+        let b = belief([0.1, 0.2, 0.3, 0.25, 0.15]);
+        let want = -2.0 * 0.1 - 0.2 + 0.25 + 2.0 * 0.15;
+        assert!((b.mean() - want).abs() < 1e-6);
+        // Large logits do not overflow.
+        let sure = ScoreBelief::new(vec![0.0, 0.0, 500.0, 0.0, 0.0]);
+        assert!(sure.mean().abs() < 1e-6);
+        assert_eq!(sure.win_chance(0.5), 1.0);
+    }
+}
