@@ -14,6 +14,8 @@ Per hane setting it prints:
   side right   in positions the judge reads as --decided points or more for
                one side, the share where hane's lead names that side;
   rate off     mean |hane's win rate - the judge's|;
+  split        the positions where hane's own win rate and lead name
+               different sides (one judgement should not);
 and, against the first setting, the mean paired difference of the lead
 off with its 95% interval (the same positions).
 
@@ -137,10 +139,11 @@ def report(name, answers, judged, base_off, decided_at):
     decided = [k for k in keys if abs(judged[k][1]) >= decided_at]
     right = sum(1 for k in decided if (answers[k][1] > 0) == (judged[k][1] > 0))
     cut = sorted(lead_off)[int(0.9 * (len(lead_off) - 1))]
+    split = sum(1 for k in keys if answers[k][0] != 0.5 and (answers[k][0] > 0.5) != (answers[k][1] > 0))
     line = (f"{name}: lead off {statistics.mean(lead_off):.2f} (median {statistics.median(lead_off):.2f}, "
             f"90th centile {cut:.1f}); side right {right}/{len(decided)}"
             f" ({100 * right / max(len(decided), 1):.1f}%) where the judge reads {decided_at:g}+; "
-            f"rate off {statistics.mean(rate_off):.3f}")
+            f"rate off {statistics.mean(rate_off):.3f}; win rate and lead name different sides in {split}/{len(keys)}")
     if base_off is not None:
         mean, lo, hi = interval([a - b for a, b in zip(lead_off, base_off)])
         line += f"; lead off against the first {mean:+.2f} [{lo:+.2f}, {hi:+.2f}]"

@@ -28,7 +28,9 @@ the same computation written from the file alone.
   +(S - 1) / 2 points: the distribution of how the game ends. The win
   chance at any komi is read from it (`win_logit`: the share of margins
   that beat the komi), and so is the expected margin (`score_mean`), so
-  that the win rate and the lead a client is shown are one judgement.
+  that the win rate and the lead a client is shown are one judgement
+  (the engine's lead is the median, `score_median`: the margin at which
+  the game is even, which names the side the win chance names).
   Taught by the game's result (through `win_logit`, at its komi or a drawn
   one) and, where the final margin is known, by the margin itself
   (`margin_target`).
@@ -151,6 +153,19 @@ def score_mean(score_logits):
     """The expected final margin of the side to move (N,), komi not counted."""
     p = torch.softmax(score_logits.float(), dim=1)
     return p @ score_margins(score_logits.shape[1], score_logits.device)
+
+
+def score_median(score_logits):
+    """The margin (N,) at which the distribution splits evenly, each bin's
+    probability spread over the point around its margin: the engine's lead
+    (score_belief.rs), which the win chance agrees with at a half-integer
+    komi."""
+    p = torch.softmax(score_logits.float(), dim=1)
+    below = torch.cumsum(p, dim=1) - p
+    i = ((below + p) < 0.5).sum(dim=1).clamp(max=p.shape[1] - 1)
+    at = p.gather(1, i.unsqueeze(1)).squeeze(1).clamp(min=1e-12)
+    before = below.gather(1, i.unsqueeze(1)).squeeze(1)
+    return i.float() - (p.shape[1] - 1) // 2 - 0.5 + (0.5 - before) / at
 
 
 def margin_target(margin, bins):

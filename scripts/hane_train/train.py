@@ -74,7 +74,9 @@ distribution of the final margin, so the value's loss above is the log
 loss of `win_logit` at the position's komi (or the drawn one), and where
 the game's final margin is known, the same positions are also taught the
 margin itself: cross entropy of the score logits against it (`margin_loss`),
-weight `--score-weight` (0.25). A checkpoint from before the score head
+weight `--score-weight` (0.02, KataGo's for its score distribution: at
+0.25 the margin's loss, some 4.4 nats a position against the result's
+0.65, took the head from the result, docs/network.md "The score head"). A checkpoint from before the score head
 (its value's last layer one logit) gets that layer afresh, the rest of the
 value head kept.
 Ownership: binary cross entropy of (1 + tanh) / 2 against (1 + target) /
@@ -91,8 +93,8 @@ value's MSE (sigmoid against the result), log loss and winners right, by
 phase; the ownership loss, MSE a point and owners right (|target| > 0.5);
 the value at each held-out position's drawn komi (`value_varied`: MSE and
 winners right, where the margin is known); with a score head, the mean
-|expected margin - final margin| and the margin's loss (`score`, where the
-margin is known); the mean |ownership's sum - final margin| beside it
+|expected margin - final margin|, the same of the median (the engine's
+lead) and the margin's loss (`score`, where the margin is known); the mean |ownership's sum - final margin| beside it
 (`ownership_margin_off`). The weights exported are the
 last step's (the schedule ends at a rate of 0).
 
@@ -121,7 +123,7 @@ import torch
 import torch.nn.functional as F
 
 from . import export, reference
-from .model import SCORE_BINS, SCORE_KEYS, Net, calibrate_norms, is_new_layer, margin_loss, score_mean, win_logit
+from .model import SCORE_BINS, SCORE_KEYS, Net, calibrate_norms, is_new_layer, margin_loss, score_mean, score_median, win_logit
 from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split, augment, extra_inputs, fingerprint, input_planes, unpack
 
 # The configuration: the network's sizes (fixed once a run starts) and the
@@ -131,7 +133,7 @@ ARCHITECTURE = {"blocks": 6, "channels": 64, "value_channels": 32, "hidden": 64,
                 "gpool_channels": 16, "gpool_every": 3, "score_bins": SCORE_BINS}
 SETTINGS = {"steps": None, "batch": 1024, "lr": 0.1, "warmup": 0.03, "weight_decay": 1e-4, "seed": 1,
             "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0, "komi_vary": 0.5,
-            "reply_weight": 0.15, "score_weight": 0.25}
+            "reply_weight": 0.15, "score_weight": 0.02}
 
 # The komi a komi-varied position is taught at, for the side to move: a
 # half-integer (no count is drawn) uniform within KOMI_NEAR points of 0,
@@ -244,7 +246,7 @@ def measure(model, data, device, limit=None, batch=2048):
     own_loss = own_se = own_right = own_decided = 0.0
     own_n = 0
     varied_logits, varied_targets = [], []
-    score_abs = score_nll = own_margin_abs = 0.0
+    score_abs = score_nll = own_margin_abs = median_abs = 0.0
     score_n = own_margin_n = 0
     reads_komi = model.shape["planes"] > planes
     for i in range(0, n, batch):
@@ -296,6 +298,7 @@ def measure(model, data, device, limit=None, batch=2048):
             if k.any():
                 expected = score_mean(value.float()[k.to(device)]).cpu()
                 score_abs += (expected - m[k]).abs().sum().item()
+                median_abs += (score_median(value.float()[k.to(device)]).cpu() - m[k]).abs().sum().item()
                 score_nll += margin_loss(value.float()[k.to(device)], m[k].to(device)).item() * int(k.sum())
                 score_n += int(k.sum())
         known = ~torch.isnan(margin[i:j]) if margin is not None and reads_komi else None
@@ -317,7 +320,8 @@ def measure(model, data, device, limit=None, batch=2048):
         out["value_varied"] = {"positions": int(y.numel()), "mse": float(((p - y) ** 2).mean()),
                                "accuracy": float(((p > 0.5).double() == y).double().mean())}
     if score_n:
-        out["score"] = {"positions": score_n, "margin_off": score_abs / score_n, "loss": score_nll / score_n}
+        out["score"] = {"positions": score_n, "margin_off": score_abs / score_n, "median_off": median_abs / score_n,
+                        "loss": score_nll / score_n}
     if own_n:
         out["ownership"] = {"positions": own_n, "loss": own_loss / own_n, "mse": own_se / own_n, "owner_right": own_right / max(1, own_decided)}
     if own_margin_n:
@@ -349,7 +353,7 @@ def describe(m):
     if "value_varied" in m:
         s += f" | at drawn komi MSE {m['value_varied']['mse']:.4f} right {m['value_varied']['accuracy']:.3f}"
     if "score" in m:
-        s += f" | score off {m['score']['margin_off']:.2f} loss {m['score']['loss']:.3f}"
+        s += f" | score off {m['score']['margin_off']:.2f} (median {m['score']['median_off']:.2f}) loss {m['score']['loss']:.3f}"
     if "ownership_margin_off" in m:
         s += f" | ownership's sum off {m['ownership_margin_off']:.2f}"
     if "ownership" in m:
@@ -449,7 +453,7 @@ def main():
     ap.add_argument("--value-fraction", type=float, default=None)
     ap.add_argument("--ownership-weight", type=float, default=None)
     ap.add_argument("--reply-weight", type=float, default=None, help="the reply policy's loss weight (default 0.15)")
-    ap.add_argument("--score-weight", type=float, default=None, help="the final margin's loss weight, with a score head (default 0.25)")
+    ap.add_argument("--score-weight", type=float, default=None, help="the final margin's loss weight, with a score head (default 0.02)")
     ap.add_argument("--komi-vary", type=float, default=None,
                     help="share of the value's positions with a known final margin taught at a drawn komi (default 0.5)")
     ap.add_argument("--value-only", action="store_true",

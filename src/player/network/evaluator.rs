@@ -76,10 +76,10 @@ pub struct Evaluation {
     /// The side to move's chance of winning, where the evaluator judges
     /// positions (a value head); None where it only ranks moves.
     pub win_chance: Option<f32>,
-    /// The side to move's expected area less the opponent's at the game's
-    /// end (komi not counted), where the evaluator judges the final margin
-    /// itself (a score head, whose distribution `win_chance` is read from
-    /// too).
+    /// The side to move's area less the opponent's at the game's end
+    /// (komi not counted) at which the evaluator's judgement splits evenly,
+    /// where it judges the final margin itself (a score head: its
+    /// distribution's median, from which `win_chance` is read too).
     pub final_margin: Option<f32>,
     /// Per point in `BoardSize::index` order, who owns it at the game's
     /// end, from -1 (the opponent) to +1 (the side to move), where the
@@ -90,7 +90,8 @@ pub struct Evaluation {
 impl Evaluation {
     /// The side to move's expected area less the opponent's at the game's
     /// end (komi not taken off): the final margin where the evaluator
-    /// judges it (so that the lead and the win chance are one judgement),
+    /// judges it (so that the lead and the win chance are one judgement:
+    /// `final_margin`),
     /// else the ownership summed over the board.
     pub fn area_difference(&self) -> Option<f32> {
         self.final_margin

@@ -511,7 +511,7 @@ impl Evaluator for Network {
         let (win_chance, final_margin) = match output.value {
             Some(ValueOutput::WinLogit(logit)) => (Some(sigmoid(logit)), None),
             Some(ValueOutput::Margins(belief)) => {
-                (Some(belief.win_chance(komi)), Some(belief.mean()))
+                (Some(belief.win_chance(komi)), Some(belief.median()))
             }
             None => (None, None),
         };
@@ -644,7 +644,7 @@ mod tests {
                 panic!("a score head");
             };
             assert_eq!(judged.win_chance, Some(belief.win_chance(side_komi)));
-            assert_eq!(judged.final_margin, Some(belief.mean()));
+            assert_eq!(judged.final_margin, Some(belief.median()));
         }
     }
 

@@ -4,7 +4,8 @@
 //! with) written as input planes (`planes`, the one function the engine
 //! and the plane writer share). What comes out: an `Evaluation`, the move
 //! logits and each head the weights have (the side to move's winning
-//! chance, its expected final margin, each point's owner).
+//! chance, the final margin at which its judgement is even, each point's
+//! owner).
 //!
 //! - `evaluator`: the seam, `Evaluator`, that every backend implements:
 //!   a position and the calling thread's `Scratch` (where a backend keeps
@@ -12,7 +13,7 @@
 //! - `network_file`: the weights file's format (versions 1 to 5) and its
 //!   checked loading; the shipped weights are compiled in;
 //! - `score_belief`: a score head's distribution of the final margin, and
-//!   the win chance at a komi and the expected margin read from it;
+//!   the win chance at a komi and its median margin read from it;
 //! - `forward`: `Network`, the forward pass on the CPU (im2col and one
 //!   sgemm a convolution), a backend;
 //! - `uniform`: `Uniform`, the backend that knows nothing (every move

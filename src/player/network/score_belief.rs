@@ -1,10 +1,11 @@
 //! A score head's judgement: the distribution of a game's final margin for
 //! the side to move (its area less the opponent's, komi not counted), one
 //! logit a whole point from -(bins - 1) / 2 to +(bins - 1) / 2. The win
-//! chance at any komi and the expected margin are both read from it, so
-//! that the win rate and the lead a client is shown are one judgement
-//! (issue 56); scripts/hane_train/model.py's `win_logit` and `score_mean`
-//! are the same readings in the training.
+//! chance at any komi and the margin at which the game is even (its
+//! median) are both read from it, so that the win rate and the lead a
+//! client is shown are one judgement that names one side (issue 56);
+//! scripts/hane_train/model.py's `win_logit` and `score_median` are the
+//! same readings in the training.
 
 /// The final margin's distribution, as the score head's logits.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,13 +61,21 @@ impl ScoreBelief {
             .sum()
     }
 
-    /// The expected final margin of the side to move, komi not counted.
-    pub fn mean(&self) -> f32 {
-        self.probabilities()
-            .iter()
-            .enumerate()
-            .map(|(i, p)| p * self.margin(i))
-            .sum()
+    /// The margin at which the distribution splits evenly, each margin's
+    /// probability spread over the point around it: the lead the win
+    /// chance agrees with (above 0.5 at a half-integer komi k exactly when
+    /// the median is above -k). Unlike the mean it does not move with the
+    /// far margins' little mass, the part of the head a game's result
+    /// teaches least.
+    pub fn median(&self) -> f32 {
+        let mut below = 0.0f32;
+        for (i, p) in self.probabilities().into_iter().enumerate() {
+            if p > 0.0 && below + p >= 0.5 {
+                return self.margin(i) - 0.5 + (0.5 - below) / p;
+            }
+            below += p;
+        }
+        self.margin(self.logits.len() - 1) + 0.5
     }
 }
 
@@ -97,13 +106,15 @@ mod tests {
     }
 
     #[test]
-    fn the_mean_is_the_expected_margin() {
+    fn the_median_splits_the_distribution_evenly_and_agrees_with_the_win_chance() {
         let b = belief([0.1, 0.2, 0.3, 0.25, 0.15]);
-        let want = -2.0 * 0.1 - 0.2 + 0.25 + 2.0 * 0.15;
-        assert!((b.mean() - want).abs() < 1e-6);
-        // Large logits do not overflow.
-        let sure = ScoreBelief::new(vec![0.0, 0.0, 500.0, 0.0, 0.0]);
-        assert!(sure.mean().abs() < 1e-6);
-        assert_eq!(sure.win_chance(0.5), 1.0);
+        // 0.3 below the point around 0 (-0.5 to 0.5), whose 0.3 holds the
+        // half: two thirds of the way across it.
+        assert!((b.median() - (-0.5 + 0.2 / 0.3)).abs() < 1e-5);
+        for komi in [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5] {
+            assert_eq!(b.win_chance(komi) > 0.5, b.median() > -komi, "{komi}");
+        }
+        let sure = ScoreBelief::new(vec![0.0, 0.0, 0.0, 0.0, 500.0]);
+        assert!((sure.median() - 2.0).abs() < 1e-5);
     }
 }
