@@ -170,8 +170,9 @@ pub struct EvalScratch {
     residual: Vec<f32>,
     /// A pooling block's channels over the board.
     pooling_points: Vec<f32>,
-    /// The value head's channels over the board.
+    /// The value head's channels over the board, and its hidden units.
     value_points: Vec<f32>,
+    value_hidden: Vec<f32>,
     /// The ownership head's hidden channels over the board.
     ownership_points: Vec<f32>,
     reader: TacticalReader,
@@ -193,6 +194,7 @@ impl EvalScratch {
             residual: Vec::new(),
             pooling_points: Vec::new(),
             value_points: Vec::new(),
+            value_hidden: Vec::new(),
             ownership_points: Vec::new(),
             reader: TacticalReader::new(crate::player::board::DEEP_BUDGET),
         }
@@ -300,21 +302,27 @@ impl Network {
             &mut scratch.columns,
             &mut scratch.value_points,
         );
-        let hidden: Vec<f32> = head
-            .fc1
-            .chunks_exact(2 * v)
-            .zip(&head.fc1_bias)
-            .map(|(weights, &bias)| {
-                let x: f32 = weights.iter().zip(&pooled).map(|(w, x)| w * x).sum();
-                (bias + x).max(0.0)
-            })
-            .collect();
+        let hidden = &mut scratch.value_hidden;
+        hidden.clear();
+        hidden.extend(
+            head.fc1
+                .chunks_exact(2 * v)
+                .zip(&head.fc1_bias)
+                .map(|(weights, &bias)| {
+                    let x: f32 = weights.iter().zip(&pooled).map(|(w, x)| w * x).sum();
+                    (bias + x).max(0.0)
+                }),
+        );
         let mut out: Vec<f32> = head
             .fc2
             .chunks_exact(head.hidden)
             .zip(&head.fc2_bias)
             .map(|(weights, &bias)| {
-                bias + weights.iter().zip(&hidden).map(|(w, x)| w * x).sum::<f32>()
+                bias + weights
+                    .iter()
+                    .zip(hidden.iter())
+                    .map(|(w, x)| w * x)
+                    .sum::<f32>()
             })
             .collect();
         Some(if head.bins == 0 {
