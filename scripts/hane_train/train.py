@@ -252,12 +252,12 @@ def measure(model, data, device, limit=None, batch=2048):
     for i in range(0, n, batch):
         j = min(n, i + batch)
         raw = unpack(data["x"][i:j].to(device), size, planes)
-        x = extra_inputs(raw, data["komi"][i:j], model.shape["planes"])
+        komi = data["komi"][i:j]
+        x = extra_inputs(raw, komi, model.shape["planes"])
         y = data["moves"][i:j].to(device)
         with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
             policy, value, own, reply = model.heads(x)
         policy = policy.float()
-        komi = data["komi"][i:j].to(device)
         if data.get("replies") is not None:
             r = data["replies"][i:j].to(device)
             k = r >= 0
@@ -269,7 +269,7 @@ def measure(model, data, device, limit=None, batch=2048):
         if data["values"] is not None:
             v = data["values"][i:j]
             k = v != VALUE_UNKNOWN
-            vlogits.append(win_logit(value.float(), komi).cpu()[k])
+            vlogits.append(win_logit(value.float(), komi.to(device)).cpu()[k])
             vlabels.append(v[k].double())
             vnums.append(data["numbers"][i:j][k])
         if data["ownership"] is not None:
@@ -285,29 +285,25 @@ def measure(model, data, device, limit=None, batch=2048):
                 own_decided += decided.sum().item()
                 own_n += t.shape[0]
         margin = data.get("margin")
-        if margin is not None and own is not None:
-            m = margin[i:j]
-            k = ~torch.isnan(m)
-            if k.any():
-                summed = torch.tanh(own.float()[k.to(device)]).sum(dim=(1, 2)).cpu()
-                own_margin_abs += (summed - m[k]).abs().sum().item()
-                own_margin_n += int(k.sum())
-        if margin is not None and value is not None and value.dim() == 2:
-            m = margin[i:j]
-            k = ~torch.isnan(m)
-            if k.any():
-                expected = score_mean(value.float()[k.to(device)]).cpu()
-                score_abs += (expected - m[k]).abs().sum().item()
-                median_abs += (score_median(value.float()[k.to(device)]).cpu() - m[k]).abs().sum().item()
-                score_nll += margin_loss(value.float()[k.to(device)], m[k].to(device)).item() * int(k.sum())
-                score_n += int(k.sum())
-        known = ~torch.isnan(margin[i:j]) if margin is not None and reads_komi else None
+        known = ~torch.isnan(margin[i:j]) if margin is not None else None
         if known is not None and known.any():
-            komi = data["drawn_komi"][i:j][known]
-            with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
-                _, varied, _ = model(extra_inputs(raw[known.to(device)], komi, model.shape["planes"]))
-            varied_logits.append(win_logit(varied.float(), komi.to(device)).cpu())
-            varied_targets.append(komi_varied_target(margin[i:j][known], komi).double())
+            m, k = margin[i:j][known], known.to(device)
+            if own is not None:
+                summed = torch.tanh(own.float()[k]).sum(dim=(1, 2)).cpu()
+                own_margin_abs += (summed - m).abs().sum().item()
+                own_margin_n += m.numel()
+            if value is not None and value.dim() == 2:
+                scores = value.float()[k]
+                score_abs += (score_mean(scores).cpu() - m).abs().sum().item()
+                median_abs += (score_median(scores).cpu() - m).abs().sum().item()
+                score_nll += margin_loss(scores, m.to(device)).item() * m.numel()
+                score_n += m.numel()
+            if reads_komi:
+                drawn = data["drawn_komi"][i:j][known]
+                with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+                    _, varied, _ = model(extra_inputs(raw[k], drawn, model.shape["planes"]))
+                varied_logits.append(win_logit(varied.float(), drawn.to(device)).cpu())
+                varied_targets.append(komi_varied_target(m, drawn).double())
     for m, training in zip(model.modules(), modes):
         m.train(training)
     out = {"positions": n, "top1": right / max(1, n), "policy_loss": policy_loss / max(1, n)}
