@@ -15,7 +15,8 @@ Per hane setting it prints:
                one side, the share where hane's lead names that side;
   rate off     mean |hane's win rate - the judge's|;
   split        the positions where hane's own win rate and lead name
-               different sides (one judgement should not);
+               different sides (one judgement should not), and the same of
+               the root moves searched 10 times or more;
 and, against the first setting, the mean paired difference of the lead
 off with its 95% interval (the same positions).
 
@@ -42,6 +43,8 @@ import sys
 from lead_steadiness import TOM_MOVE, vertex
 
 KOMI = 7.5
+# A root move counted in the split moves: one a client sees searched.
+MOVE_VISITS = 10
 
 
 def games_of_year(tom, index, year):
@@ -86,10 +89,11 @@ def query(key, moves, visits):
 
 
 def run_analysis(command, queries):
-    """{id: (Black's win rate, Black's lead)} of an analysis engine's answers."""
+    """{id: (Black's win rate, Black's lead)} of an analysis engine's answers,
+    and {id: [(visits, Black's win rate, Black's lead)]} of their moves."""
     text = "".join(json.dumps(q) + "\n" for q in queries)
     out = subprocess.run(command, input=text, capture_output=True, text=True, check=True).stdout
-    answers = {}
+    answers, moves = {}, {}
     for line in out.splitlines():
         r = json.loads(line)
         if "error" in r:
@@ -97,10 +101,11 @@ def run_analysis(command, queries):
         if r.get("isDuringSearch"):
             continue
         answers[r["id"]] = (r["rootInfo"]["winrate"], r["rootInfo"]["scoreLead"])
+        moves[r["id"]] = [(m["visits"], m["winrate"], m["scoreLead"]) for m in r.get("moveInfos", [])]
     missing = [q["id"] for q in queries if q["id"] not in answers]
     if missing:
         sys.exit(f"{command[0]} answered no result for {missing[:5]}")
-    return answers
+    return answers, moves
 
 
 def judge(args, todo):
@@ -113,7 +118,7 @@ def judge(args, todo):
     asked = [query(k, moves, args.judge_visits) for k, moves in todo if key(k) not in cache]
     if asked:
         print(f"the judge reads {len(asked)} positions at {args.judge_visits} visits", file=sys.stderr)
-        for k, answer in run_analysis(shlex.split(args.judge), asked).items():
+        for k, answer in run_analysis(shlex.split(args.judge), asked)[0].items():
             cache[key(k)] = answer
         with open(args.judge_cache, "w") as f:
             json.dump(cache, f)
@@ -132,18 +137,27 @@ def interval(diffs):
     return mean, mean - half, mean + half
 
 
-def report(name, answers, judged, base_off, decided_at):
+def splits(a):
+    """Whether a win rate and a lead (Black's) name different sides."""
+    return a[0] != 0.5 and (a[0] > 0.5) != (a[1] > 0)
+
+
+def report(name, answers, moves, judged, base_off, decided_at):
     keys = sorted(judged)
     lead_off = [abs(answers[k][1] - judged[k][1]) for k in keys]
     rate_off = [abs(answers[k][0] - judged[k][0]) for k in keys]
     decided = [k for k in keys if abs(judged[k][1]) >= decided_at]
     right = sum(1 for k in decided if (answers[k][1] > 0) == (judged[k][1] > 0))
     cut = sorted(lead_off)[int(0.9 * (len(lead_off) - 1))]
-    split = sum(1 for k in keys if answers[k][0] != 0.5 and (answers[k][0] > 0.5) != (answers[k][1] > 0))
+    split = sum(1 for k in keys if splits(answers[k]))
+    shown = [m for k in keys for m in moves[k] if m[0] >= MOVE_VISITS]
+    split_moves = [m for m in shown if splits(m[1:])]
+    by_visits = sum(m[0] for m in split_moves) / max(sum(m[0] for m in shown), 1)
     line = (f"{name}: lead off {statistics.mean(lead_off):.2f} (median {statistics.median(lead_off):.2f}, "
             f"90th centile {cut:.1f}); side right {right}/{len(decided)}"
             f" ({100 * right / max(len(decided), 1):.1f}%) where the judge reads {decided_at:g}+; "
-            f"rate off {statistics.mean(rate_off):.3f}; win rate and lead name different sides in {split}/{len(keys)}")
+            f"rate off {statistics.mean(rate_off):.3f}; win rate and lead name different sides in {split}/{len(keys)}"
+            f" (of the moves with {MOVE_VISITS}+ visits {len(split_moves)}/{len(shown)}, {100 * by_visits:.1f}% by visits)")
     if base_off is not None:
         mean, lo, hi = interval([a - b for a, b in zip(lead_off, base_off)])
         line += f"; lead off against the first {mean:+.2f} [{lo:+.2f}, {hi:+.2f}]"
@@ -178,8 +192,8 @@ def main():
     base, dump = None, {"judge": judged}
     for setting in args.setting:
         name, _, hane_args = setting.partition("=")
-        dump[name] = hane(args, hane_args, todo)
-        off = report(name, dump[name], judged, base, args.decided)
+        dump[name], moves = hane(args, hane_args, todo)
+        off = report(name, dump[name], moves, judged, base, args.decided)
         base = off if base is None else base
     if args.dump:
         with open(args.dump, "w") as f:

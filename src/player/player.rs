@@ -836,8 +836,9 @@ mod tests {
     }
 
     /// The shipped network's policy with a fixed judgement: Black wins
-    /// with this chance, whatever the position.
-    struct Judge(f32, crate::player::network::Network);
+    /// with this chance, whatever the position; the flag says whether it
+    /// is a judgement at the game's komi (a network that reads it).
+    struct Judge(f32, crate::player::network::Network, bool);
 
     impl Evaluator for Judge {
         fn evaluate(
@@ -859,40 +860,62 @@ mod tests {
             crate::player::network::Heads {
                 value: true,
                 ownership: false,
-                komi: false,
+                komi: self.2,
             }
         }
     }
 
     #[test]
-    fn a_value_that_knows_the_komi_is_shown_as_the_tree_counts_it() {
-        // With the value head's share mixed into the results, the tree's
-        // rates are against the game's komi where the network reads it (the
-        // rate shown is the tree's), and read from the playouts' margins
-        // where it is komi-blind.
-        let shown_from_margins = |bytes: &[u8]| {
-            let network = crate::player::network::evaluator_from_bytes(bytes).expect("weights");
+    fn a_value_that_knows_the_komi_is_shown_as_judged_over_the_tree() {
+        // Black's shown win rate and the tree's own (Black to move), a
+        // judge of Black's chance 0.7 in every position, 9x9, komi 7.5.
+        let rates = |knows_the_komi: bool, value_share: u32| {
+            let judge = Judge(
+                0.7,
+                crate::player::network::Network::shipped(),
+                knows_the_komi,
+            );
             let mut player = Player::new(&PlayerConfig {
-                seed: Some(4),
-                evaluator: Some(network),
+                seed: Some(3),
+                evaluator: Some(shared(Box::new(judge))),
                 search: SearchParams {
-                    value_share: 50,
+                    value_share,
+                    network_visits: 4,
                     ..SearchParams::default()
                 },
-                ..PlayerConfig::with_evaluator(None)
+                ..PlayerConfig::with_shipped_network()
             });
-            let game = Game::new(9, 6.5);
+            let game = Game::new(9, 7.5);
             let stop = AtomicBool::new(false);
-            let request = SearchRequest::new(&game, Color::Black, playouts(200), &stop);
+            let request = SearchRequest::new(&game, Color::Black, playouts(300), &stop);
             let report = player.search(request);
-            report.root_game_win_rate.is_some()
+            let best = report.moves[0].clone();
+            (
+                report.root_shown_win_rate(),
+                report.root_win_rate(),
+                report.shown_win_rate(&best),
+            )
         };
-        assert!(!shown_from_margins(include_bytes!(
-            "../../data/training/net.bin"
-        )));
-        assert!(shown_from_margins(include_bytes!(
-            "../../data/policy-net.bin"
-        )));
+        // All of each result the judge's, at the game's komi: the rate
+        // shown is the judgement over the tree's judged nodes, 0.7 to the
+        // node's 254ths, at the root and after its best move alike. The
+        // tree's own counts, each a judgement rounded to whole half wins
+        // at random, are only near it.
+        let (root, tree, best) = rates(true, 100);
+        assert!((root - 0.7).abs() < 0.002, "{root}");
+        assert!((best - 0.7).abs() < 0.002, "{best}");
+        assert!((tree - 0.7).abs() < 0.1, "{tree}");
+        // Half of each result the judge's: half the shown rate is.
+        let (judged_half, _, _) = rates(true, 50);
+        let (playouts_alone, _, _) = rates(true, 0);
+        assert!(
+            (judged_half - (0.7 + playouts_alone) / 2.0).abs() < 0.1,
+            "{judged_half} {playouts_alone}"
+        );
+        // A komi-blind judge: the playouts' share won against the game's
+        // komi is shown, not the judge's 0.7.
+        let (blind, _, _) = rates(false, 100);
+        assert!((blind - 0.7).abs() > 0.05, "{blind}");
     }
 
     #[test]
@@ -903,6 +926,7 @@ mod tests {
                 evaluator: Some(shared(Box::new(Judge(
                     chance,
                     crate::player::network::Network::shipped(),
+                    false,
                 )))),
                 search: SearchParams {
                     value_share,

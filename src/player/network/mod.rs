@@ -42,5 +42,5 @@ pub use evaluator::{Evaluation, Evaluator, Heads, Position, Scratch};
 pub use forward::Network;
 pub use network_file::{describe_weights, evaluate_weights_on_empty_board};
 pub use planes::{play_and_remember, write_planes, RecentMoves, PLANES, RECENT_MOVES};
-pub use symmetric::{symmetric_area, symmetries_of};
+pub use symmetric::{symmetric_judgement, symmetries_of, Judgement};
 pub use uniform::Uniform;

@@ -14,29 +14,42 @@ use super::planes::RecentMoves;
 use crate::game::{Color, Symmetry};
 use crate::player::board::{turned, PlayoutBoard};
 
-/// How many evaluations `symmetric_area` asks for on `board`: what a
+/// How many evaluations `symmetric_judgement` asks for on `board`: what a
 /// caller on a budget weighs before it asks.
 pub fn symmetries_of(board: &PlayoutBoard) -> usize {
     Symmetry::of(board.size()).len()
 }
 
-/// `to_move`'s expected area difference on `board` (the ownership summed,
-/// komi not taken off) with `komi` to count, averaged over the symmetries
-/// that keep the board's shape (eight on a square, four on a rectangle);
-/// None where the evaluator has no ownership head or judged a number that
-/// is not one.
-pub fn symmetric_area(
+/// A position's judgement for the side to move, averaged over the
+/// board's symmetries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judgement {
+    /// The expected area difference (`Evaluation::area_difference`: komi
+    /// not taken off).
+    pub area: f32,
+    /// The winning chance, where the evaluator has a value head: the
+    /// same evaluations' (`Evaluation::win_chance`), so that the win rate
+    /// a report reads beside the area is of the same judgement.
+    pub win_chance: Option<f32>,
+}
+
+/// `to_move`'s judgement of `board` with `komi` to count, averaged over
+/// the symmetries that keep the board's shape (eight on a square, four on
+/// a rectangle); None where the evaluator has no ownership head or judged
+/// a number that is not one.
+pub fn symmetric_judgement(
     evaluator: &dyn Evaluator,
     (board, to_move, recent): (&PlayoutBoard, Color, &RecentMoves),
     komi: f32,
     scratch: &mut Scratch,
-) -> Option<f32> {
+) -> Option<Judgement> {
     if !evaluator.heads().ownership {
         return None;
     }
     let size = board.size();
     let symmetries = Symmetry::of(size);
     let mut total = 0.0f32;
+    let mut chances = Some(0.0f32);
     for &symmetry in symmetries {
         let mut image = turned(board, symmetry);
         let recent = recent.map(|p| p.map(|p| image.point(symmetry.vertex(board.vertex(p), size))));
@@ -50,8 +63,14 @@ pub fn symmetric_area(
         };
         let evaluation = evaluator.evaluate(position, scratch);
         total += evaluation.area_difference()?;
+        chances = chances.zip(evaluation.win_chance).map(|(sum, c)| sum + c);
     }
-    Some(total / symmetries.len() as f32).filter(|area| area.is_finite())
+    let count = symmetries.len() as f32;
+    let area = Some(total / count).filter(|area| area.is_finite())?;
+    Some(Judgement {
+        area,
+        win_chance: chances.map(|sum| sum / count).filter(|c| c.is_finite()),
+    })
 }
 
 #[cfg(test)]
@@ -72,15 +91,21 @@ mod tests {
     fn the_symmetric_judgement_of_a_position_is_its_mirror_images() {
         let net = Network::shipped();
         let mut scratch = Scratch::new();
-        let mut area = |stone: &str| {
+        let mut judged = |stone: &str| {
             let (board, recent) = one_stone(stone);
-            symmetric_area(&net, (&board, Color::White, &recent), 7.5, &mut scratch)
+            symmetric_judgement(&net, (&board, Color::White, &recent), 7.5, &mut scratch)
                 .expect("an ownership head")
         };
-        // R16's 8 images: mirrored, turned, transposed (Q17).
-        let r16 = area("R16");
+        // R16's 8 images: mirrored, turned, transposed (Q17). The win
+        // chance is the same evaluations' mean, and the same for all.
+        let r16 = judged("R16");
+        let chance = r16.win_chance.expect("a value head");
+        assert!(chance > 0.0 && chance < 1.0, "{chance}");
         for image in ["Q17", "C16", "D17", "R4", "Q3", "C4", "D3"] {
-            assert!((area(image) - r16).abs() < 1e-3, "{image}");
+            let other = judged(image);
+            assert!((other.area - r16.area).abs() < 1e-3, "{image}");
+            let other_chance = other.win_chance.expect("a value head");
+            assert!((other_chance - chance).abs() < 1e-4, "{image}");
         }
         // One orientation alone judges them apart (what the average is for).
         let mut plain = |stone: &str| {
@@ -115,11 +140,11 @@ mod tests {
         };
         cached.evaluate(position, &mut scratch);
         let judged = (&board, Color::White, &recent);
-        let first = symmetric_area(&cached, judged, 7.5, &mut scratch);
+        let first = symmetric_judgement(&cached, judged, 7.5, &mut scratch);
         let used = cached.cache_use();
         assert_eq!((used.lookups, used.hits), (9, 1));
         // A second judgement of the position costs no evaluation.
-        let again = symmetric_area(&cached, judged, 7.5, &mut scratch);
+        let again = symmetric_judgement(&cached, judged, 7.5, &mut scratch);
         assert_eq!(first, again);
         let used = cached.cache_use();
         assert_eq!((used.lookups, used.hits), (17, 9));
@@ -151,11 +176,12 @@ mod tests {
         }
         let mut scratch = Scratch::new();
         let none = [None; 4];
-        let area = symmetric_area(&net, (&board, Color::Black, &none), 7.5, &mut scratch);
-        assert!(area.is_some());
+        let judged = symmetric_judgement(&net, (&board, Color::Black, &none), 7.5, &mut scratch);
+        assert!(judged.is_some());
         let rectangle = PlayoutBoard::new(BoardSize::new(13, 9).expect("size"));
         assert_eq!(symmetries_of(&rectangle), 4);
-        let area = symmetric_area(&net, (&rectangle, Color::Black, &none), 7.5, &mut scratch);
-        assert!(area.is_some_and(|a| a.is_finite()));
+        let judged =
+            symmetric_judgement(&net, (&rectangle, Color::Black, &none), 7.5, &mut scratch);
+        assert!(judged.is_some_and(|j| j.area.is_finite()));
     }
 }

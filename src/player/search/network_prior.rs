@@ -17,8 +17,8 @@ use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{settled_count, PlayoutBoard, Point};
 use crate::player::network::{
-    play_and_remember, symmetric_area, symmetries_of, Evaluation, Evaluator, Position, RecentMoves,
-    Scratch, SharedEvaluator, RECENT_MOVES,
+    play_and_remember, symmetric_judgement, symmetries_of, Evaluation, Evaluator, Judgement,
+    Position, RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES,
 };
 use crate::player::params::SearchParams;
 
@@ -44,7 +44,25 @@ pub struct NetworkPrior {
     /// The analysis's judgements of the root's position (key None) and of
     /// the positions after its moves, for Black (`judge`): eight
     /// evaluations each, so made once a search.
-    judged: Arc<Mutex<HashMap<Option<Point>, Option<f32>>>>,
+    judged: Arc<Mutex<HashMap<Option<Point>, Option<Judgement>>>>,
+}
+
+/// Black's judgement of a settled board (or a game over): its count as
+/// the area, and the win it gives against `komi` (a tie half) as the
+/// winning chance.
+pub fn settled_judgement(count: f32, komi: f32) -> Judgement {
+    let margin = count - komi;
+    let win_chance = if margin > 0.0 {
+        1.0
+    } else if margin < 0.0 {
+        0.0
+    } else {
+        0.5
+    };
+    Judgement {
+        area: count,
+        win_chance: Some(win_chance),
+    }
 }
 
 impl NetworkPrior {
@@ -72,6 +90,11 @@ impl NetworkPrior {
     /// the report's lead is read from the areas kept beside the tree.
     pub fn judges_area(&self) -> bool {
         self.evaluator.heads().ownership
+    }
+
+    /// Whether its evaluations judge the winning chance (a value head).
+    pub fn judges_value(&self) -> bool {
+        self.evaluator.heads().value
     }
 
     /// Whether its value judges positions at the game's komi (a network
@@ -126,13 +149,13 @@ impl NetworkPrior {
     /// The analysis's judgement of the root's position (`after` None) or
     /// of the position after the root move `after`, for Black, where
     /// `judge_root` made one.
-    pub fn judgement(&self, after: Option<Point>) -> Option<f32> {
+    pub fn judgement(&self, after: Option<Point>) -> Option<Judgement> {
         self.judged_map().get(&after).copied().flatten()
     }
 
     /// Judges the root's position (`board`, `to_move` to play, `recent`
     /// its last moves), then the positions after `moves` in their order,
-    /// each over the board's symmetries (`symmetric_area`), while the next
+    /// each over the board's symmetries (`symmetric_judgement`), while the next
     /// judgement fits before `until` by the evaluator's measured cost and
     /// `stop` is down: they came after the search's time, and a large
     /// network's made a one-second analysis take twelve. What is not
@@ -161,8 +184,8 @@ impl NetworkPrior {
                 if stop.load(Ordering::Relaxed) || too_late(Instant::now()) {
                     return;
                 }
-                let area = self.judge_after(board, to_move, recent, after, scratch);
-                self.judged_map().insert(after, area);
+                let judged = self.judge_after(board, to_move, recent, after, scratch);
+                self.judged_map().insert(after, judged);
             }
         });
     }
@@ -184,9 +207,9 @@ impl NetworkPrior {
         recent: &RecentMoves,
         after: Option<Point>,
         scratch: &mut Scratch,
-    ) -> Option<f32> {
+    ) -> Option<Judgement> {
         let Some(mv) = after else {
-            return self.judged_area(board, to_move, recent, scratch);
+            return self.black_judgement(board, to_move, recent, scratch);
         };
         let (mut board, mut recent) = (board.clone(), *recent);
         let point = (mv != PASS).then_some(mv);
@@ -194,30 +217,36 @@ impl NetworkPrior {
             return None;
         }
         play_and_remember(&mut board, to_move, point, &mut recent);
-        self.judged_area(&board, to_move.opponent(), &recent, scratch)
+        self.black_judgement(&board, to_move.opponent(), &recent, scratch)
     }
 
-    /// `to_move`'s judged area on `board`, for Black: a settled board's
-    /// count (`settled_count`), the network's judgement over the board's
-    /// symmetries elsewhere.
-    fn judged_area(
+    /// The judgement of `board`, `to_move` to play, for Black: a settled
+    /// board's count (`settled_count`), the network's judgement over the
+    /// board's symmetries elsewhere.
+    fn black_judgement(
         &self,
         board: &PlayoutBoard,
         to_move: Color,
         recent: &RecentMoves,
         scratch: &mut Scratch,
-    ) -> Option<f32> {
+    ) -> Option<Judgement> {
         if let Some(count) = settled_count(board) {
-            return Some(count);
+            return Some(settled_judgement(count, self.komi));
         }
         let position = (board, to_move, recent);
-        let area = symmetric_area(&*self.evaluator, position, self.komi, scratch)?;
-        Some(to_move.sign() * area)
+        let judged = symmetric_judgement(&*self.evaluator, position, self.komi, scratch)?;
+        Some(Judgement {
+            area: to_move.sign() * judged.area,
+            win_chance: judged.win_chance.map(|c| match to_move {
+                Color::Black => c,
+                Color::White => 1.0 - c,
+            }),
+        })
     }
 
     /// The judgements' map; a poisoned one holds whole numbers still, and
     /// its lock is never held across an evaluation.
-    fn judged_map(&self) -> MutexGuard<'_, HashMap<Option<Point>, Option<f32>>> {
+    fn judged_map(&self) -> MutexGuard<'_, HashMap<Option<Point>, Option<Judgement>>> {
         self.judged.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -316,6 +345,15 @@ mod tests {
             recent_moves(&[5, 20, PASS, 30, 40], &root),
             [Some(40), Some(30), None, Some(20)]
         );
+    }
+
+    #[test]
+    fn a_settled_board_is_judged_by_its_count_against_the_komi() {
+        let judged = |count: f32| settled_judgement(count, 7.5);
+        assert_eq!(judged(11.0).area, 11.0);
+        assert_eq!(judged(11.0).win_chance, Some(1.0));
+        assert_eq!(judged(5.0).win_chance, Some(0.0));
+        assert_eq!(settled_judgement(7.0, 7.0).win_chance, Some(0.5));
     }
 
     #[test]

@@ -1,7 +1,12 @@
 //! The score a search's tree gives where the network has an ownership head:
 //! each playout through a node counts at the expected area difference of
 //! the deepest node on its way down that the network was asked at (KataGo
-//! averages its score head the same way, over every visit's leaf).
+//! averages its score head the same way, over every visit's leaf). The
+//! value head's winning chances are read over the same nodes with the
+//! same weights, so that the win rate a report shows beside the lead is
+//! the same judgement's (the tree's own counts weigh a node's first
+//! playouts, made before it was judged, at its parent's value, and the
+//! two had named different sides in near-even positions).
 //!
 //! The random playouts' own margins spread over 80 to 100 points on a
 //! 19x19 opening, so their median moved by points from one seed to the
@@ -12,21 +17,49 @@
 use std::collections::HashMap;
 
 use super::tree::{NodeId, Tree};
+use crate::game::Color;
 
-/// Black's expected area difference (komi not taken off) at node `id` of
-/// `tree`, from the network's judgements in `areas` (by node): None where
-/// no node of the subtree was judged.
-pub fn subtree_area(tree: &Tree, areas: &HashMap<NodeId, f32>, id: NodeId) -> Option<f32> {
-    if areas.is_empty() {
+/// The network's judgement at node `id` of `tree` from its judgements of
+/// the tree's positions in `judged` (by node: Black's area difference,
+/// komi not taken off, or Black's winning chance), averaged over the
+/// playouts through `id`: None where no node of the subtree was judged.
+pub fn subtree_mean(tree: &Tree, judged: &HashMap<NodeId, f32>, id: NodeId) -> Option<f32> {
+    if judged.is_empty() {
         return None;
     }
-    estimate(tree, areas, id).map(|area| area as f32)
+    estimate(tree, judged, id).map(|mean| mean as f32)
 }
 
-/// The mean over the playouts through `id` of the area of the deepest
+/// The value head's winning chances for Black at the tree's judged nodes
+/// (the root's side to move `root_to_move`): a node's value is for the
+/// player who made its move, the root's the opponent of the side to move.
+pub fn black_values(tree: &Tree, root_to_move: Color) -> HashMap<NodeId, f32> {
+    let mut values = HashMap::new();
+    let mut stack = vec![(Tree::ROOT, root_to_move.opponent())];
+    while let Some((id, mover)) = stack.pop() {
+        let Some(chance) = tree.node(id).value() else {
+            continue;
+        };
+        values.insert(
+            id,
+            match mover {
+                Color::Black => chance,
+                Color::White => 1.0 - chance,
+            },
+        );
+        for (child, node) in tree.child_nodes(id) {
+            if node.has_network() {
+                stack.push((child, mover.opponent()));
+            }
+        }
+    }
+    values
+}
+
+/// The mean over the playouts through `id` of the judgement of the deepest
 /// judged node each went through: the judged children's estimates weighed
 /// by their playouts, and `id`'s own judgement for the rest.
-fn estimate(tree: &Tree, areas: &HashMap<NodeId, f32>, id: NodeId) -> Option<f64> {
+fn estimate(tree: &Tree, judged: &HashMap<NodeId, f32>, id: NodeId) -> Option<f64> {
     let (mut sum, mut covered) = (0.0f64, 0.0f64);
     for (child, node) in tree.child_nodes(id) {
         // The network is asked at a node before any below it (a node
@@ -35,13 +68,13 @@ fn estimate(tree: &Tree, areas: &HashMap<NodeId, f32>, id: NodeId) -> Option<f64
         if !node.has_network() {
             continue;
         }
-        if let Some(area) = estimate(tree, areas, child) {
+        if let Some(mean) = estimate(tree, judged, child) {
             let playouts = node.playouts() as f64;
-            sum += area * playouts;
+            sum += mean * playouts;
             covered += playouts;
         }
     }
-    match areas.get(&id) {
+    match judged.get(&id) {
         Some(&own) => {
             let rest = (tree.node(id).playouts() as f64 - covered).max(1.0);
             Some((sum + own as f64 * rest) / (covered + rest))
@@ -89,13 +122,33 @@ mod tests {
         let (tree, a, b) = tree();
         let areas = HashMap::from([(Tree::ROOT, 0.0), (a, 10.0)]);
         // 30 playouts at a's 10, the other 20 at the root's 0.
-        assert_eq!(subtree_area(&tree, &areas, Tree::ROOT), Some(6.0));
-        assert_eq!(subtree_area(&tree, &areas, a), Some(10.0));
-        assert_eq!(subtree_area(&tree, &areas, b), None);
+        assert_eq!(subtree_mean(&tree, &areas, Tree::ROOT), Some(6.0));
+        assert_eq!(subtree_mean(&tree, &areas, a), Some(10.0));
+        assert_eq!(subtree_mean(&tree, &areas, b), None);
         // The root not judged: its judged child alone.
         let areas = HashMap::from([(a, -4.0)]);
-        assert_eq!(subtree_area(&tree, &areas, Tree::ROOT), Some(-4.0));
-        assert_eq!(subtree_area(&tree, &HashMap::new(), Tree::ROOT), None);
+        assert_eq!(subtree_mean(&tree, &areas, Tree::ROOT), Some(-4.0));
+        assert_eq!(subtree_mean(&tree, &HashMap::new(), Tree::ROOT), None);
+    }
+
+    #[test]
+    fn the_values_are_black_s_and_weigh_as_the_areas_do() {
+        let (tree, a, b) = tree();
+        // A node's value is for the player who made its move: with White
+        // to move at the root, the root's is Black's and a's White's.
+        tree.node(Tree::ROOT).set_value(0.0);
+        tree.node(a).set_value(0.0);
+        // b has a value but the network did not judge it: a playout
+        // through b counts at the root's judgement.
+        tree.node(b).set_value(1.0);
+        let values = black_values(&tree, Color::White);
+        assert_eq!(values, HashMap::from([(Tree::ROOT, 0.0), (a, 1.0)]));
+        // 30 playouts at a's 1, the other 20 at the root's 0.
+        assert_eq!(subtree_mean(&tree, &values, Tree::ROOT), Some(0.6));
+        // Black to move: the root's value is White's, a's Black's.
+        let values = black_values(&tree, Color::Black);
+        assert_eq!(values, HashMap::from([(Tree::ROOT, 1.0), (a, 0.0)]));
+        assert_eq!(subtree_mean(&tree, &values, Tree::ROOT), Some(0.4));
     }
 
     #[test]
@@ -106,7 +159,7 @@ mod tests {
         let kept = tree.subtree(a);
         assert_eq!(kept.network_areas(), HashMap::from([(Tree::ROOT, 7.5)]));
         assert_eq!(
-            subtree_area(&kept, &kept.network_areas(), Tree::ROOT),
+            subtree_mean(&kept, &kept.network_areas(), Tree::ROOT),
             Some(7.5)
         );
     }

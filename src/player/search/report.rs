@@ -10,7 +10,7 @@ use std::time::Duration;
 use std::collections::HashMap;
 
 use super::margins::Margins;
-use super::network_score::subtree_area;
+use super::network_score::{black_values, subtree_mean};
 use super::search::Search;
 use super::tree::{NodeId, Tree, PASS};
 use super::worker::Worker;
@@ -33,11 +33,15 @@ pub struct RootMove {
     /// tree's, counted against the search's komi: what the search's own
     /// choices read.
     pub win_rate: f32,
-    /// Where the tree's results were not counted against the game's komi
-    /// alone (a dynamic komi, or the value head's komi-blind judgement
-    /// mixed in), the side to move's share of this search's playouts
-    /// through the move that won against the game's komi; None where the
-    /// tree's `win_rate` is that measurement, or there were none.
+    /// The side to move's winning chance after the move against the
+    /// game's komi, where the tree's `win_rate` is not what a client is
+    /// shown: with the value head's judgement at that komi mixed into
+    /// the results (`value_share`), the judgement over the subtree's
+    /// judged nodes, weighed as the lead is (`network_score`), mixed with
+    /// the playouts' share won as the search mixed them; with a dynamic
+    /// komi or a komi-blind value mixed in, the share of this search's
+    /// playouts through the move that won against the game's komi. None
+    /// where the tree's `win_rate` is the measurement, or there is none.
     pub game_win_rate: Option<f32>,
     /// The tree's prior for the move, a share of 1 over the root's moves.
     pub prior: f32,
@@ -107,9 +111,8 @@ pub struct SearchReport {
     /// the tree (a finished game's count where the tree reached one),
     /// mixed with the margin at which the playouts split evenly.
     pub black_margin: f32,
-    /// As `RootMove::game_win_rate`, over all of this search's playouts:
-    /// the side to move's share won against the game's komi, where the
-    /// tree's win rates are not that measurement.
+    /// As `RootMove::game_win_rate`, for the position: over the whole
+    /// tree's judged nodes, or all of this search's playouts.
     pub root_game_win_rate: Option<f32>,
     /// The spread (standard deviation) of the playouts' margins.
     pub score_stdev: f32,
@@ -170,9 +173,10 @@ impl SearchReport {
 
     /// The position's win rate as a client is shown it: a measurement
     /// against the game's komi (`root_game_win_rate` where the tree's is
-    /// not that), never adjusted to agree with the lead beside it. The two
-    /// are different measurements (the win rate the playouts', the lead
-    /// mostly the network's judgement) and may name different sides; a
+    /// not that), never adjusted to agree with the lead beside it. With
+    /// the value mixed in, the two are read from the same judged nodes
+    /// with the same weights; they may still name different sides (two
+    /// heads, or the playouts' share against the network's lead), and a
     /// client sees both as they are.
     pub fn root_shown_win_rate(&self) -> f32 {
         self.root_game_win_rate
@@ -241,10 +245,20 @@ pub fn summarise(
     };
     let sums = WorkerSums::of(search, workers, size);
     let (ownership, ownership_stdev) = sums.ownership();
+    let (areas, values) = report_judgements(search, to_move);
     let leads = Leads {
         search,
-        areas: report_areas(search),
+        areas,
+        values,
+        value_share: search.judged_share_against(komi),
         komi,
+    };
+    let for_side = |black: f32| {
+        if to_move == Color::Black {
+            black
+        } else {
+            1.0 - black
+        }
     };
     let mut moves: Vec<RootMove> = root_totals(search)
         .iter()
@@ -253,7 +267,9 @@ pub fn summarise(
             RootMove {
                 ownership: sums.ownership_after(t.point),
                 score_stdev: counts.and_then(Margins::stdev),
-                game_win_rate: counts.and_then(side_share),
+                game_win_rate: move_win(&leads, t, counts)
+                    .map(for_side)
+                    .or_else(|| counts.and_then(side_share)),
                 ..root_move(
                     t,
                     move_lead(&leads, t, counts),
@@ -284,7 +300,10 @@ pub fn summarise(
         ownership,
         ownership_stdev,
         black_margin,
-        root_game_win_rate: side_share(&sums.margins),
+        root_game_win_rate: leads
+            .black_win(leads.judged_win(Tree::ROOT), sums.margins.black_wins(komi))
+            .map(for_side)
+            .or_else(|| side_share(&sums.margins)),
         score_stdev: sums.margins.stdev().unwrap_or(0.0),
         playouts: sums.playouts,
         elapsed,
@@ -304,13 +323,36 @@ fn move_lead(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<
     }
 }
 
-/// The network's areas kept beside the tree, the root's and its moves'
-/// replaced by the analysis's symmetric judgements (`Search::judged_area`)
-/// where the network judged them at all: the search's own, of one
-/// orientation, judged the four 4-4 points of the empty board 5 points
-/// apart.
-fn report_areas(search: &Search) -> HashMap<NodeId, f32> {
+/// Black's winning chance after the root move `t`: the value head's
+/// judgement over its subtree (or of the position after it, where the
+/// search judged that and not the subtree) mixed with its playouts' share
+/// won (`counts`) as the search mixed them (`value_share`); None where the
+/// search's results hold no judgement at the game's komi.
+fn move_win(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f32> {
+    let child = leads.search.tree().child_with_move(Tree::ROOT, t.point);
+    let network = match child.and_then(|c| leads.judged_win(c)) {
+        Some(judged) => Some(judged),
+        None if t.visits > 0 => leads
+            .search
+            .judgement(Some(t.point))
+            .and_then(|j| j.win_chance),
+        None => None,
+    };
+    leads.black_win(network, counts.and_then(|m| m.black_wins(leads.komi)))
+}
+
+/// The network's judgements kept beside the tree, for Black: its areas
+/// and its value head's winning chances (`black_values`), the root's and
+/// its moves' replaced by the analysis's symmetric judgements
+/// (`Search::judgement`) where the network judged them at all: the
+/// search's own, of one orientation, judged the four 4-4 points of the
+/// empty board 5 points apart.
+fn report_judgements(
+    search: &Search,
+    to_move: Color,
+) -> (HashMap<NodeId, f32>, HashMap<NodeId, f32>) {
     let mut areas = search.tree().network_areas();
+    let mut values = black_values(search.tree(), to_move);
     let root_moves = std::iter::once((Tree::ROOT, None)).chain(
         search
             .tree()
@@ -318,11 +360,17 @@ fn report_areas(search: &Search) -> HashMap<NodeId, f32> {
             .map(|(id, node)| (id, Some(node.mv()))),
     );
     for (id, mv) in root_moves {
+        let Some(judged) = search.judgement(mv) else {
+            continue;
+        };
         if let Some(own) = areas.get_mut(&id) {
-            *own = search.judged_area(mv).unwrap_or(*own);
+            *own = judged.area;
+        }
+        if let (Some(own), Some(chance)) = (values.get_mut(&id), judged.win_chance) {
+            *own = chance;
         }
     }
-    areas
+    (areas, values)
 }
 
 /// What the threads counted on their own, summed over them: ownership
@@ -431,10 +479,15 @@ impl WorkerSums {
 
 /// Black's lead at a node of the tree: the playouts' (the median of their
 /// margins) and the network's (its expected area over the subtree, less
-/// the komi) mixed by the search's `score_network` share.
+/// the komi) mixed by the search's `score_network` share; and Black's
+/// winning chance there from the same judged nodes, weighed alike
+/// (`values`), mixed with the playouts' as the search mixed them.
 struct Leads<'a> {
     search: &'a Search,
     areas: HashMap<NodeId, f32>,
+    values: HashMap<NodeId, f32>,
+    /// `Search::judged_share_against` the game's komi.
+    value_share: f32,
     komi: f32,
 }
 
@@ -447,7 +500,26 @@ impl Leads<'_> {
     /// The network's lead for Black over the subtree at `node`, where it
     /// judged a position there.
     fn judged(&self, node: NodeId) -> Option<f32> {
-        subtree_area(self.search.tree(), &self.areas, node).map(|area| area - self.komi)
+        subtree_mean(self.search.tree(), &self.areas, node).map(|area| area - self.komi)
+    }
+
+    /// The value head's winning chance for Black over the subtree at
+    /// `node`, where it judged a position there.
+    fn judged_win(&self, node: NodeId) -> Option<f32> {
+        subtree_mean(self.search.tree(), &self.values, node)
+    }
+
+    /// Black's winning chance from the network's (`network`) and the
+    /// playouts' (`playouts`) as the search mixed them; None where the
+    /// search mixed in no judgement at the game's komi, or there is none.
+    fn black_win(&self, network: Option<f32>, playouts: Option<f32>) -> Option<f32> {
+        let share = self.value_share;
+        match (network, playouts) {
+            _ if share == 0.0 => None,
+            (Some(network), Some(playouts)) => Some(share * network + (1.0 - share) * playouts),
+            (Some(network), None) => Some(network),
+            (None, _) => None,
+        }
     }
 
     /// Black's lead after the root move `mv` from the network's judgement
@@ -456,7 +528,7 @@ impl Leads<'_> {
         if self.search.score_network_share() == 0.0 {
             return None;
         }
-        let network = self.search.judged_area(Some(mv))? - self.komi;
+        let network = self.search.judgement(Some(mv))?.area - self.komi;
         self.mixed(Some(network), playouts)
     }
 
@@ -487,7 +559,7 @@ fn root_move(
             Move::Play(search.board().vertex(p))
         }
     };
-    let pv = search.principal_variation(t.point, MAX_PV_MOVES);
+    let pv = search.tree().principal_variation(t.point, MAX_PV_MOVES);
     RootMove {
         mv: to_move(t.point),
         visits: t.visits,

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use super::filter::MoveFilter;
 use super::margins::Margins;
-use super::network_prior::{recent_moves, NetworkPrior};
+use super::network_prior::{recent_moves, settled_judgement, NetworkPrior};
 use super::priors::candidates;
 use super::selection::select;
 use super::tree::{Expansion, HalfWins, NodeId, Tree, PASS};
@@ -39,7 +39,7 @@ use super::value_share::mixed_result;
 use super::worker::{ownership_len, Descent, IterationBuffers, Step, Worker};
 use crate::game::{Action, Color, Game, Move, Rules, Superko, Vertex};
 use crate::player::board::{board_of, winner, PlayoutBoard, Point, TacticalReader, DEEP_BUDGET};
-use crate::player::network::{RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES};
+use crate::player::network::{Judgement, RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES};
 use crate::player::params::SearchParams;
 use crate::player::playout::{
     first_code, light_playout, policy_playout, PlayoutRecords, Policy, PolicyPlayout, FIRST_NONE,
@@ -135,22 +135,26 @@ impl Search {
         }
     }
 
-    /// The network's area difference for Black at the root's position, or
-    /// after the root move `after`, where the report judges moves and
-    /// `judge_root` judged that one. A pass that ends the game (the root
-    /// one pass from over) is judged by the count: the game is over, and
-    /// the network's guess at the board (which read -2.5 where the count
-    /// was +1.5 on 9x9) is no judgement of it.
-    pub fn judged_area(&self, after: Option<Point>) -> Option<f32> {
+    /// The network's judgement for Black (area difference and winning
+    /// chance) of the root's position, or after the root move `after`,
+    /// where the report judges moves and `judge_root` judged that one. A
+    /// pass that ends the game (the root one pass from over) is judged by
+    /// the count: the game is over, and the network's guess at the board
+    /// (which read -2.5 where the count was +1.5 on 9x9) is no judgement
+    /// of it.
+    pub fn judgement(&self, after: Option<Point>) -> Option<Judgement> {
         let network = self.network.as_ref().filter(|_| self.move_judgement)?;
         if after.is_some_and(|mv| self.ends_the_game(mv)) {
-            return Some(self.root_board.score(0.0));
+            return Some(settled_judgement(
+                self.root_board.score(0.0),
+                self.playout_komi,
+            ));
         }
         network.judgement(after)
     }
 
     /// Whether the root move `mv` ends the game: a pass after a pass.
-    /// Its judgement is the count (`judged_area`), so `judge_root` spends
+    /// Its judgement is the count (`judgement`), so `judge_root` spends
     /// no evaluation on it.
     fn ends_the_game(&self, mv: Point) -> bool {
         mv == PASS && self.root_passes >= 1
@@ -282,6 +286,23 @@ impl Search {
         self.playout_komi == komi && values_at_komi
     }
 
+    /// The share (0 to 1) of each playout's result that the value head's
+    /// judgement gave (`value_share`), where those judgements were made at
+    /// `komi` (a network that reads the komi, told the game's, and the
+    /// playouts counted with it); 0 elsewhere: then the tree's results
+    /// hold no judgement at `komi` for the report to read.
+    pub fn judged_share_against(&self, komi: f32) -> f32 {
+        let judges = self
+            .network
+            .as_ref()
+            .is_some_and(|n| n.judges_value() && n.values_know_the_komi());
+        if judges && self.playout_komi == komi {
+            self.params.value_share.min(100) as f32 / 100.0
+        } else {
+            0.0
+        }
+    }
+
     /// The share (0 to 1) of the reported lead the ownership head gives.
     pub fn score_network_share(&self) -> f32 {
         self.params.score_network.min(100) as f32 / 100.0
@@ -396,30 +417,6 @@ impl Search {
             .iter()
             .map(|c| (c.mv, c.prior_wins / total.max(f32::MIN_POSITIVE)))
             .collect()
-    }
-
-    /// The principal variation that starts with the root move `first`: at
-    /// each node the child with the most playouts, as long as one has any;
-    /// each move with the playouts of the node it leads to (the tree is a
-    /// tree: the visits of the position after it and of the move are one).
-    /// Empty when `first` is not a root child.
-    pub fn principal_variation(&self, first: Point, max_len: usize) -> Vec<(Point, u32)> {
-        let Some(mut node) = self.tree.child_with_move(Tree::ROOT, first) else {
-            return Vec::new();
-        };
-        let mut line = vec![(first, self.tree.node(node).playouts())];
-        while line.len() < max_len {
-            let best = self
-                .tree
-                .children(node)
-                .filter(|&c| !self.tree.node(c).is_illegal() && self.tree.node(c).playouts() > 0)
-                .max_by_key(|&c| self.tree.node(c).playouts());
-            let Some(child) = best else { break };
-            let c = self.tree.node(child);
-            line.push((c.mv(), c.playouts()));
-            node = child;
-        }
-        line
     }
 
     /// One iteration: descend, expand, play out, back up. False when a

@@ -507,6 +507,29 @@ impl Tree {
         self.children(id).find(|&c| self.node(c).mv() == mv)
     }
 
+    /// The principal variation that starts with the root move `first`: at
+    /// each node the child with the most playouts, as long as one has any;
+    /// each move with the playouts of the node it leads to (the tree is a
+    /// tree: the visits of the position after it and of the move are one).
+    /// Empty when `first` is not a root child.
+    pub fn principal_variation(&self, first: Point, max_len: usize) -> Vec<(Point, u32)> {
+        let Some(mut node) = self.child_with_move(Tree::ROOT, first) else {
+            return Vec::new();
+        };
+        let mut line = vec![(first, self.node(node).playouts())];
+        while line.len() < max_len {
+            let best = self
+                .children(node)
+                .filter(|&c| !self.node(c).is_illegal() && self.node(c).playouts() > 0)
+                .max_by_key(|&c| self.node(c).playouts());
+            let Some(child) = best else { break };
+            let c = self.node(child);
+            line.push((c.mv(), c.playouts()));
+            node = child;
+        }
+        line
+    }
+
     /// A new tree whose root is the subtree at `id`, for reuse after the
     /// game moved on. Nodes are copied breadth first. Called between
     /// searches, with no thread running in this tree.
