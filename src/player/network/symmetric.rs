@@ -20,8 +20,9 @@ pub fn symmetries_of(board: &PlayoutBoard) -> usize {
     Symmetry::of(board.size()).len()
 }
 
-/// A position's judgement for the side to move, averaged over the
-/// board's symmetries.
+/// A position's judgement for one side: `symmetric_judgement` gives the
+/// side to move's, averaged over the board's symmetries; the search keeps
+/// Black's (`Search::judgement`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Judgement {
     /// The expected area difference (`Evaluation::area_difference`: komi

@@ -50,7 +50,7 @@ pub struct NetworkPrior {
 /// Black's judgement of a settled board (or a game over): its count as
 /// the area, and the win it gives against `komi` (a tie half) as the
 /// winning chance.
-pub fn settled_judgement(count: f32, komi: f32) -> Judgement {
+fn settled_judgement(count: f32, komi: f32) -> Judgement {
     let margin = count - komi;
     let win_chance = if margin > 0.0 {
         1.0
@@ -90,6 +90,12 @@ impl NetworkPrior {
     /// the report's lead is read from the areas kept beside the tree.
     pub fn judges_area(&self) -> bool {
         self.evaluator.heads().ownership
+    }
+
+    /// Black's judgement of a settled board whose count is `count`, at the
+    /// game's komi (`settled_judgement`).
+    pub fn settled(&self, count: f32) -> Judgement {
+        settled_judgement(count, self.komi)
     }
 
     /// Whether its evaluations judge the winning chance (a value head).
@@ -231,7 +237,7 @@ impl NetworkPrior {
         scratch: &mut Scratch,
     ) -> Option<Judgement> {
         if let Some(count) = settled_count(board) {
-            return Some(settled_judgement(count, self.komi));
+            return Some(self.settled(count));
         }
         let position = (board, to_move, recent);
         let judged = symmetric_judgement(&*self.evaluator, position, self.komi, scratch)?;

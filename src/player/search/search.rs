@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use super::filter::MoveFilter;
 use super::margins::Margins;
-use super::network_prior::{recent_moves, settled_judgement, NetworkPrior};
+use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
 use super::selection::select;
 use super::tree::{Expansion, HalfWins, NodeId, Tree, PASS};
@@ -145,10 +145,7 @@ impl Search {
     pub fn judgement(&self, after: Option<Point>) -> Option<Judgement> {
         let network = self.network.as_ref().filter(|_| self.move_judgement)?;
         if after.is_some_and(|mv| self.ends_the_game(mv)) {
-            return Some(settled_judgement(
-                self.root_board.score(0.0),
-                self.playout_komi,
-            ));
+            return Some(network.settled(self.root_board.score(0.0)));
         }
         network.judgement(after)
     }
