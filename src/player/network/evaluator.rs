@@ -151,6 +151,20 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// Logits to probabilities, in place, the largest taken off first so that
+/// none overflows.
+pub fn softmax(values: &mut [f32]) {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut total = 0.0;
+    for v in values.iter_mut() {
+        *v = (*v - max).exp();
+        total += *v;
+    }
+    for v in values.iter_mut() {
+        *v /= total;
+    }
+}
+
 /// An evaluation with only numbers in it. Weights checked finite can
 /// still overflow (a file of huge weights): a logit that is not a number
 /// becomes the lowest (its move never preferred), all of them 0 (no
@@ -176,6 +190,14 @@ pub(super) fn finite(mut evaluation: Evaluation) -> Evaluation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn softmax_sums_to_one_and_keeps_the_order() {
+        let mut v = [1.0, 3.0, 2.0, -50.0];
+        softmax(&mut v);
+        assert!((v.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!(v[1] > v[2] && v[2] > v[0] && v[0] > v[3]);
+    }
 
     #[test]
     fn an_evaluation_that_overflows_holds_numbers_only() {

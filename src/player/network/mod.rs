@@ -37,7 +37,7 @@ mod symmetric;
 mod uniform;
 
 pub use cache::{evaluator_from_bytes, shared, shipped_evaluator, CacheUse, SharedEvaluator};
-pub use evaluator::{Evaluation, Evaluator, Heads, Position, Scratch};
+pub use evaluator::{softmax, Evaluation, Evaluator, Heads, Position, Scratch};
 #[cfg(test)]
 pub use forward::Network;
 pub use network_file::{describe_weights, evaluate_weights_on_empty_board};

@@ -7,18 +7,28 @@
 //! scripts/hane_train/model.py's `win_logit` and `score_median` are the
 //! same readings in the training.
 
+use super::evaluator::softmax;
+
 /// The final margin's distribution, as the score head's logits.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreBelief {
     /// One logit a margin, the lowest first; an odd count.
     logits: Vec<f32>,
+    /// Their softmax, worked out once: the win chance and the median an
+    /// evaluation reads each need it.
+    probabilities: Vec<f32>,
 }
 
 impl ScoreBelief {
     /// The belief of `logits` (an odd count, checked by the weights file).
     pub fn new(logits: Vec<f32>) -> ScoreBelief {
         debug_assert!(logits.len() % 2 == 1);
-        ScoreBelief { logits }
+        let mut probabilities = logits.clone();
+        softmax(&mut probabilities);
+        ScoreBelief {
+            logits,
+            probabilities,
+        }
     }
 
     /// The logits, the lowest margin's first.
@@ -33,11 +43,8 @@ impl ScoreBelief {
     }
 
     /// Each margin's probability (the softmax of the logits).
-    fn probabilities(&self) -> Vec<f32> {
-        let top = self.logits.iter().copied().fold(f32::MIN, f32::max);
-        let exp: Vec<f32> = self.logits.iter().map(|l| (l - top).exp()).collect();
-        let total: f32 = exp.iter().sum();
-        exp.into_iter().map(|e| e / total).collect()
+    fn probabilities(&self) -> &[f32] {
+        &self.probabilities
     }
 
     /// The side to move's chance of winning with `komi` points added to
@@ -69,7 +76,7 @@ impl ScoreBelief {
     /// teaches least.
     pub fn median(&self) -> f32 {
         let mut below = 0.0f32;
-        for (i, p) in self.probabilities().into_iter().enumerate() {
+        for (i, &p) in self.probabilities().iter().enumerate() {
             if p > 0.0 && below + p >= 0.5 {
                 return self.margin(i) - 0.5 + (0.5 - below) / p;
             }

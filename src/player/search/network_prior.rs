@@ -17,8 +17,8 @@ use super::tree::{NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{settled_count, PlayoutBoard, Point};
 use crate::player::network::{
-    play_and_remember, symmetric_judgement, symmetries_of, Evaluation, Evaluator, Judgement,
-    Position, RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES,
+    play_and_remember, softmax, symmetric_judgement, symmetries_of, Evaluation, Evaluator,
+    Judgement, Position, RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES,
 };
 use crate::player::params::SearchParams;
 
@@ -304,19 +304,6 @@ fn policy_over(evaluation: &Evaluation, board: &PlayoutBoard, moves: &[Point]) -
     policy
 }
 
-/// Logits to probabilities, in place.
-fn softmax(values: &mut [f32]) {
-    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut total = 0.0;
-    for v in values.iter_mut() {
-        *v = (*v - max).exp();
-        total += *v;
-    }
-    for v in values.iter_mut() {
-        *v /= total;
-    }
-}
-
 /// The recent moves at a node: those of the path (`path_moves`, oldest
 /// first, PASS for a pass, the root's last move first of all) and, before
 /// them, the root's own (`root`, most recent first).
@@ -360,13 +347,5 @@ mod tests {
         assert_eq!(judged(11.0).win_chance, Some(1.0));
         assert_eq!(judged(5.0).win_chance, Some(0.0));
         assert_eq!(settled_judgement(7.0, 7.0).win_chance, Some(0.5));
-    }
-
-    #[test]
-    fn softmax_sums_to_one_and_keeps_the_order() {
-        let mut v = [1.0, 3.0, 2.0, -50.0];
-        softmax(&mut v);
-        assert!((v.iter().sum::<f32>() - 1.0).abs() < 1e-6);
-        assert!(v[1] > v[2] && v[2] > v[0] && v[0] > v[3]);
     }
 }
