@@ -245,12 +245,13 @@ pub fn summarise(
     };
     let sums = WorkerSums::of(search, workers, size);
     let (ownership, ownership_stdev) = sums.ownership();
-    let (areas, values) = report_judgements(search, to_move);
+    let value_share = search.judged_share_against(komi);
+    let (areas, values) = report_judgements(search, to_move, value_share > 0.0);
     let leads = Leads {
         search,
         areas,
         values,
-        value_share: search.judged_share_against(komi),
+        value_share,
         komi,
     };
     let for_side = |black: f32| {
@@ -342,7 +343,8 @@ fn move_win(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f
 }
 
 /// The network's judgements kept beside the tree, for Black: its areas
-/// and its value head's winning chances (`black_values`), the root's and
+/// and, where the report reads them (`with_values`), its value head's
+/// winning chances (`black_values`), the root's and
 /// its moves' replaced by the analysis's symmetric judgements
 /// (`Search::judgement`) where the network judged them at all: the
 /// search's own, of one orientation, judged the four 4-4 points of the
@@ -350,9 +352,14 @@ fn move_win(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f
 fn report_judgements(
     search: &Search,
     to_move: Color,
+    with_values: bool,
 ) -> (HashMap<NodeId, f32>, HashMap<NodeId, f32>) {
     let mut areas = search.tree().network_areas();
-    let mut values = black_values(search.tree(), to_move);
+    let mut values = if with_values {
+        black_values(search.tree(), to_move)
+    } else {
+        HashMap::new()
+    };
     let root_moves = std::iter::once((Tree::ROOT, None)).chain(
         search
             .tree()
