@@ -50,7 +50,7 @@
 # (its step count, schedule and data slice are in it), so that calls of
 # several sessions add up to one training.
 #
-# $OUT gets net.bin (the engine's weights, version 5, every head it reads),
+# $OUT gets net.bin (the engine's weights, version 6, every head it reads),
 # net-golden.json (the golden file the engine's test reads), net.json (the
 # measures), net.pt (the lean checkpoint: weights in float16, under 8 MB for
 # 10 x 128), train.log and, with PROBE_SIZES, size-probe.log.

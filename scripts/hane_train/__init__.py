@@ -5,7 +5,7 @@ reference forward pass, one entry point (docs/network.md, "Training").
                   (with pass), value (or score) and ownership heads; the
                   training's reply head
     planes.py     what examples/write_planes writes, read; the symmetries
-    export.py     the engine's weights file (version 5 written, 1-5 read)
+    export.py     the engine's weights file (version 6 written, 1-6 read)
     reference.py  the file's forward pass in float64: the golden file
     train.py      every head trained together, in steps, seeded, resumable
     sgf_lines.py  SGF games as the corpus's line form (a small corpus for a

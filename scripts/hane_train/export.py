@@ -10,7 +10,10 @@ channels O (0: none); version 4 the global pooling's channels G and its
 period P (0 and 0: none; else the blocks b with b % P == P - 1 pool);
 version 5 the score head's bins S (0: the value head gives one logit;
 else S logits, one a final margin of the side to move from -(S - 1) / 2
-to +(S - 1) / 2 points, model.py).
+to +(S - 1) / 2 points, model.py); version 6 the lowest and the highest
+komi (White's, in half points, two's complement) a network that reads the
+komi was taught at (both 0 for a komi-blind one): the engine tells it the
+nearest of them and believes its value only within them.
 Then little-endian f32 tensors in PyTorch's (out, in,
 row, column) order, batch norm folded into the convolutions:
 
@@ -28,8 +31,8 @@ row, column) order, batch norm folded into the convolutions:
     ownership (O > 0): 3x3 conv weights (O x C x 3 x 3), bias (O); 1x1
         weights (O), bias (1)
 
-`write` always writes the newest version (5), every head; `read` reads
-1 to 5, so the shipped file and any older one load back. The engine
+`write` always writes the newest version (6), every head; `read` reads
+1 to 6, so the shipped file and any older one load back. The engine
 reads a file of 19 planes (komi-blind) or 20 (the komi plane last,
 hane_train.planes.extra_inputs).
 """
@@ -41,10 +44,14 @@ import numpy as np
 import torch
 
 from .model import pooling_blocks
+from .planes import KOMI_PLANES
 
 MAGIC = b"HANEPOL1"
-VERSION = 5
-HEADER_WORDS = {1: 5, 2: 7, 3: 8, 4: 10, 5: 11}
+VERSION = 6
+HEADER_WORDS = {1: 5, 2: 7, 3: 8, 4: 10, 5: 11, 6: 13}
+# The komis (White's) of the corpus's games, TYGEM's and Tom's: all a
+# network is taught at unless training varies the komi (train.py).
+CORPUS_KOMIS = (6.5, 7.5)
 
 
 def shapes(shape):
@@ -99,23 +106,29 @@ def tensors_of(model):
     return out
 
 
-def write(model, path):
-    """The model as a version 5 weights file."""
+def write(model, path, taught_komi=CORPUS_KOMIS):
+    """The model as a version 6 weights file; `taught_komi` the lowest and
+    the highest komi (White's, points) it was taught at, written where it
+    reads the komi."""
     s = model.shape
     tensors = tensors_of(model)
     for t, want in zip(tensors, shapes(s)):
         assert tuple(t.shape) == want, f"{tuple(t.shape)} where the format has {want}"
+    low, high = (round(2 * k) for k in taught_komi) if s["planes"] == KOMI_PLANES else (0, 0)
+    assert low <= high, f"komis taught from {taught_komi[0]} to {taught_komi[1]}"
     with open(path, "wb") as f:
         f.write(MAGIC)
         f.write(struct.pack("<11I", VERSION, s["planes"], s["channels"], s["blocks"], s["kernel"], s["value_channels"], s["hidden"],
                             s["ownership_channels"], s["gpool_channels"], s["gpool_every"], s.get("score_bins", 0)))
+        f.write(struct.pack("<2i", low, high))
         for t in tensors:
             f.write(t.cpu().numpy().astype("<f4").tobytes())
 
 
 def read(path):
     """(version, shape dict, tensors in the file's order as float64) of a
-    file of version 1 to 5."""
+    file of version 1 to 6; the shape's `taught_komi` the komis (points)
+    it says it was taught at (version 6), else None."""
     data = open(path, "rb").read()
     if data[:8] != MAGIC:
         sys.exit(f"{path}: not a hane weights file")
@@ -128,6 +141,7 @@ def read(path):
     shape["ownership_channels"] = words[7] if version >= 3 else 0
     shape["gpool_channels"], shape["gpool_every"] = (words[8], words[9]) if version >= 4 else (0, 0)
     shape["score_bins"] = words[10] if version >= 5 else 0
+    shape["taught_komi"] = tuple(w / 2 for w in struct.unpack_from("<2i", data, 8 + 4 * 11)) if version >= 6 else None
     values = np.frombuffer(data, dtype="<f4", offset=8 + 4 * len(words)).astype(np.float64)
     out, at = [], 0
     for s in shapes(shape):

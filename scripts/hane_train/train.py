@@ -1,7 +1,7 @@
 """The one entry point: trains every head of hane_train.model.Net together
 (policy, value, ownership) on a planes folder of examples/write_planes,
 for a number of steps, seeded, resumable, and exports the engine's weights
-file (version 5) with its golden file.
+file (version 6) with its golden file.
 
     PYTHONPATH=scripts python3 -m hane_train.train --data PLANES --out OUT \\
         --blocks 10 --channels 128 --steps 40000 --golden GOLDEN
@@ -151,6 +151,16 @@ def drawn_komi(u_far, u_komi):
     in [0, 1): a half-integer within KOMI_NEAR of 0, or within KOMI_FAR."""
     reach = torch.where(u_far < KOMI_FAR_SHARE, float(KOMI_FAR), float(KOMI_NEAR))
     return torch.floor(u_komi * 2 * reach) - reach + 0.5
+
+
+def taught_komi(vary_komi):
+    """The lowest and the highest komi (White's, points) the value is taught
+    at: the drawn komis (either side's, so either sign) where the komi is
+    varied, else the corpus's."""
+    if not vary_komi:
+        return export.CORPUS_KOMIS
+    reach = max(KOMI_FAR, KOMI_NEAR) - 0.5
+    return (min(-reach, export.CORPUS_KOMIS[0]), max(reach, export.CORPUS_KOMIS[1]))
 
 
 def komi_varied_target(margin, komi):
@@ -668,7 +678,7 @@ def main():
     final = measure(model, held_t, device)
     log(f"all {final['positions']} held-out positions: {describe(final)}")
     model = model.cpu().eval()
-    export.write(model, args.out + ".bin")
+    export.write(model, args.out + ".bin", taught_komi(vary_komi))
     summary = {"config": config, "parameters": params, **{k: state[k] for k in ("step", "positions", "slice", "slices", "init")},
                "steps_this_call": steps_now, "seconds": round(seconds), "taught_positions": len(train), "held_out": final,
                "history": history, "device": str(device) + (f" ({torch.cuda.get_device_name()})" if device.type == "cuda" else ""),

@@ -860,7 +860,11 @@ mod tests {
             crate::player::network::Heads {
                 value: true,
                 ownership: false,
-                komi: self.2,
+                // Any komi a test gives is one it knows.
+                komi: self.2.then_some(crate::player::network::KomiRange {
+                    lowest: -1000.0,
+                    highest: 1000.0,
+                }),
             }
         }
     }

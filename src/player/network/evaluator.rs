@@ -101,16 +101,41 @@ impl Evaluation {
 
 /// Which judgements an evaluator's evaluations carry beside the move
 /// logits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Heads {
     /// A win chance (`Evaluation::win_chance`).
     pub value: bool,
     /// Each point's owner (`Evaluation::ownership`).
     pub ownership: bool,
-    /// Whether its judgements are of the komi it is given (`Position::komi`
-    /// an input); a komi-blind one judges as if at the komi of the games
-    /// it learnt from.
-    pub komi: bool,
+    /// The komis its judgements are of where it is given them
+    /// (`Position::komi` an input): those it was taught at. None: a
+    /// komi-blind one, which judges as if at the komi of the games it
+    /// learnt from.
+    pub komi: Option<KomiRange>,
+}
+
+/// The komis (White's, in points) a network that reads the komi was taught
+/// at. Given another, it is told the nearest of them (`clamp`): a komi it
+/// never saw would be read by weights fitted to others, and its value
+/// would judge nothing a game has (a komi of 150 on 9x9 once read 38% for
+/// Black, who cannot win).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KomiRange {
+    pub lowest: f32,
+    pub highest: f32,
+}
+
+impl KomiRange {
+    /// Whether `komi` is one it was taught at, so that its judgements are
+    /// of that komi.
+    pub fn contains(&self, komi: f32) -> bool {
+        (self.lowest..=self.highest).contains(&komi)
+    }
+
+    /// The taught komi nearest `komi`: what the network is told.
+    pub fn clamp(&self, komi: f32) -> f32 {
+        komi.clamp(self.lowest, self.highest)
+    }
 }
 
 /// Evaluates positions: a network, or anything that ranks moves and judges

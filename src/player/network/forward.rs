@@ -4,7 +4,8 @@
 //! head, the side to move's chance of winning, and with an ownership head,
 //! who will own each point at the game's end. The search reads it through
 //! the `Evaluator` trait (`evaluator.rs`); its file is `network_file.rs`.
-//! A file whose stem reads `KOMI_PLANES` planes is told the komi as well.
+//! A file whose stem reads `KOMI_PLANES` planes is told the komi as well,
+//! within the komis it was taught at (`KomiRange`).
 //!
 //! The forward pass is plain: each convolution is an im2col (the input's
 //! k x k neighbourhoods laid out as columns) and one matrix product
@@ -15,7 +16,9 @@
 
 use std::sync::Arc;
 
-use super::evaluator::{finite, sigmoid, Evaluation, Evaluator, Heads, Position, Scratch};
+use super::evaluator::{
+    finite, sigmoid, Evaluation, Evaluator, Heads, KomiRange, Position, Scratch,
+};
 use super::planes::{write_komi_plane, write_planes, KOMI_PLANES, PLANES};
 use super::score_belief::ScoreBelief;
 use crate::game::Color;
@@ -102,6 +105,8 @@ pub struct Network {
     pub(super) pass_bias: f32,
     pub(super) value: Option<ValueHead>,
     pub(super) ownership: Option<OwnershipHead>,
+    /// The komis it was taught at, where its stem reads the komi's plane.
+    pub(super) taught_komi: Option<KomiRange>,
 }
 
 impl Network {
@@ -123,10 +128,12 @@ impl Network {
             Some(o) => format!(", an ownership head of {} channels", o.conv.out),
             None => String::new(),
         };
-        let komi = if self.reads_komi() {
-            ", reading the komi"
-        } else {
-            ""
+        let komi = match self.taught_komi {
+            Some(range) => format!(
+                ", reading the komi (taught {} to {})",
+                range.lowest, range.highest
+            ),
+            None => String::new(),
         };
         let pooling: Vec<&GlobalPooling> = self
             .blocks
@@ -151,11 +158,6 @@ impl Network {
     /// Whether it judges positions as well as moves.
     pub fn has_value(&self) -> bool {
         self.value.is_some()
-    }
-
-    /// Whether its input has the komi plane.
-    pub fn reads_komi(&self) -> bool {
-        self.stem.input == KOMI_PLANES
     }
 }
 
@@ -220,7 +222,7 @@ impl Network {
     pub fn run(&self, scratch: &mut EvalScratch, position: Position<'_>) -> NetworkOutput {
         let size = position.board.size();
         let n = size.points();
-        write_inputs(scratch, position, self.stem.input);
+        write_inputs(scratch, position, self.taught_komi);
         self.trunk(scratch, (size.width, size.height));
         NetworkOutput {
             logits: self.policy(&scratch.trunk, n),
@@ -362,10 +364,16 @@ impl Network {
     }
 }
 
-/// The `planes` input planes of `position` into `scratch.planes`: the
-/// written ones, then the komi's where the network reads it.
-fn write_inputs(scratch: &mut EvalScratch, position: Position<'_>, planes: usize) {
+/// The input planes of `position` into `scratch.planes`: the written ones,
+/// then, where the network reads the komi (`taught`), the komi's: the
+/// taught komi nearest the position's.
+fn write_inputs(scratch: &mut EvalScratch, position: Position<'_>, taught: Option<KomiRange>) {
     let n = position.board.size().points();
+    let planes = if taught.is_some() {
+        KOMI_PLANES
+    } else {
+        PLANES
+    };
     scratch.planes.resize(planes * n, 0.0);
     let (written, komi) = scratch.planes.split_at_mut(PLANES * n);
     write_planes(
@@ -375,8 +383,8 @@ fn write_inputs(scratch: &mut EvalScratch, position: Position<'_>, planes: usize
         &mut scratch.reader,
         written,
     );
-    if planes == KOMI_PLANES {
-        write_komi_plane(position.to_move, position.komi, komi);
+    if let Some(range) = taught {
+        write_komi_plane(position.to_move, range.clamp(position.komi), komi);
     }
 }
 
@@ -539,7 +547,7 @@ impl Evaluator for Network {
         Heads {
             value: self.has_value(),
             ownership: self.ownership.is_some(),
-            komi: self.reads_komi(),
+            komi: self.taught_komi,
         }
     }
 }
@@ -586,6 +594,28 @@ mod tests {
     }
 
     #[test]
+    fn a_komi_it_was_not_taught_is_read_as_the_nearest_taught() {
+        // data/training's network, taught at 6.5 and 7.5 alone.
+        let network = Network::from_bytes(include_bytes!("../../../data/training/net.bin"))
+            .expect("the candidate's weights");
+        let judged = |komi: f32| {
+            let mut board = PlayoutBoard::new(crate::game::BoardSize::square(9));
+            let position = Position {
+                board: &mut board,
+                to_move: Color::Black,
+                recent: &[None; 4],
+                komi,
+            };
+            network.evaluate(position, &mut Scratch::new())
+        };
+        assert_eq!(judged(150.0), judged(7.5));
+        assert_eq!(judged(-150.0), judged(6.5));
+        assert_eq!(judged(0.5), judged(6.5));
+        // Within the taught komis, the komi it is given.
+        assert_ne!(judged(7.0), judged(7.5));
+    }
+
+    #[test]
     fn the_shipped_network_reproduces_the_training_frameworks_logits() {
         reproduces_golden(
             &Network::shipped(),
@@ -599,7 +629,14 @@ mod tests {
         // plane, the komi, made by planes.rs here and by hane_train there.
         let net = Network::from_bytes(include_bytes!("../../../data/training/net.bin"))
             .expect("the candidate's weights");
-        assert!(net.reads_komi());
+        // Session 23's file, version 3: taught at the corpus's komis alone.
+        assert_eq!(
+            net.heads().komi,
+            Some(KomiRange {
+                lowest: 6.5,
+                highest: 7.5
+            })
+        );
         reproduces_golden(&net, include_str!("../../../data/training/net-golden.json"));
     }
 

@@ -38,6 +38,9 @@ mod uniform;
 
 pub use cache::{evaluator_from_bytes, shared, shipped_evaluator, CacheUse, SharedEvaluator};
 pub use evaluator::{softmax, Evaluation, Evaluator, Heads, Position, Scratch};
+// Named outside only by tests' own evaluators.
+#[cfg(test)]
+pub use evaluator::KomiRange;
 #[cfg(test)]
 pub use forward::Network;
 pub use network_file::{describe_weights, evaluate_weights_on_empty_board};

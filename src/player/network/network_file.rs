@@ -11,7 +11,11 @@
 //! none; else the blocks b with b % P == P - 1 pool); version 5 one more,
 //! the score head's bins S (0: the value head gives one logit; else S, odd,
 //! one a final margin of the side to move from -(S - 1) / 2 to +(S - 1) /
-//! 2 points, `forward::ScoreBelief`). Then little-endian
+//! 2 points, `forward::ScoreBelief`); version 6 two more, the lowest and
+//! the highest komi (White's, in half points, two's complement) the
+//! network was taught at (`KomiRange`; both 0 in a komi-blind file).
+//! A file of an earlier version with the komi's plane was taught at the
+//! corpus's komis alone (`CORPUS_KOMIS`). Then little-endian
 //! f32 tensors in PyTorch's (out, in, row, column) order: the first
 //! convolution's weights and bias, each block's two convolutions (weights,
 //! bias, weights, bias; in a block that pools, between them its pooling
@@ -26,11 +30,11 @@
 //! biases); with an ownership head, its 3x3
 //! convolution (O x channels x 3 x 3, and O biases) and its 1x1 (O
 //! weights, one bias). Batch norm is folded into the convolutions by the
-//! one exporter, scripts/hane_train/export.py, which writes version 5.
+//! one exporter, scripts/hane_train/export.py, which writes version 6.
 
 use std::fmt;
 
-use super::evaluator::{Evaluation, Evaluator, Position, Scratch};
+use super::evaluator::{Evaluation, Evaluator, KomiRange, Position, Scratch};
 use super::forward::{Block, Conv, GlobalPooling, Network, OwnershipHead, ValueHead};
 use super::planes::{KOMI_PLANES, PLANES};
 
@@ -38,9 +42,20 @@ const MAGIC: &[u8; 8] = b"HANEPOL1";
 /// The versions this hane reads: 1 (policy), 2 (policy, and a value head
 /// when its sizes are not 0), 3 (version 2, and an ownership head when
 /// its channels are not 0), 4 (version 3, and global pooling in the
-/// trunk when its channels are not 0) and 5 (version 4, and a score head
-/// in the value head's place when its bins are not 0).
-const NEWEST_VERSION: u32 = 5;
+/// trunk when its channels are not 0), 5 (version 4, and a score head
+/// in the value head's place when its bins are not 0) and 6 (version 5,
+/// and the komis a network that reads the komi was taught at).
+const NEWEST_VERSION: u32 = 6;
+/// The komis of the games the corpus holds (TYGEM's 6.5, Tom's 7.5): all
+/// a network of an earlier version that reads the komi was taught at,
+/// since those files came from training that did not vary the komi.
+const CORPUS_KOMIS: KomiRange = KomiRange {
+    lowest: 6.5,
+    highest: 7.5,
+};
+/// The largest komi (either side's, points) a version 6 file may say it
+/// was taught at.
+const MAX_TAUGHT_KOMI: f32 = 1000.0;
 /// Bounds that keep a corrupt header from asking for absurd allocations.
 const MAX_CHANNELS: usize = 512;
 const MAX_BLOCKS: usize = 64;
@@ -105,6 +120,9 @@ struct Header {
     gpool_channels: usize,
     gpool_every: usize,
     score_bins: usize,
+    /// The komis a network that reads the komi was taught at (None:
+    /// komi-blind).
+    taught_komi: Option<KomiRange>,
 }
 
 impl Header {
@@ -125,6 +143,7 @@ impl Header {
             3 => 8,
             4 => 10,
             5 => 11,
+            6 => 13,
             v => return Err(NetworkError::Version(v)),
         };
         let read: Vec<usize> = (1..words).map_while(word).collect();
@@ -143,6 +162,12 @@ impl Header {
             (0, 0)
         };
         let score_bins = if version >= 5 { read[9] } else { 0 };
+        // Two's complement: the words are read as u32.
+        let taught_half_points = if version >= 6 {
+            (read[10] as u32 as i32, read[11] as u32 as i32)
+        } else {
+            (0, 0)
+        };
         let header = Header {
             len: 8 + 4 * words,
             planes: read[0],
@@ -155,9 +180,13 @@ impl Header {
             gpool_channels,
             gpool_every,
             score_bins,
+            taught_komi: None,
         };
         header.check()?;
-        Ok(header)
+        Ok(Header {
+            taught_komi: header.taught_komi((version >= 6).then_some(taught_half_points))?,
+            ..header
+        })
     }
 
     fn check(&self) -> Result<(), NetworkError> {
@@ -198,6 +227,41 @@ impl Header {
             ));
         }
         Ok(())
+    }
+
+    /// The komis a network of this header that reads the komi was taught
+    /// at (None: komi-blind), from version 6's words (`half_points`, None
+    /// before it).
+    fn taught_komi(
+        &self,
+        half_points: Option<(i32, i32)>,
+    ) -> Result<Option<KomiRange>, NetworkError> {
+        let (low, high) = half_points.unwrap_or((0, 0));
+        if self.planes != KOMI_PLANES {
+            if (low, high) != (0, 0) {
+                return Err(NetworkError::Shape(format!(
+                    "komis taught ({low} to {high} half points) to a network that does not read the komi"
+                )));
+            }
+            return Ok(None);
+        }
+        if half_points.is_none() {
+            return Ok(Some(CORPUS_KOMIS));
+        }
+        let range = KomiRange {
+            lowest: low as f32 / 2.0,
+            highest: high as f32 / 2.0,
+        };
+        if range.lowest > range.highest
+            || range.lowest < -MAX_TAUGHT_KOMI
+            || range.highest > MAX_TAUGHT_KOMI
+        {
+            return Err(NetworkError::Shape(format!(
+                "komis taught from {} to {}",
+                range.lowest, range.highest
+            )));
+        }
+        Ok(Some(range))
     }
 
     /// Whether block `b` (from 0) pools the board.
@@ -321,6 +385,7 @@ impl Network {
             pass_bias,
             value,
             ownership,
+            taught_komi: header.taught_komi,
         })
     }
 
@@ -671,5 +736,69 @@ mod tests {
         assert!(net.description().contains("value head"));
         let none = Network::from_bytes(&with_value_head(0, 0, 0.0)).expect("no value head");
         assert!(!none.has_value());
+    }
+
+    /// data/pooling-net.bin (version 5, reading the komi) as a version 6
+    /// file taught at komis from `low` to `high` half points (header words,
+    /// two's complement).
+    fn taught_from(low: i32, high: i32) -> Vec<u8> {
+        let mut bytes = pooling_net_with_word(0, 6);
+        let header_end = 8 + 4 * 11;
+        let words: Vec<u8> = [low, high].iter().flat_map(|w| w.to_le_bytes()).collect();
+        bytes.splice(header_end..header_end, words);
+        bytes
+    }
+
+    #[test]
+    fn version_6_files_say_the_komis_they_were_taught_at() {
+        let net = Network::from_bytes(&taught_from(-500, 500)).expect("version 6");
+        assert_eq!(
+            net.heads().komi,
+            Some(KomiRange {
+                lowest: -250.0,
+                highest: 250.0
+            })
+        );
+        assert!(net
+            .description()
+            .ends_with("reading the komi (taught -250 to 250)"));
+        // One komi alone is a range too.
+        let one = Network::from_bytes(&taught_from(15, 15)).expect("one komi");
+        assert_eq!(one.heads().komi.map(|k| k.highest), Some(7.5));
+        // Earlier versions that read the komi were taught the corpus's.
+        let version_5 = Network::from_bytes(include_bytes!("../../../data/pooling-net.bin"))
+            .expect("version 5");
+        assert_eq!(version_5.heads().komi, Some(CORPUS_KOMIS));
+        assert!(version_5
+            .description()
+            .ends_with("reading the komi (taught 6.5 to 7.5)"));
+        // Refused: a range upside down, or past any board's, or komis for a
+        // network that does not read the komi.
+        for (low, high) in [(16, 14), (-2001, 0), (0, 2001)] {
+            assert!(
+                matches!(
+                    Network::from_bytes(&taught_from(low, high)).err(),
+                    Some(NetworkError::Shape(_))
+                ),
+                "{low} to {high}"
+            );
+        }
+        let blind_words = |low: i32, high: i32| {
+            let mut bytes = taught_from(low, high);
+            bytes[12..16].copy_from_slice(&(PLANES as u32).to_le_bytes());
+            // The stem reads one plane fewer: the file is one plane's
+            // kernels a channel shorter (which weights go is no matter to
+            // the header's check).
+            let header = Header::read(&taught_from(0, 0)).expect("header");
+            let cut = header.channels * header.kernel * header.kernel;
+            bytes.truncate(bytes.len() - 4 * cut);
+            bytes
+        };
+        let blind = Network::from_bytes(&blind_words(0, 0)).expect("komi-blind, version 6");
+        assert_eq!(blind.heads().komi, None);
+        assert!(matches!(
+            Network::from_bytes(&blind_words(13, 15)).err(),
+            Some(NetworkError::Shape(_))
+        ));
     }
 }

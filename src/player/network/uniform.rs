@@ -49,7 +49,7 @@ impl Evaluator for Uniform {
         Heads {
             value: self.win_chance.is_some(),
             ownership: self.black_ownership.is_some(),
-            komi: false,
+            komi: None,
         }
     }
 }
@@ -86,7 +86,7 @@ mod tests {
             Heads {
                 value: false,
                 ownership: false,
-                komi: false
+                komi: None
             }
         );
     }

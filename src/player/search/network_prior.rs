@@ -103,10 +103,13 @@ impl NetworkPrior {
         self.evaluator.heads().value
     }
 
-    /// Whether its value judges positions at the game's komi (a network
-    /// that reads the komi).
+    /// Whether its value judges positions at the game's komi: a network
+    /// that reads the komi, and was taught at the game's.
     pub fn values_know_the_komi(&self) -> bool {
-        self.evaluator.heads().komi
+        self.evaluator
+            .heads()
+            .komi
+            .is_some_and(|taught| taught.contains(self.komi))
     }
 
     /// Whether `node` (expanded) has earned the network's prior and has
