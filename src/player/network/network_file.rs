@@ -163,11 +163,8 @@ impl Header {
         };
         let score_bins = if version >= 5 { read[9] } else { 0 };
         // Two's complement: the words are read as u32.
-        let taught_half_points = if version >= 6 {
-            (read[10] as u32 as i32, read[11] as u32 as i32)
-        } else {
-            (0, 0)
-        };
+        let taught_half_points =
+            (version >= 6).then(|| (read[10] as u32 as i32, read[11] as u32 as i32));
         let header = Header {
             len: 8 + 4 * words,
             planes: read[0],
@@ -184,7 +181,7 @@ impl Header {
         };
         header.check()?;
         Ok(Header {
-            taught_komi: header.taught_komi((version >= 6).then_some(taught_half_points))?,
+            taught_komi: header.taught_komi(taught_half_points)?,
             ..header
         })
     }
