@@ -225,7 +225,20 @@ fn reg_genmove_leaves_no_trace_in_the_next_genmove() {
 /// a komi no board can win against, past the opening (a quarter of the
 /// points), where resigning begins, after `pass_pairs` passes by each side.
 fn hopeless_game(size: usize, komi: &str, playouts: &str, pass_pairs: usize) -> Gtp {
-    let mut gtp = Gtp::start_with(&["--threads", "1", "--playouts", playouts, "--seed", "5"]);
+    hopeless_game_with(&[], size, komi, playouts, pass_pairs)
+}
+
+/// `hopeless_game` with `args` added to the engine's.
+fn hopeless_game_with(
+    args: &[&str],
+    size: usize,
+    komi: &str,
+    playouts: &str,
+    pass_pairs: usize,
+) -> Gtp {
+    let mut all = vec!["--threads", "1", "--playouts", playouts, "--seed", "5"];
+    all.extend_from_slice(args);
+    let mut gtp = Gtp::start_with(&all);
     gtp.ok(&format!("boardsize {size}"));
     gtp.ok("clear_board");
     gtp.ok(&format!("komi {komi}"));
@@ -243,6 +256,23 @@ fn reg_genmove_does_not_count_towards_resigning() {
     let mut gtp = hopeless_game(9, "100", "3000", 11);
     // Hopeless, but the first look never resigns.
     assert_ne!(gtp.ok("reg_genmove b"), "resign");
+    assert_ne!(gtp.ok("genmove b"), "resign");
+    assert_eq!(gtp.ok("genmove b"), "resign");
+}
+
+#[test]
+fn a_hopeless_game_at_a_komi_the_network_was_not_taught_is_resigned() {
+    // data/training's network reads the komi but was taught at 6.5 and
+    // 7.5 alone: all of each result its value's, a game at komi 100 read
+    // as open (its value judged the nearest taught komi's game) and was
+    // played out. Its value is kept only at komis it was taught.
+    let args = [
+        "--network",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/data/training/net.bin"),
+        "--param",
+        "value_share=100",
+    ];
+    let mut gtp = hopeless_game_with(&args, 9, "100", "3000", 11);
     assert_ne!(gtp.ok("genmove b"), "resign");
     assert_eq!(gtp.ok("genmove b"), "resign");
 }

@@ -112,6 +112,19 @@ impl NetworkPrior {
             .is_some_and(|taught| taught.contains(self.komi))
     }
 
+    /// Whether the nodes keep its values, for the playouts' results to mix
+    /// in (`value_share`): not where it reads the komi and was not taught
+    /// the game's, since its value then judges the nearest taught komi's
+    /// game; with it mixed in, a hopeless game at komi 100 read as open
+    /// and was played out. A komi-blind value's komi is the games' it
+    /// learnt from, whatever the game's: mixing it is the caller's call.
+    fn keeps_values(&self) -> bool {
+        self.evaluator
+            .heads()
+            .komi
+            .is_none_or(|taught| taught.contains(self.komi))
+    }
+
     /// Whether `node` (expanded) has earned the network's prior and has
     /// not had it: the root at once, the others at `network_visits`.
     pub fn is_due(&self, tree: &Tree, node: NodeId) -> bool {
@@ -137,7 +150,7 @@ impl NetworkPrior {
         }
         let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
         let evaluation = self.evaluate(board, to_move, recent, scratch);
-        if let Some(chance) = evaluation.win_chance {
+        if let Some(chance) = evaluation.win_chance.filter(|_| self.keeps_values()) {
             // The node's statistics are its mover's, the opponent of the
             // side to move that the value judges for.
             n.set_value(1.0 - chance);
