@@ -119,10 +119,7 @@ impl NetworkPrior {
     /// and was played out. A komi-blind value's komi is the games' it
     /// learnt from, whatever the game's: mixing it is the caller's call.
     fn keeps_values(&self) -> bool {
-        self.evaluator
-            .heads()
-            .komi
-            .is_none_or(|taught| taught.contains(self.komi))
+        self.evaluator.heads().komi.is_none() || self.values_know_the_komi()
     }
 
     /// Whether `node` (expanded) has earned the network's prior and has
