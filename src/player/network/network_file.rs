@@ -233,18 +233,16 @@ impl Header {
         &self,
         half_points: Option<(i32, i32)>,
     ) -> Result<Option<KomiRange>, NetworkError> {
-        let (low, high) = half_points.unwrap_or((0, 0));
-        if self.planes != KOMI_PLANES {
-            if (low, high) != (0, 0) {
+        let (low, high) = match (self.planes == KOMI_PLANES, half_points) {
+            (false, None | Some((0, 0))) => return Ok(None),
+            (false, Some((low, high))) => {
                 return Err(NetworkError::Shape(format!(
                     "komis taught ({low} to {high} half points) to a network that does not read the komi"
-                )));
+                )))
             }
-            return Ok(None);
-        }
-        if half_points.is_none() {
-            return Ok(Some(CORPUS_KOMIS));
-        }
+            (true, None) => return Ok(Some(CORPUS_KOMIS)),
+            (true, Some(words)) => words,
+        };
         let range = KomiRange {
             lowest: low as f32 / 2.0,
             highest: high as f32 / 2.0,
