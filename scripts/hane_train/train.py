@@ -83,6 +83,18 @@ Ownership: binary cross entropy of (1 + tanh) / 2 against (1 + target) /
 2 a point, averaged over the board, on the positions with a target (from
 write_planes --ownership), weight `--ownership-weight`. A random one of the
 8 symmetries a position, applied to its move and its ownership target.
+Ownership's sum: where the final margin is known, the squared error of the
+ownership's sum (the side to move's expected area less the opponent's)
+against it, over 19 points, weight `--ownership-sum-weight` (0: off). The
+per-point loss barely sees a bias of a hundredth of a point a point, which
+summed over the board is the lead a client is shown where the network has
+no score head: session 23's network, taught without it, read the side to
+move's area some 4.5 points short, the empty board's lead at 7.5 -6.8
+(docs/network.md, "The lead at the empty board"; sum_refit.py mends a
+trained head with it, Adam, weight 0.5). Off by default: with a score head
+the engine reads the lead from that head, and under SGD the sum's gradient
+on each point is some ten times the per-point loss's (a 30-step CPU run
+at 0.1 with it at 0.5 left the head saturated, every point one side's).
 SGD with Nesterov momentum 0.9 and weight decay, bf16 autocast on a GPU.
 
 Measures (every `--eval-every` steps on a fixed sample of `--eval-positions`
@@ -133,7 +145,7 @@ ARCHITECTURE = {"blocks": 6, "channels": 64, "value_channels": 32, "hidden": 64,
                 "gpool_channels": 16, "gpool_every": 3, "score_bins": SCORE_BINS}
 SETTINGS = {"steps": None, "batch": 1024, "lr": 0.1, "warmup": 0.03, "weight_decay": 1e-4, "seed": 1,
             "value_weight": 1.0, "value_fraction": 0.02, "ownership_weight": 1.0, "komi_vary": 0.5,
-            "reply_weight": 0.15, "score_weight": 0.02}
+            "reply_weight": 0.15, "score_weight": 0.02, "ownership_sum_weight": 0.0}
 
 # The komi a komi-varied position is taught at, for the side to move: a
 # half-integer (no count is drawn) uniform within KOMI_NEAR points of 0,
@@ -232,6 +244,17 @@ def ownership_targets(own):
     size = int(round(math.sqrt(own.shape[1])))
     known = own[:, 0] != OWNERSHIP_UNKNOWN
     return own.float().view(-1, size, size) / 100.0, known
+
+
+def ownership_sum_loss(logits, margin):
+    """The squared error of the ownership's sum against the final margin
+    `margin` (N,), NaN unknown, over 19 points: a mean over the positions
+    whose margin is known (0 where none is)."""
+    known = ~torch.isnan(margin)
+    if not known.any():
+        return torch.zeros((), device=logits.device)
+    summed = torch.tanh(logits.float()[known]).sum(dim=(1, 2))
+    return (((summed - margin[known]) / 19.0) ** 2).mean()
 
 
 def ownership_loss(logits, target, known):
@@ -459,6 +482,8 @@ def main():
     ap.add_argument("--value-fraction", type=float, default=None)
     ap.add_argument("--ownership-weight", type=float, default=None)
     ap.add_argument("--reply-weight", type=float, default=None, help="the reply policy's loss weight (default 0.15)")
+    ap.add_argument("--ownership-sum-weight", type=float, default=None,
+                    help="the weight of the ownership's sum against the final margin (default 0: off; module doc)")
     ap.add_argument("--score-weight", type=float, default=None, help="the final margin's loss weight, with a score head (default 0.02)")
     ap.add_argument("--komi-vary", type=float, default=None,
                     help="share of the value's positions with a known final margin taught at a drawn komi (default 0.5)")
@@ -656,6 +681,10 @@ def main():
         if own_t is not None and own_known.any():
             own_loss = ownership_loss(own, own_t, own_known)
             loss = loss + config["ownership_weight"] * own_loss
+        if own is not None and mtr is not None:
+            # The game's margin, whatever komi the position was taught at:
+            # the ownership is the board's, not the komi's.
+            loss = loss + config["ownership_sum_weight"] * ownership_sum_loss(own, mtr[idx])
         opt.zero_grad(set_to_none=True)
         # Without it (--value-only, and no position of the batch taught the
         # value) the step teaches nothing.
