@@ -919,19 +919,24 @@ const ALL_VALUE: [&str; 4] = [
     "value_share=100",
 ];
 
+/// The playouts' results alone in the tree (the shipped network mixes its
+/// value in at `value_share` 50).
+const PLAYOUTS_ONLY: [&str; 2] = ["--param", "value_share=0"];
+
 #[test]
 fn a_finished_game_is_analysed_as_pass_at_its_count() {
     // On a finished board only pass is searched: kata-analyze and
     // lz-analyze wrote no line at all, and the lead read the network's
     // guess (-2.5 at 50%) where the count is Black's by 1.5. Also where
-    // the value's judgement is each playout's result.
-    for args in [&[][..], &ALL_VALUE[..]] {
+    // the value's judgement is half of each playout's result (the
+    // default) or all of it.
+    for args in [&PLAYOUTS_ONLY[..], &[][..], &ALL_VALUE[..]] {
         finished_game_is_analysed_as_pass_at_its_count(args);
     }
 }
 
 fn finished_game_is_analysed_as_pass_at_its_count(args: &[&str]) {
-    let judged = !args.is_empty();
+    let judged = args != PLAYOUTS_ONLY;
     let mut gtp = walls_game_with(args, &["play B pass", "play W pass"]);
     let (lines, _) = stream(
         &mut gtp,

@@ -426,7 +426,7 @@ mod tests {
         let mut bytes = MAGIC.to_vec();
         for word in [
             2,
-            PLANES,
+            policy.planes,
             policy.channels,
             policy.blocks,
             policy.kernel,
@@ -459,7 +459,7 @@ mod tests {
         let mut bytes = MAGIC.to_vec();
         for word in [
             3,
-            PLANES,
+            without.planes,
             without.channels,
             without.blocks,
             without.kernel,
@@ -633,7 +633,7 @@ mod tests {
         let net = Network::from_bytes(&with_ownership_head(4, 0.01)).expect("version 3");
         assert!(net
             .description()
-            .ends_with("an ownership head of 4 channels"));
+            .contains("an ownership head of 4 channels"));
         let none = Network::from_bytes(&with_ownership_head(0, 0.0)).expect("no head");
         assert!(!none.description().contains("ownership"));
         let mut bytes = with_ownership_head(4, 0.01);
