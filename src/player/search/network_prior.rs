@@ -27,6 +27,13 @@ use crate::player::params::SearchParams;
 /// untried.
 const NETWORK_MIN_SIDE: usize = 9;
 
+/// The board a network's value is believed on: the corpus's games, every
+/// network's teaching, are 19x19. On 9x9 the shipped network's value mixed
+/// in at `value_share` 50 made hane weaker than with no value
+/// (docs/strength.md, "Shipped, its ownership head refitted"), where its
+/// policy still helps.
+const VALUE_SIDE: usize = 19;
+
 thread_local! {
     /// The buffers of the judgements a thread makes (`judge_root`), kept
     /// from pass to pass: a fresh one was 0.8 MB a judgement.
@@ -39,6 +46,9 @@ pub struct NetworkPrior {
     evaluator: Arc<SharedEvaluator>,
     /// The game's komi, which a network that reads the komi is told.
     komi: f32,
+    /// Whether the board is the one the network's value was taught on
+    /// (`VALUE_SIDE`).
+    taught_board: bool,
     wins: u32,
     visits: u32,
     /// The analysis's judgements of the root's position (key None) and of
@@ -80,6 +90,7 @@ impl NetworkPrior {
         Some(NetworkPrior {
             evaluator: Arc::clone(evaluator?),
             komi,
+            taught_board: board.size() == crate::game::BoardSize::square(VALUE_SIDE),
             wins: params.prior_network,
             visits: params.network_visits,
             judged: Arc::default(),
@@ -103,13 +114,15 @@ impl NetworkPrior {
         self.evaluator.heads().value
     }
 
-    /// Whether its value judges positions at the game's komi: a network
-    /// that reads the komi, and was taught at the game's.
-    pub fn values_know_the_komi(&self) -> bool {
-        self.evaluator
-            .heads()
-            .komi
-            .is_some_and(|taught| taught.contains(self.komi))
+    /// Whether its value judges this game: a network that reads the komi,
+    /// taught at the game's komi and on the game's board.
+    pub fn values_judge_the_game(&self) -> bool {
+        self.taught_board
+            && self
+                .evaluator
+                .heads()
+                .komi
+                .is_some_and(|taught| taught.contains(self.komi))
     }
 
     /// Whether the nodes keep its values, for the playouts' results to mix
@@ -117,9 +130,13 @@ impl NetworkPrior {
     /// the game's, since its value then judges the nearest taught komi's
     /// game; with it mixed in, a hopeless game at komi 100 read as open
     /// and was played out. A komi-blind value's komi is the games' it
-    /// learnt from, whatever the game's: mixing it is the caller's call.
+    /// learnt from, whatever the game's: mixing it is the caller's call,
+    /// on the board it was taught on.
     fn keeps_values(&self) -> bool {
-        self.evaluator.heads().komi.is_none() || self.values_know_the_komi()
+        match self.evaluator.heads().komi {
+            None => self.taught_board,
+            Some(_) => self.values_judge_the_game(),
+        }
     }
 
     /// Whether `node` (expanded) has earned the network's prior and has

@@ -279,7 +279,7 @@ impl Search {
             || self
                 .network
                 .as_ref()
-                .is_none_or(|n| n.values_know_the_komi());
+                .is_none_or(|n| n.values_judge_the_game());
         self.playout_komi == komi && values_at_komi
     }
 
@@ -292,7 +292,7 @@ impl Search {
         let judges = self
             .network
             .as_ref()
-            .is_some_and(|n| n.judges_value() && n.values_know_the_komi());
+            .is_some_and(|n| n.judges_value() && n.values_judge_the_game());
         if judges && self.playout_komi == komi {
             self.params.value_share.min(100) as f32 / 100.0
         } else {
