@@ -872,7 +872,8 @@ mod tests {
     #[test]
     fn a_value_that_knows_the_komi_is_shown_as_judged_over_the_tree() {
         // Black's shown win rate and the tree's own (Black to move), a
-        // judge of Black's chance 0.7 in every position, 9x9, komi 7.5.
+        // judge of Black's chance 0.7 in every position, 19x19 (the board
+        // a value is believed on), komi 7.5.
         let rates = |knows_the_komi: bool, value_share: u32| {
             let judge = Judge(
                 0.7,
@@ -889,7 +890,7 @@ mod tests {
                 },
                 ..PlayerConfig::with_shipped_network()
             });
-            let game = Game::new(9, 7.5);
+            let game = Game::new(19, 7.5);
             let stop = AtomicBool::new(false);
             let request = SearchRequest::new(&game, Color::Black, playouts(300), &stop);
             let report = player.search(request);
@@ -924,7 +925,7 @@ mod tests {
 
     #[test]
     fn the_value_weighs_in_the_win_rates_the_search_reports() {
-        let root_win_rate = |chance: f32, value_share: u32| {
+        let root_win_rate_on = |size: usize, chance: f32, value_share: u32| {
             let mut player = Player::new(&PlayerConfig {
                 seed: Some(2),
                 evaluator: Some(shared(Box::new(Judge(
@@ -939,7 +940,7 @@ mod tests {
                 },
                 ..PlayerConfig::with_shipped_network()
             });
-            let game = Game::new(9, 7.5);
+            let game = Game::new(size, 7.5);
             let stop = AtomicBool::new(false);
             let report = player.search(SearchRequest::new(
                 &game,
@@ -949,6 +950,8 @@ mod tests {
             ));
             report.root_win_rate()
         };
+        let root_win_rate =
+            |chance: f32, value_share: u32| root_win_rate_on(19, chance, value_share);
         // Each playout backs up that share of the judgement: all of it,
         // Black's rate is the judge's; half, halfway to the playouts'.
         let neutral = root_win_rate(1.0, 0);
@@ -961,5 +964,8 @@ mod tests {
             (half - (1.0 + neutral) / 2.0).abs() < 0.1,
             "{half} {neutral}"
         );
+        // On 9x9, a board no network's value was taught on, the playouts
+        // alone: the same search whatever the share.
+        assert_eq!(root_win_rate_on(9, 1.0, 100), root_win_rate_on(9, 1.0, 0));
     }
 }
