@@ -783,11 +783,11 @@ fn the_status_line_shows_the_win_rate_measured_whatever_side_the_lead_names() {
     gtp.close();
 }
 
-/// The rate of `hane-score`'s status line for Black on an empty 9x9 board
-/// at `komi`, with `args`.
-fn black_status_rate(args: &[&str], komi: &str) -> f64 {
+/// The rate of `hane-score`'s status line for Black on an empty `size` x
+/// `size` board at `komi`, with `args`.
+fn black_status_rate(args: &[&str], size: usize, komi: &str) -> f64 {
     let mut gtp = Gtp::start_with(args);
-    gtp.ok("boardsize 9");
+    gtp.ok(&format!("boardsize {size}"));
     gtp.ok(&format!("komi {komi}"));
     let text = gtp.ok("hane-score b");
     gtp.close();
@@ -796,40 +796,35 @@ fn black_status_rate(args: &[&str], komi: &str) -> f64 {
 
 #[test]
 fn win_rates_shown_are_against_the_game_s_komi_with_the_value_head_mixed_in() {
-    // The shipped value head knows no komi: mixed into the tree (value_share),
-    // it showed Black 17-39% at komi 150, where Black cannot win on 81
-    // points, and 85-90% at -150, where Black cannot lose. What is shown
-    // is the playouts' share won against the game's komi.
-    let args = [
-        "--threads",
-        "1",
-        "--playouts",
-        "300",
-        "--seed",
-        "1",
-        "--param",
-        "value_share=100",
-    ];
-    let cannot_win = black_status_rate(&args, "150");
-    assert!(cannot_win <= 5.0, "{cannot_win}% at komi 150");
-    let cannot_lose = black_status_rate(&args, "-150");
-    assert!(cannot_lose >= 95.0, "{cannot_lose}% at komi -150");
+    // A komi-blind value head, mixed into the tree (value_share), showed
+    // Black 17-39% at komi 150 on 9x9, where Black cannot win on 81
+    // points, and 85-90% at -150, where Black cannot lose. The shipped
+    // network reads the komi, and on 19x19, the board its value is
+    // believed on, its value is mixed in at the default share where the
+    // komi is one it was taught: elsewhere what is shown is the playouts'
+    // share won against the game's komi.
+    let args = ["--threads", "1", "--playouts", "300", "--seed", "1"];
+    let cannot_win = black_status_rate(&args, 19, "400");
+    assert!(cannot_win <= 5.0, "{cannot_win}% at komi 400");
+    let cannot_lose = black_status_rate(&args, 19, "-400");
+    assert!(cannot_lose >= 95.0, "{cannot_lose}% at komi -400");
 }
 
 #[test]
 fn a_network_is_believed_only_at_the_komis_it_was_taught() {
     // data/training's network reads the komi but was taught at 6.5 and
     // 7.5 alone: with all of each result its value's, it showed Black 38%
-    // at komi 150, where Black cannot win on 81 points. Where the game's
-    // komi is not one it was taught, the playouts' share won is shown.
+    // at komi 150 on 9x9, where Black cannot win on 81 points. Where the
+    // game's komi is not one it was taught, the playouts' share won is
+    // shown; 19x19, the board its value is believed on.
     let mut args = vec!["--threads", "1", "--playouts", "300", "--seed", "1"];
     args.extend_from_slice(&ALL_VALUE);
-    let cannot_win = black_status_rate(&args, "150");
-    assert!(cannot_win <= 5.0, "{cannot_win}% at komi 150");
-    let cannot_lose = black_status_rate(&args, "-150");
-    assert!(cannot_lose >= 95.0, "{cannot_lose}% at komi -150");
+    let cannot_win = black_status_rate(&args, 19, "400");
+    assert!(cannot_win <= 5.0, "{cannot_win}% at komi 400");
+    let cannot_lose = black_status_rate(&args, 19, "-400");
+    assert!(cannot_lose >= 95.0, "{cannot_lose}% at komi -400");
     // At a komi it was taught, what is shown is its value's judgement.
-    let taught = black_status_rate(&args, "7.5");
+    let taught = black_status_rate(&args, 19, "7.5");
     assert!((5.0..=95.0).contains(&taught), "{taught}% at komi 7.5");
 }
 
@@ -894,14 +889,62 @@ fn lizzie_s_candidates_are_not_forced_to_even() {
     gtp.close();
 }
 
-/// 9x9 with a Black wall on E and a White wall on F, so that Black wins
-/// by 1.5 at komi 7.5, then `passes`, `args` added to the engine's.
-fn walls_game_with(args: &[&str], passes: &[&str]) -> Gtp {
-    let mut commands = vec!["boardsize 9".to_string(), "komi 7.5".to_string()];
-    for row in 1..=9 {
-        commands.push(format!("play B E{row}"));
-        commands.push(format!("play W F{row}"));
+/// A finished board, each side's area one column more or less than half
+/// the board, so that Black wins by the side less 7.5 at komi 7.5.
+#[derive(Clone, Copy, Debug)]
+enum Finished {
+    /// 9x9 with a Black wall on E and a White wall on F: Black by 1.5.
+    Walls9,
+    /// 19x19, Black's columns A to K, White's L to T, each side's stones
+    /// filling its own columns but for one-point eyes on every other
+    /// point of every other line: every string pass-alive, and no move
+    /// left to either side but pass (an eye of one's own, or a suicide).
+    /// Black by 11.5.
+    Eyes19,
+}
+
+impl Finished {
+    fn size(self) -> usize {
+        match self {
+            Finished::Walls9 => 9,
+            Finished::Eyes19 => 19,
+        }
     }
+
+    /// Black's lead by the count at komi 7.5.
+    fn count(self) -> f64 {
+        self.size() as f64 - 7.5
+    }
+
+    /// The `play` commands that set the board.
+    fn plays(self) -> Vec<String> {
+        const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
+        let size = self.size();
+        let mut plays = Vec::new();
+        for (col, &column) in COLUMNS.iter().enumerate().take(size) {
+            let color = if col <= size / 2 { "B" } else { "W" };
+            for row in 0..size {
+                let wall = col == size / 2 || col == size / 2 + 1;
+                let stone = match self {
+                    Finished::Walls9 => wall,
+                    Finished::Eyes19 => wall || col % 2 == 0 || row % 2 == 0,
+                };
+                if stone {
+                    plays.push(format!("play {color} {}{}", column as char, row + 1));
+                }
+            }
+        }
+        plays
+    }
+}
+
+/// `board` at komi 7.5, then `passes`, `args` added to the engine's.
+fn finished_game_with(board: Finished, args: &[&str], passes: &[&str]) -> Gtp {
+    let mut commands = vec![
+        format!("boardsize {}", board.size()),
+        "komi 7.5".to_string(),
+    ];
+    commands.extend(board.plays());
     commands.extend(passes.iter().map(|p| p.to_string()));
     let commands: Vec<&str> = commands.iter().map(String::as_str).collect();
     let mut all = vec!["--threads", "2", "--seed", "1"];
@@ -911,7 +954,8 @@ fn walls_game_with(args: &[&str], passes: &[&str]) -> Gtp {
 
 /// The network in training (data/training), which reads the komi, with
 /// all of each playout's result its value's: the tree's win rates are
-/// then what a client is shown, and the value judges every position.
+/// then what a client is shown, and on 19x19 at a komi it was taught the
+/// value judges every position.
 const ALL_VALUE: [&str; 4] = [
     "--network",
     concat!(env!("CARGO_MANIFEST_DIR"), "/data/training/net.bin"),
@@ -928,14 +972,22 @@ fn a_finished_game_is_analysed_as_pass_at_its_count() {
     // On a finished board only pass is searched: kata-analyze and
     // lz-analyze wrote no line at all, and the lead read the network's
     // guess (-2.5 at 50%) where the count is Black's by 1.5. Also where
-    // `value_share` asks half of each result (the default) or all of it.
-    for args in [&PLAYOUTS_ONLY[..], &[][..], &ALL_VALUE[..]] {
-        finished_game_is_analysed_as_pass_at_its_count(args);
+    // `value_share` asks half of each result (the default) or all of it:
+    // on 19x19, where a network's value is believed, the finished game is
+    // still judged by its count.
+    for (board, args) in [
+        (Finished::Walls9, &PLAYOUTS_ONLY[..]),
+        (Finished::Walls9, &[][..]),
+        (Finished::Eyes19, &PLAYOUTS_ONLY[..]),
+        (Finished::Eyes19, &[][..]),
+        (Finished::Eyes19, &ALL_VALUE[..]),
+    ] {
+        finished_game_is_analysed_as_pass_at_its_count(board, args);
     }
 }
 
-fn finished_game_is_analysed_as_pass_at_its_count(args: &[&str]) {
-    let mut gtp = walls_game_with(args, &["play B pass", "play W pass"]);
+fn finished_game_is_analysed_as_pass_at_its_count(board: Finished, args: &[&str]) {
+    let mut gtp = finished_game_with(board, args, &["play B pass", "play W pass"]);
     let (lines, _) = stream(
         &mut gtp,
         "kata-analyze B 20 rootInfo true ownership true",
@@ -950,13 +1002,12 @@ fn finished_game_is_analysed_as_pass_at_its_count(args: &[&str]) {
         .find(|(key, _)| key == "rootInfo")
         .unwrap_or_else(|| panic!("no rootInfo: {line}"));
     // Black's, who is to move.
+    let context = format!("{board:?} {args:?}: {line}");
     assert!(
-        (number_in(root, "scoreLead", line) - 1.5).abs() < 0.1,
-        "{line}"
+        (number_in(root, "scoreLead", line) - board.count()).abs() < 0.1,
+        "{context}"
     );
-    // 9x9: no network's value is believed there, whatever `value_share`
-    // asks, so the playouts alone, all of which Black wins.
-    assert_eq!(number_in(root, "winrate", line), 1.0, "{line}");
+    assert_eq!(number_in(root, "winrate", line), 1.0, "{context}");
     assert!(line.contains(" ownership "), "{line}");
     let (lz, _) = stream(&mut gtp, "lz-analyze B 20", 1, "name");
     assert!(lz[0].starts_with("info move pass visits "), "{lz:?}");
@@ -967,15 +1018,19 @@ fn finished_game_is_analysed_as_pass_at_its_count(args: &[&str]) {
 fn a_pass_that_ends_the_game_reads_the_count() {
     // After Black's pass White may end the game by passing: that pass's
     // lead is the count (Black by 1.5, so White's -1.5) and it loses;
-    // also where the value head's judgement is each playout's result (the
-    // game's end is judged by its count).
-    for args in [&[][..], &ALL_VALUE[..]] {
-        pass_that_ends_the_game_reads_the_count(args);
+    // also on 19x19 where the value head's judgement is each playout's
+    // result (the game's end is judged by its count).
+    for (board, args) in [
+        (Finished::Walls9, &[][..]),
+        (Finished::Eyes19, &[][..]),
+        (Finished::Eyes19, &ALL_VALUE[..]),
+    ] {
+        pass_that_ends_the_game_reads_the_count(board, args);
     }
 }
 
-fn pass_that_ends_the_game_reads_the_count(args: &[&str]) {
-    let mut gtp = walls_game_with(args, &["play B pass"]);
+fn pass_that_ends_the_game_reads_the_count(board: Finished, args: &[&str]) {
+    let mut gtp = finished_game_with(board, args, &["play B pass"]);
     let (lines, _) = stream(&mut gtp, "kata-analyze W 20", 3, "name");
     let line = lines.last().expect("info lines");
     let fields = katago_fields(line);
@@ -983,11 +1038,12 @@ fn pass_that_ends_the_game_reads_the_count(args: &[&str]) {
         .iter()
         .find(|(key, tokens)| key == "info" && tokens.get(1).map(String::as_str) == Some("pass"))
         .unwrap_or_else(|| panic!("no pass: {line}"));
+    let context = format!("{board:?} {args:?}: {line}");
     assert!(
-        (number_in(pass, "scoreLead", line) + 1.5).abs() < 0.01,
-        "{line}"
+        (number_in(pass, "scoreLead", line) + board.count()).abs() < 0.01,
+        "{context}"
     );
-    assert_eq!(number_in(pass, "winrate", line), 0.0, "{line}");
-    assert_eq!(number_in(pass, "scoreStdev", line), 0.0, "{line}");
+    assert_eq!(number_in(pass, "winrate", line), 0.0, "{context}");
+    assert_eq!(number_in(pass, "scoreStdev", line), 0.0, "{context}");
     gtp.close();
 }

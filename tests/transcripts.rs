@@ -263,16 +263,17 @@ fn reg_genmove_does_not_count_towards_resigning() {
 #[test]
 fn a_hopeless_game_at_a_komi_the_network_was_not_taught_is_resigned() {
     // data/training's network reads the komi but was taught at 6.5 and
-    // 7.5 alone: all of each result its value's, a game at komi 100 read
-    // as open (its value judged the nearest taught komi's game) and was
-    // played out. Its value is kept only at komis it was taught.
+    // 7.5 alone: all of each result its value's, a 9x9 game at komi 100
+    // read as open (its value judged the nearest taught komi's game) and
+    // was played out. Its value is kept only at komis it was taught; on
+    // 19x19, the board its value is believed on, at 150 playouts a move.
     let args = [
         "--network",
         concat!(env!("CARGO_MANIFEST_DIR"), "/data/training/net.bin"),
         "--param",
         "value_share=100",
     ];
-    let mut gtp = hopeless_game_with(&args, 9, "100", "3000", 11);
+    let mut gtp = hopeless_game_with(&args, 19, "1000", "150", 46);
     assert_ne!(gtp.ok("genmove b"), "resign");
     assert_eq!(gtp.ok("genmove b"), "resign");
 }

@@ -164,14 +164,23 @@ impl NetworkPrior {
         }
         let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
         let evaluation = self.evaluate(board, to_move, recent, scratch);
+        let settled = settled_count(board);
         if let Some(chance) = evaluation.win_chance.filter(|_| self.keeps_values()) {
+            // A settled board's value is its count's result, as its area
+            // is its count: the network's guess there had the root of a
+            // finished 19x19 game at 0.99999 where every playout was won.
+            let chance = match settled.and_then(|count| self.settled(count).win_chance) {
+                Some(black) if to_move == Color::Black => black,
+                Some(black) => 1.0 - black,
+                None => chance,
+            };
             // The node's statistics are its mover's, the opponent of the
             // side to move that the value judges for.
             n.set_value(1.0 - chance);
         }
         if let Some(area) = evaluation.area_difference() {
             // Only the report reads the area: a settled board's is its count.
-            let area = settled_count(board).unwrap_or(to_move.sign() * area);
+            let area = settled.unwrap_or(to_move.sign() * area);
             tree.set_network_area(node, area);
         }
         let policy = policy_over(&evaluation, board, &moves);
