@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::tree::{NodeId, Tree, PASS};
+use super::tree::{chance_for, NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{settled_count, PlayoutBoard, Point};
 use crate::player::network::{
@@ -169,11 +169,9 @@ impl NetworkPrior {
             // A settled board's value is its count's result, as its area
             // is its count: the network's guess there had the root of a
             // finished 19x19 game at 0.99999 where every playout was won.
-            let chance = match settled.and_then(|count| self.settled(count).win_chance) {
-                Some(black) if to_move == Color::Black => black,
-                Some(black) => 1.0 - black,
-                None => chance,
-            };
+            let chance = settled
+                .and_then(|count| self.settled(count).win_chance)
+                .map_or(chance, |black| chance_for(to_move, black));
             // The node's statistics are its mover's, the opponent of the
             // side to move that the value judges for.
             n.set_value(1.0 - chance);
@@ -282,10 +280,7 @@ impl NetworkPrior {
         let judged = symmetric_judgement(&*self.evaluator, position, self.komi, scratch)?;
         Some(Judgement {
             area: to_move.sign() * judged.area,
-            win_chance: judged.win_chance.map(|c| match to_move {
-                Color::Black => c,
-                Color::White => 1.0 - c,
-            }),
+            win_chance: judged.win_chance.map(|c| chance_for(to_move, c)),
         })
     }
 

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use super::tree::{NodeId, Tree};
+use super::tree::{chance_for, NodeId, Tree};
 use crate::game::Color;
 
 /// The network's judgement at node `id` of `tree` from its judgements of
@@ -40,13 +40,7 @@ pub fn black_values(tree: &Tree, root_to_move: Color) -> HashMap<NodeId, f32> {
         let Some(chance) = tree.node(id).value() else {
             continue;
         };
-        values.insert(
-            id,
-            match mover {
-                Color::Black => chance,
-                Color::White => 1.0 - chance,
-            },
-        );
+        values.insert(id, chance_for(mover, chance));
         for (child, node) in tree.child_nodes(id) {
             if node.has_network() {
                 stack.push((child, mover.opponent()));

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
+use crate::game::Color;
 use crate::player::board::Point;
 
 pub use crate::player::board::PASS;
@@ -280,6 +281,16 @@ impl Node {
             let half_wins = self.amaf_half_wins.load(RELAXED);
             self.amaf_half_wins.store(half_wins + result, RELAXED);
         }
+    }
+}
+
+/// `color`'s winning chance where Black's is `black_chance`, or Black's
+/// where `color`'s is: White's is 1 less Black's, so the one mapping goes
+/// both ways. A node's value (`Node::value`) is its mover's.
+pub fn chance_for(color: Color, black_chance: f32) -> f32 {
+    match color {
+        Color::Black => black_chance,
+        Color::White => 1.0 - black_chance,
     }
 }
 

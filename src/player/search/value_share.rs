@@ -6,7 +6,7 @@
 //! (`network_visits`), so a playout's judged position is the last such
 //! node it went through.
 
-use super::tree::{HalfWins, Tree};
+use super::tree::{chance_for, HalfWins, Tree};
 use super::worker::Step;
 use crate::game::Color;
 use crate::player::rng::FastRng;
@@ -57,10 +57,7 @@ fn deepest_value(tree: &Tree, path: &[Step], root_to_move: Color) -> Option<f32>
         } else {
             root_to_move
         };
-        Some(match mover {
-            Color::Black => chance,
-            Color::White => 1.0 - chance,
-        })
+        Some(chance_for(mover, chance))
     })
 }
 
