@@ -23,6 +23,8 @@ pub use playout_board::{
     colour_code, PlayoutBoard, Point, BLACK, EDGE, EMPTY, MAX_POINTS, PASS, WHITE,
 };
 pub use selfatari::is_bad_self_atari;
+#[cfg(test)]
+pub use settled::filled_board;
 pub use settled::settled_count;
 #[cfg(test)]
 pub use setup::board_with;

@@ -134,50 +134,61 @@ fn all_pass_alive(board: &PlayoutBoard, color: Color, regions: &[Region]) -> boo
         })
 }
 
+/// A `size` x `size` board (odd) filled to the end, for tests: Black on
+/// the left half, the middle column included, White on the right, each
+/// one string with two one-point eyes, so settled, Black's by `size`
+/// points of area; `change` edits the rows (top first, `X` Black, `O`
+/// White, `.` empty) first.
+#[cfg(test)]
+pub fn filled_board(size: usize, change: impl FnOnce(&mut Vec<Vec<u8>>)) -> PlayoutBoard {
+    let edge = [1, size - 2];
+    let mut rows: Vec<Vec<u8>> = (0..size)
+        .map(|y| {
+            (0..size)
+                .map(|x| {
+                    let eye = edge.contains(&x) && edge.contains(&y);
+                    match (eye, x < size.div_ceil(2)) {
+                        (true, _) => b'.',
+                        (false, true) => b'X',
+                        (false, false) => b'O',
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    change(&mut rows);
+    let text: Vec<String> = rows
+        .iter()
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect();
+    let rows: Vec<&str> = text.iter().map(String::as_str).collect();
+    PlayoutBoard::from_rows(&rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// 9x9: Black on columns A-E, White on F-J, each with two one-point
-    /// eyes; `change` edits the rows first.
-    fn filled(change: impl FnOnce(&mut Vec<Vec<u8>>)) -> PlayoutBoard {
-        let mut rows: Vec<Vec<u8>> = (0..9)
-            .map(|y| {
-                (0..9)
-                    .map(|x| {
-                        let eye = (x == 1 || x == 7) && (y == 1 || y == 7);
-                        match (eye, x < 5) {
-                            (true, _) => b'.',
-                            (false, true) => b'X',
-                            (false, false) => b'O',
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        change(&mut rows);
-        let text: Vec<String> = rows
-            .iter()
-            .map(|r| String::from_utf8_lossy(r).into_owned())
-            .collect();
-        let rows: Vec<&str> = text.iter().map(String::as_str).collect();
-        PlayoutBoard::from_rows(&rows)
-    }
-
     #[test]
     fn a_board_filled_to_the_end_is_settled_at_its_count() {
-        assert_eq!(settled_count(&filled(|_| {})), Some(9.0));
+        assert_eq!(settled_count(&filled_board(9, |_| {})), Some(9.0));
     }
 
     #[test]
     fn one_eye_a_shared_point_or_room_to_live_is_not_settled() {
         // White fills one of its eyes: one left, not pass-alive.
-        assert_eq!(settled_count(&filled(|rows| rows[1][7] = b'O')), None);
+        assert_eq!(
+            settled_count(&filled_board(9, |rows| rows[1][7] = b'O')),
+            None
+        );
         // A point between the two colours.
-        assert_eq!(settled_count(&filled(|rows| rows[4][4] = b'.')), None);
+        assert_eq!(
+            settled_count(&filled_board(9, |rows| rows[4][4] = b'.')),
+            None
+        );
         // A Black region of a point with no Black stone beside it: the
         // opponent could play there with room around it.
-        let roomy = filled(|rows| {
+        let roomy = filled_board(9, |rows| {
             for row in rows.iter_mut().take(4) {
                 row[0..4].copy_from_slice(b"....");
             }

@@ -359,6 +359,7 @@ pub fn recent_moves(path_moves: &[Point], root: &RecentMoves) -> RecentMoves {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::search::tree::Candidate;
 
     #[test]
     fn recent_moves_take_the_path_then_the_root() {
@@ -381,5 +382,49 @@ mod tests {
         assert_eq!(judged(11.0).win_chance, Some(1.0));
         assert_eq!(judged(5.0).win_chance, Some(0.0));
         assert_eq!(settled_judgement(7.0, 7.0).win_chance, Some(0.5));
+    }
+
+    #[test]
+    fn a_settled_board_s_value_in_the_tree_is_its_count_s_result() {
+        // An evaluator that gives the side to move 0.3 everywhere (komi-
+        // blind, so its value is kept on 19x19): on a settled board the
+        // node's value is the count's result instead, for the player who
+        // moved into it. The network's guess at a finished 19x19 game's
+        // root once had it at 0.99999 where every playout was won.
+        let evaluator = crate::player::network::shared(Box::new(crate::player::network::Uniform {
+            win_chance: Some(0.3),
+            black_ownership: None,
+        }));
+        // Black on A-K, White on L-T: Black's by 19 points of area.
+        let mut board = crate::player::board::filled_board(19, |_| {});
+        assert_eq!(settled_count(&board), Some(19.0));
+        let prior =
+            NetworkPrior::for_board(&SearchParams::default(), &board, Some(&evaluator), 7.5)
+                .expect("a prior on 19x19");
+        // Black to move wins by the count, so White, who moved into the
+        // root, has lost it; White to move has lost, so Black has won.
+        for (to_move, mover_value) in [(Color::Black, 0.0), (Color::White, 1.0)] {
+            let tree = Tree::new(8);
+            let pass = Candidate {
+                mv: PASS,
+                prior_visits: 0,
+                prior_wins: 0.0,
+            };
+            tree.expand(Tree::ROOT, || vec![pass]);
+            let mut scratch = Scratch::new();
+            prior.add(
+                &tree,
+                Tree::ROOT,
+                &mut scratch,
+                &mut board,
+                to_move,
+                &[None; RECENT_MOVES],
+            );
+            assert_eq!(
+                tree.node(Tree::ROOT).value(),
+                Some(mover_value),
+                "{to_move:?}"
+            );
+        }
     }
 }
