@@ -406,27 +406,13 @@ fn query_models_names_the_network_in_use() {
     assert!(!none.contains("64 channels"), "{none}");
 }
 
-/// A board of `width` x `height` filled to the end: Black on the left
-/// half (the middle column included), White on the right, every string
-/// with two one-point eyes; at komi 7.5 Black wins by the board's height
-/// less 7.5 (B+11.5 on 19x19).
+/// A query with `common::filled_board` as its initial stones: at komi
+/// 7.5 Black wins by the board's height less 7.5 (B+11.5 on 19x19).
 fn filled_board_query(id: &str, width: usize, height: usize, visits: u32) -> String {
-    const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-    let eyes = [
-        (1, 1),
-        (1, height - 2),
-        (width - 2, 1),
-        (width - 2, height - 2),
-    ];
-    let mut stones = Vec::new();
-    for (x, &column) in COLUMNS.iter().enumerate().take(width) {
-        for y in 0..height {
-            if !eyes.contains(&(x, y)) {
-                let color = if x < width.div_ceil(2) { "B" } else { "W" };
-                stones.push(json!([color, format!("{}{}", column as char, y + 1)]));
-            }
-        }
-    }
+    let stones: Vec<Value> = common::filled_board(width, height)
+        .into_iter()
+        .map(|(color, vertex)| json!([color, vertex]))
+        .collect();
     json!({
         "id": id, "initialStones": stones, "moves": [], "rules": "tromp-taylor",
         "komi": 7.5, "boardXSize": width, "boardYSize": height,

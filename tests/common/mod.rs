@@ -319,6 +319,32 @@ impl Drop for TempDir {
     }
 }
 
+/// The stones of a `width` x `height` board filled to the end, as (colour,
+/// vertex) pairs: Black on the left half (the middle column included),
+/// White on the right, every string with two one-point eyes, so every
+/// string pass-alive and no move left to either side but pass. At komi
+/// 7.5 Black wins by the board's height less 7.5 where the width is odd
+/// (B+11.5 on 19x19).
+pub fn filled_board(width: usize, height: usize) -> Vec<(&'static str, String)> {
+    const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    let eyes = [
+        (1, 1),
+        (1, height - 2),
+        (width - 2, 1),
+        (width - 2, height - 2),
+    ];
+    let mut stones = Vec::new();
+    for (x, &column) in COLUMNS.iter().enumerate().take(width) {
+        for y in 0..height {
+            if !eyes.contains(&(x, y)) {
+                let color = if x < width.div_ceil(2) { "B" } else { "W" };
+                stones.push((color, format!("{}{}", column as char, y + 1)));
+            }
+        }
+    }
+    stones
+}
+
 /// An SGF main line of `moves` passes, alternating from Black, on a
 /// `size` board: a record that fills up without a stone on the board.
 pub fn passes_sgf(size: usize, moves: usize) -> Vec<u8> {
