@@ -9,7 +9,7 @@
 //! and one analysed in Sabaki read alike.
 
 use crate::game::sgf::{NodeId, SgfTree};
-use crate::game::{Color, Game, Move};
+use crate::game::{Game, Move};
 use crate::player::{RootMove, SearchReport};
 
 /// A position's value from Black's side, as Sabaki keeps it.
@@ -35,14 +35,9 @@ impl Verdict {
     /// changed direction at 50 to 63% (a random walk's 50%), its mean step
     /// 3.5 to 5 points against 5 to 10 (issue 28).
     pub(super) fn new(report: &SearchReport) -> Verdict {
-        let win = f64::from(report.root_shown_win_rate()).clamp(0.0, 1.0);
         Verdict {
-            black_win: match report.to_move {
-                Color::Black => win,
-                Color::White => 1.0 - win,
-            },
-            black_lead: (report.root_visits() > 0)
-                .then_some(f64::from(report.to_move.sign() * report.root_score_lead())),
+            black_win: f64::from(report.root_black_win_rate()).clamp(0.0, 1.0),
+            black_lead: (report.root_visits() > 0).then_some(f64::from(report.black_margin)),
         }
     }
 
@@ -123,7 +118,7 @@ fn percent(rate: f32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Vertex;
+    use crate::game::{Color, Vertex};
     use crate::player::sample_report;
 
     #[test]

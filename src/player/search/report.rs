@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use super::margins::Margins;
 use super::network_score::{black_values, subtree_mean};
 use super::search::Search;
-use super::tree::{NodeId, Tree, PASS};
+use super::tree::{chance_for, NodeId, Tree, PASS};
 use super::worker::Worker;
 use crate::game::{BoardSize, Color, Game, Move, Vertex};
 use crate::player::board::Point;
@@ -183,6 +183,12 @@ impl SearchReport {
             .unwrap_or_else(|| self.root_win_rate())
     }
 
+    /// Black's winning chance in the position, as `root_shown_win_rate`
+    /// shows the side to move's.
+    pub fn root_black_win_rate(&self) -> f32 {
+        chance_for(self.to_move, self.root_shown_win_rate())
+    }
+
     /// `m`'s win rate as a client is shown it (`RootMove::shown_win_rate`).
     pub fn shown_win_rate(&self, m: &RootMove) -> f32 {
         m.shown_win_rate()
@@ -234,15 +240,8 @@ pub fn summarise(
     // Where the tree's win rates are not the playouts' against that komi,
     // the shown ones are read from the margins instead.
     let from_margins = !search.rates_are_against(komi);
-    let side_share = |m: &Margins| {
-        m.black_wins(komi).filter(|_| from_margins).map(|black| {
-            if to_move == Color::Black {
-                black
-            } else {
-                1.0 - black
-            }
-        })
-    };
+    let for_side = |black: f32| chance_for(to_move, black);
+    let side_share = |m: &Margins| m.black_wins(komi).filter(|_| from_margins).map(for_side);
     let sums = WorkerSums::of(search, workers, size);
     let (ownership, ownership_stdev) = sums.ownership();
     let value_share = search.judged_share_against(komi);
@@ -253,13 +252,6 @@ pub fn summarise(
         values,
         value_share,
         komi,
-    };
-    let for_side = |black: f32| {
-        if to_move == Color::Black {
-            black
-        } else {
-            1.0 - black
-        }
     };
     let mut moves: Vec<RootMove> = root_totals(search)
         .iter()
