@@ -77,8 +77,12 @@ pub fn katago_settings(
 
 /// Logs to stderr and, when a file is named, to it too (appended): the
 /// level is --verbose's (warnings; -v info, -vv debug, -vvv trace) unless
-/// RUST_LOG sets one.
-pub fn start_logging(verbose: u8, log_file: Option<&Path>) -> Result<(), String> {
+/// RUST_LOG sets one. A leading `~/` is the home folder. A file that
+/// cannot be opened (a missing folder, no permission, a FIFO no one reads)
+/// is set aside with a warning and the engine starts, as KataGo does: a
+/// client's config naming a log path on another machine (KaTrain's
+/// `~/.katrain/...`) must not stop the engine it starts.
+pub fn start_logging(verbose: u8, log_file: Option<&Path>) {
     let level = match verbose {
         0 => "warn",
         1 => "info",
@@ -87,18 +91,31 @@ pub fn start_logging(verbose: u8, log_file: Option<&Path>) -> Result<(), String>
     };
     let mut builder =
         env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level));
-    match log_file {
+    let mut set_aside = None;
+    let file = log_file.map(home_expanded).and_then(|path| {
+        open_for_appending(&path)
+            .map_err(|e| set_aside = Some(format!("{}: {e}", path.display())))
+            .ok()
+    });
+    match file {
+        Some(file) => builder.target(env_logger::Target::Pipe(Box::new(Tee {
+            file: Mutex::new(file),
+        }))),
         None => builder.target(env_logger::Target::Stderr),
-        Some(path) => {
-            let file = open_for_appending(path)
-                .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
-            builder.target(env_logger::Target::Pipe(Box::new(Tee {
-                file: Mutex::new(file),
-            })))
-        }
     };
     builder.init();
-    Ok(())
+    if let Some(why) = set_aside {
+        log::warn!("cannot open the log file {why}; logging to stderr alone");
+    }
+}
+
+/// `path` with a leading `~/` read as the home folder ($HOME), where there
+/// is one.
+fn home_expanded(path: &Path) -> PathBuf {
+    match (path.strip_prefix("~"), std::env::var_os("HOME")) {
+        (Ok(rest), Some(home)) => Path::new(&home).join(rest),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// Each log line to stderr and to the log file. A write that fails (the

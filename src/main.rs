@@ -241,9 +241,7 @@ fn main() {
     };
     let (settings, not_used) = kata;
     let log_file = cli.log_file.as_deref().or(settings.log_file.as_deref());
-    if let Err(message) = launch::start_logging(cli.verbose, log_file) {
-        refuse(message);
-    }
+    launch::start_logging(cli.verbose, log_file);
     for (key, why) in &not_used {
         log::warn!("config key {key} not used: {why}");
     }

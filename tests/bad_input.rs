@@ -756,8 +756,31 @@ fn printsgf_refuses_what_is_not_a_regular_file() {
     assert_eq!(gtp.send("name"), "= hane");
 }
 
+/// A log file that cannot be opened is set aside with a warning, and the
+/// engine answers on stdout as it would without one (KataGo does the
+/// same); `analysis` and `gtp` answer `query` on their protocol.
+fn serves_despite_the_log_file(args: &[&str], env: &[(&str, &str)]) -> String {
+    let analysis = args.contains(&"analysis");
+    let (input, answer) = if analysis {
+        (r#"{"id":"q","action":"query_version"}"#, r#""id":"q""#)
+    } else {
+        ("name", "= hane")
+    };
+    let mut engine = Gtp::start_with_env(args, env);
+    engine.write_raw(format!("{input}\n").as_bytes());
+    let line = engine.read_line();
+    let (status, stderr) = engine.close();
+    assert!(line.contains(answer), "{args:?}: {line} / {stderr}");
+    assert!(status.success(), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains("cannot open the log file"),
+        "{args:?}: {stderr}"
+    );
+    stderr
+}
+
 #[test]
-fn a_log_file_that_is_a_fifo_no_one_reads_is_refused_at_once() {
+fn a_log_file_that_is_a_fifo_no_one_reads_is_set_aside_at_once() {
     // `--log-file FIFO` (or `logFile` in an analysis config) once held the
     // start-up for ever, with no answer to `name`.
     let temp = TempDir::new("log-fifo");
@@ -774,15 +797,51 @@ fn a_log_file_that_is_a_fifo_no_one_reads_is_refused_at_once() {
         vec!["--log-file", fifo.as_str(), "analysis"],
         vec!["analysis", "-config", config.as_str()],
     ] {
-        let mut child = common::spawn_hane(&args);
-        let status = common::wait_bounded(&mut child, Duration::from_secs(10), &fifo);
-        let stderr = common::stderr_of(&mut child);
-        assert!(!status.success(), "{args:?}: {stderr}");
+        let stderr = serves_despite_the_log_file(&args, &[]);
         assert!(
             stderr.contains("a FIFO that no one reads"),
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// A client's config may name a log file in a folder of the client's own
+/// (KaTrain's `logFile = "~/.katrain/katago_log.txt"`): where that folder
+/// is missing the engine starts all the same, and `~/` is the home folder.
+#[test]
+fn a_config_s_log_file_in_a_missing_folder_does_not_stop_the_engine() {
+    let home = TempDir::new("log-home");
+    let config = home.file(
+        "katrain.cfg",
+        b"logFile = \"~/.katrain/katago_log.txt\"\nmaxVisits = 500\n",
+    );
+    let config = config.to_string_lossy().to_string();
+    let home_dir = home.path().to_string_lossy().to_string();
+    let env = [("HOME", home_dir.as_str())];
+    for args in [
+        vec!["analysis", "-config", config.as_str()],
+        vec!["gtp", "-config", config.as_str()],
+    ] {
+        let stderr = serves_despite_the_log_file(&args, &env);
+        let expanded = home.path().join(".katrain").join("katago_log.txt");
+        assert!(
+            stderr.contains(&expanded.display().to_string()),
+            "{args:?}: {stderr}"
+        );
+    }
+    // With the folder there, the log goes to it.
+    std::fs::create_dir(home.path().join(".katrain")).expect("mkdir");
+    let mut engine = Gtp::start_with_env(&["-v", "analysis", "-config", config.as_str()], &env);
+    engine.write_raw(b"{\"id\":\"q\",\"action\":\"query_version\"}\n");
+    assert!(engine.read_line().contains(r#""id":"q""#));
+    let (status, stderr) = engine.close();
+    assert!(status.success(), "{stderr}");
+    let log = std::fs::read_to_string(home.path().join(".katrain/katago_log.txt"))
+        .expect("the log in the home folder");
+    assert!(
+        !log.is_empty() && !stderr.contains("cannot open"),
+        "{stderr}"
+    );
 }
 
 /// A parent may hand over a non-blocking stdin: "nothing yet" (EAGAIN) was
