@@ -711,6 +711,38 @@ fn genmove_analyze_keeps_to_its_filter() {
 }
 
 #[test]
+fn a_move_the_rules_choose_outside_the_tree_keeps_to_the_filter() {
+    // Where the filtered tree had nothing but the pass (Black allowed only
+    // A1, a suicide; White every point avoided but E5 and the occupied
+    // C3), the rules put the learned prior's play in the pass's place,
+    // unfiltered: C2 was played.
+    let avoided: Vec<String> = (1..=5)
+        .flat_map(|row| ["A", "B", "C", "D", "E"].map(|col| format!("{col}{row}")))
+        .filter(|v| v != "C3" && v != "E5")
+        .collect();
+    for seed in ["1", "2", "3"] {
+        let args = ["--threads", "1", "--playouts", "50", "--seed", seed];
+        let mut gtp = started_with(&args, &["boardsize 5", "play w A2", "play w B1"]);
+        let response = gtp.send("kata-genmove_analyze b 10 allow b A1 1");
+        assert_eq!(
+            response.lines().last(),
+            Some("play pass"),
+            "{seed}: {response}"
+        );
+        let mut gtp = started_with(&args, &["boardsize 5", "play b C3"]);
+        let response = gtp.send(&format!(
+            "lz-genmove_analyze w 10 avoid w {} 1",
+            avoided.join(",")
+        ));
+        let played = response.lines().last().unwrap_or("");
+        assert!(
+            ["play E5", "play pass"].contains(&played),
+            "{seed}: {response}"
+        );
+    }
+}
+
+#[test]
 fn the_search_follows_the_superko_rule_in_force() {
     // Black may only play B1, a two-stone suicide back to the colouring
     // Black faced: the tree refuses it under positional superko, so Black

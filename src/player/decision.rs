@@ -190,11 +190,14 @@ pub(super) fn after_pass_check(
     play.mv.into()
 }
 
-/// The decision kept to the client's filter. The rules may pass on their
-/// own (a scored-out board, the opponent's pass) without the tree; where
-/// pass is filtered out at the root, the search's most visited legal board
-/// move stands in for it, if there is one. Every other decision is a root
-/// move of the tree, which the filter made.
+/// The decision kept to the client's filter. The rules choose moves of
+/// their own, outside the tree that the filter made: a pass (a scored-out
+/// board, the opponent's pass), the capture of a dead string, the learned
+/// prior's play where the tree has none to give. Where the filter forbids
+/// the move chosen, the search's most visited legal board move stands in
+/// for it, else the learned prior's best allowed play, else a pass (no
+/// play is allowed: the client forbade every point, or the one it allowed
+/// is illegal).
 pub(super) fn kept_to_filter(decision: Decision, situation: &Situation) -> Decision {
     let Situation {
         game,
@@ -203,14 +206,14 @@ pub(super) fn kept_to_filter(decision: Decision, situation: &Situation) -> Decis
         filter,
         ..
     } = *situation;
-    if decision != Decision::Pass || filter.allows(color, Move::Pass, 0) {
+    let allowed = |mv: Move| filter.allows(color, mv, 0);
+    if decision.as_move().is_none_or(allowed) {
         return decision;
     }
-    if let Some(play) = report.best_play(game) {
+    if let Some(play) = report.best_play(game).filter(|play| allowed(play.mv)) {
         return play.mv.into();
     }
-    let allowed = |v: Vertex| filter.allows(color, Move::Play(v), 0);
-    prior_choice(game, color, allowed).map_or(decision, Decision::Play)
+    prior_choice(game, color, |v| allowed(Move::Play(v))).map_or(Decision::Pass, Decision::Play)
 }
 
 /// From the search's statistics to a move, with the pass, resign and
