@@ -125,11 +125,12 @@ enum Tool {
             value_parser = board_side
         )]
         sizes: Vec<usize>,
-        /// Light playouts per size.
-        #[arg(long, default_value_t = 200_000)]
+        /// Light playouts per size (at least 1: a rate of none is no
+        /// measurement).
+        #[arg(long, default_value_t = 200_000, value_parser = at_least_one::<u64>)]
         playouts: u64,
-        /// Tree-search playouts per size.
-        #[arg(long, default_value_t = 100_000)]
+        /// Tree-search playouts per size (at least 1).
+        #[arg(long, default_value_t = 100_000, value_parser = at_least_one::<u64>)]
         search_playouts: u64,
         /// Threads of the tree search, sharing its tree and its playouts
         /// (1 to 1024). Without it, the bench also measures 1, 2, 4, ...

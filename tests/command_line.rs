@@ -89,6 +89,14 @@ fn bench_refuses_sizes_hane_does_not_play() {
     }
 }
 
+/// `hane bench --playouts 0` printed `NaN moves/playout, black wins NaN`.
+#[test]
+fn bench_refuses_no_playouts() {
+    for option in ["--playouts", "--search-playouts"] {
+        assert_refused(&["bench", "--sizes", "9", option, "0"], option);
+    }
+}
+
 const QUERY: &str = r#"{"id":"q","moves":[],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9}"#;
 
 /// The engine's options before a subcommand were silently dropped (`hane
