@@ -261,6 +261,17 @@ fn reg_genmove_does_not_count_towards_resigning() {
 }
 
 #[test]
+fn a_hopeless_side_resigns_when_hane_plays_both() {
+    // GoGui's "computer plays both" asks genmove b, genmove w, ... in turn:
+    // the resign rule compared Black's chance with White's at the genmove
+    // before, which was winning, and Black played a lost game to the end.
+    let mut gtp = hopeless_game(9, "100", "3000", 11);
+    assert_ne!(gtp.ok("genmove b"), "resign");
+    assert_ne!(gtp.ok("genmove w"), "resign");
+    assert_eq!(gtp.ok("genmove b"), "resign");
+}
+
+#[test]
 fn a_hopeless_game_at_a_komi_the_network_was_not_taught_is_resigned() {
     // data/training's network reads the komi but was taught at 6.5 and
     // 7.5 alone: all of each result its value's, a 9x9 game at komi 100

@@ -102,8 +102,11 @@ pub struct Player {
     /// The last search, kept between moves for tree reuse.
     search: Option<Search>,
     seed_counter: u64,
-    /// The winning chance of our last genmove, for the resign rule.
-    last_win_rate: Option<f32>,
+    /// The winning chance at each colour's last genmove (by
+    /// `Color::index`), for the resign rule: a client that has hane play
+    /// both sides (GoGui's "computer plays both") asks for the two in
+    /// turn, and the other side's chance says nothing of this one's.
+    last_win_rates: [Option<f32>; 2],
 }
 
 impl Player {
@@ -113,7 +116,7 @@ impl Player {
             threads: config.threads.max(1),
             search: None,
             seed_counter: config.seed.unwrap_or_else(rand::random),
-            last_win_rate: None,
+            last_win_rates: [None; 2],
         }
     }
 
@@ -131,7 +134,7 @@ impl Player {
     /// Forgets the tree (after a new game, say).
     pub fn clear(&mut self) {
         self.search = None;
-        self.last_win_rate = None;
+        self.last_win_rates = [None; 2];
     }
 
     /// Chooses a move for the request's side at its position.
@@ -169,7 +172,7 @@ impl Player {
             } else {
                 self.config.resign_threshold as f32
             },
-            last_win_rate: self.last_win_rate,
+            last_win_rate: self.last_win_rates[color.index()],
         };
         let situation = Situation {
             game,
@@ -190,7 +193,7 @@ impl Player {
         }
         let decision = kept_to_filter(decision, &situation);
         if commit {
-            self.last_win_rate = report.moves.first().map(|m| m.win_rate);
+            self.last_win_rates[color.index()] = report.moves.first().map(|m| m.win_rate);
         } else {
             self.seed_counter = seed_counter;
         }
