@@ -4,7 +4,7 @@
 //! history.
 
 use super::color::Color;
-use super::vertex::{Vertex, MAX_SIZE};
+use super::vertex::{BoardSize, Vertex, MAX_SIZE};
 
 const KEYS_PER_COLOR: usize = MAX_SIZE * MAX_SIZE;
 
@@ -39,4 +39,14 @@ pub fn stone_key(color: Color, vertex: Vertex) -> u64 {
 pub fn to_move_key(color: Color) -> u64 {
     // Past the stone keys' seeds, so that no stone key repeats it.
     splitmix64((TABLE.len() as u64 + 1 + color.index() as u64).wrapping_mul(0x2545_F491_4F6C_DD1D))
+}
+
+/// The key XORed into a position's hash for the board's size: the same colouring on boards of two sizes (two empty boards)
+/// is two positions to a client that keeps analyses by hash (KataGo's
+/// `thisHash` counts the size in too). The rules' own hashes compare
+/// colourings of one board and leave it out.
+pub fn size_key(size: BoardSize) -> u64 {
+    // Past the stone keys' and the side to move's seeds.
+    let index = (TABLE.len() + 3 + size.width * (MAX_SIZE + 1) + size.height) as u64;
+    splitmix64(index.wrapping_mul(0x2545_F491_4F6C_DD1D))
 }

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::query::Include;
-use crate::game::zobrist::{stone_key, to_move_key};
+use crate::game::zobrist::{size_key, stone_key, to_move_key};
 use crate::game::{BoardSize, Color, Game, Move, Symmetry, Vertex};
 use crate::player::{RootMove, SearchReport};
 
@@ -212,7 +212,7 @@ fn position_hash(game: &Game, to_move: Color, symmetric: bool) -> u64 {
     symmetries
         .iter()
         .map(|s| {
-            let mut hash = to_move_key(to_move);
+            let mut hash = to_move_key(to_move) ^ size_key(size);
             for v in Vertex::all(size) {
                 if let Some(color) = board.get(v) {
                     hash ^= stone_key(color, s.vertex(v, size));
@@ -247,6 +247,29 @@ mod tests {
             position_hash(&a, Color::White, false),
             position_hash(&a, Color::Black, false)
         );
+    }
+
+    #[test]
+    fn boards_of_two_sizes_are_two_positions() {
+        let empty = |width, height| {
+            let game = Game::new(BoardSize::new(width, height).expect("size"), 7.5);
+            position_hash(&game, Color::Black, false)
+        };
+        assert_ne!(empty(5, 5), empty(3, 4));
+        assert_ne!(empty(9, 13), empty(13, 9));
+        assert_eq!(empty(9, 9), empty(9, 9));
+        let mut small = Game::new(9, 7.5);
+        let mut large = Game::new(13, 7.5);
+        for game in [&mut small, &mut large] {
+            let c3 = Vertex::parse_gtp("C3").expect("vertex");
+            game.play(Color::Black, Move::Play(c3)).expect("legal");
+        }
+        for symmetric in [false, true] {
+            assert_ne!(
+                position_hash(&small, Color::White, symmetric),
+                position_hash(&large, Color::White, symmetric)
+            );
+        }
     }
 
     #[test]
