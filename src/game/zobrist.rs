@@ -41,10 +41,11 @@ pub fn to_move_key(color: Color) -> u64 {
     splitmix64((TABLE.len() as u64 + 1 + color.index() as u64).wrapping_mul(0x2545_F491_4F6C_DD1D))
 }
 
-/// The key XORed into a position's hash for the board's size: the same colouring on boards of two sizes (two empty boards)
-/// is two positions to a client that keeps analyses by hash (KataGo's
-/// `thisHash` counts the size in too). The rules' own hashes compare
-/// colourings of one board and leave it out.
+/// The key XORed into a position's hash for the board's size: the same
+/// colouring on boards of two sizes (two empty boards) is two positions to
+/// a client that keeps analyses by hash (KataGo's `thisHash` counts the
+/// size in too). The rules' own hashes compare colourings of one board and
+/// leave it out.
 pub fn size_key(size: BoardSize) -> u64 {
     // Past the stone keys' and the side to move's seeds.
     let index = (TABLE.len() + 3 + size.width * (MAX_SIZE + 1) + size.height) as u64;
