@@ -289,10 +289,12 @@ fn first_choice(game: &Game, color: Color, report: &SearchReport, resign: Resign
     // Not scored out, but nearly every point settled (a seki the playouts
     // keep breaking, say): the pass stays where every play searched does
     // clearly worse, as filling a seki's shared liberty gives the group
-    // away.
+    // away. With no play searched nothing says so: every visit on the
+    // pass, each ended at once by the opponent's pass in the tree, reads
+    // an open board as settled (its count as it stands).
     if best.mv == Move::Pass
         && settled_share(game, &report.ownership) >= NEARLY_SETTLED
-        && best_play.is_none_or(|play| play.win_rate < best.win_rate - NO_WORSE)
+        && best_play.is_some_and(|play| play.win_rate < best.win_rate - NO_WORSE)
     {
         return Decision::Pass;
     }
@@ -598,11 +600,17 @@ mod tests {
         let report = report(&game, B, &moves, ownership.clone());
         assert_eq!(first_choice(&game, B, &report, NO_RESIGN), Decision::Pass);
         // A play no worse than the pass is played.
-        let report = self::report(&game, B, &[("pass", 0.6), ("B2", 0.58)], ownership);
+        let report = self::report(&game, B, &[("pass", 0.6), ("B2", 0.58)], ownership.clone());
         assert_eq!(
             first_choice(&game, B, &report, NO_RESIGN),
             Decision::Play(v("B2"))
         );
+        // With no play searched, nothing says every play does worse.
+        let report = self::report(&game, B, &[("pass", 0.6)], ownership);
+        assert!(matches!(
+            first_choice(&game, B, &report, NO_RESIGN),
+            Decision::Play(_)
+        ));
         // On an open board the same numbers play on.
         let open = Game::new(3, 0.5);
         let report = self::report(&open, B, &moves, vec![0.0; 9]);
