@@ -722,6 +722,10 @@ mod tests {
             search
                 .set("score_network", &score_network.to_string())
                 .expect("a value");
+            // Judged nodes 50 playouts deep at most: with fewer, the tree
+            // judges White's pass and Black's reply pass, a finished game
+            // whose count (White's by the komi) is its judgement.
+            search.set("network_visits", "50").expect("a value");
             let mut player = Player::new(&PlayerConfig {
                 seed: Some(5),
                 evaluator: Some(black_owns_all()),
