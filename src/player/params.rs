@@ -114,7 +114,7 @@ impl Default for SearchParams {
             prior_learned_wins_small: 200,
             prior_learned_wins_large: 0,
             prior_network: 500,
-            network_visits: 25,
+            network_visits: 50,
             value_share: 50,
             score_network: 100,
             prior_pattern: 10,
