@@ -85,7 +85,6 @@ pub(super) fn analysis(report: &SearchReport, context: &ResponseSpec) -> Analysi
     let to_move = report.to_move;
     let sign = context.report_as.sign(to_move);
     let owner_sign = context.report_as.ownership_sign(to_move);
-    let rate = |r: f32| round(if sign > 0.0 { r } else { 1.0 - r }, 1e6);
     let include = context.include;
     let move_infos = report
         .played_out()
@@ -101,7 +100,7 @@ pub(super) fn analysis(report: &SearchReport, context: &ResponseSpec) -> Analysi
         root_info: RootInfo {
             current_player: if to_move == Color::Black { "B" } else { "W" },
             visits: report.root_visits(),
-            winrate: rate(report.root_shown_win_rate().clamp(0.0, 1.0)),
+            winrate: reported_rate(report.root_shown_win_rate(), sign),
             score_lead: lead,
             score_selfplay: lead,
             score_stdev: round(report.score_stdev, 1e3),
@@ -126,10 +125,6 @@ fn move_info(
     sign: f32,
     owner_sign: f32,
 ) -> MoveInfo {
-    let rate = |r: f32| {
-        let r = r.clamp(0.0, 1.0);
-        round(if sign > 0.0 { r } else { 1.0 - r }, 1e6)
-    };
     let lead = round(sign * report.score_lead(m), 1e3);
     let pv_len = context.pv_len.map_or(usize::MAX, |n| n.saturating_add(1));
     let pv: Vec<String> = m.pv.iter().take(pv_len).map(Move::to_string).collect();
@@ -139,13 +134,13 @@ fn move_info(
         mv: m.mv.to_string(),
         visits: m.visits,
         edge_visits: m.visits,
-        winrate: rate(report.shown_win_rate(m)),
+        winrate: reported_rate(report.shown_win_rate(m), sign),
         score_mean: lead,
         score_stdev: round(report.score_stdev(m), 1e3),
         score_lead: lead,
         score_selfplay: lead,
         prior: round(m.prior, 1e6),
-        lcb: rate(m.lcb()),
+        lcb: reported_rate(m.lcb(), sign),
         order,
         pv,
         pv_visits: include.pv_visits.then(|| pv_visits.clone()),
@@ -173,6 +168,14 @@ fn grid(size: BoardSize, values: &[f32], sign: f32) -> Vec<f32> {
 
 /// `value` to the nearest multiple of `1 / scale`, so that the JSON
 /// carries the digits that mean something (and -0 as 0).
+/// The side to move's win rate `rate` from the point of view `sign`
+/// names (+1 the side to move's, -1 the other side's), within 0 to 1, to
+/// six decimals.
+fn reported_rate(rate: f32, sign: f32) -> f32 {
+    let rate = rate.clamp(0.0, 1.0);
+    round(if sign > 0.0 { rate } else { 1.0 - rate }, 1e6)
+}
+
 fn round(value: f32, scale: f32) -> f32 {
     (value * scale).round() / scale + 0.0
 }
