@@ -91,12 +91,13 @@ pub fn start_logging(verbose: u8, log_file: Option<&Path>) {
     };
     let mut builder =
         env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level));
-    let mut set_aside = None;
-    let file = log_file.map(home_expanded).and_then(|path| {
-        open_for_appending(&path)
-            .map_err(|e| set_aside = Some(format!("{}: {e}", path.display())))
-            .ok()
-    });
+    let (file, set_aside) = match log_file.map(home_expanded) {
+        None => (None, None),
+        Some(path) => match open_for_appending(&path) {
+            Ok(file) => (Some(file), None),
+            Err(e) => (None, Some(format!("{}: {e}", path.display()))),
+        },
+    };
     match file {
         Some(file) => builder.target(env_logger::Target::Pipe(Box::new(Tee {
             file: Mutex::new(file),
