@@ -53,6 +53,7 @@ fn generated_moves_are_legal_and_played() {
     gtp.ok("clear_board");
     let mut passes = 0;
     let mut moves = 0;
+    let mut ended = "200 moves";
     for turn in 0..200 {
         let color = if turn % 2 == 0 { "b" } else { "w" };
         let letter = color.to_ascii_uppercase();
@@ -60,7 +61,10 @@ fn generated_moves_are_legal_and_played() {
         let legal: Vec<&str> = legal.split_whitespace().collect();
         let played = gtp.ok(&format!("genmove {color}"));
         let recorded = match played.as_str() {
-            "resign" => break,
+            "resign" => {
+                ended = "a resignation";
+                break;
+            }
             "pass" => {
                 passes += 1;
                 format!("{letter}[]")
@@ -77,10 +81,18 @@ fn generated_moves_are_legal_and_played() {
         // genmove plays its move: it is the record's last.
         assert_eq!(last_recorded_move(&mut gtp), recorded, "turn {turn}");
         if passes == 2 {
+            ended = "two passes";
             break;
         }
     }
-    assert!(moves >= 20, "the game lasted {moves} moves");
+    // A game, not passes from the start; with two threads the search is
+    // not repeatable, and one game in fifty (under load) was lost on the
+    // board and resigned at move 19.
+    let resigned = ended == "a resignation";
+    assert!(
+        moves >= 20 || (resigned && moves >= 10),
+        "the game lasted {moves} moves, to {ended}"
+    );
     // The score is the board's Tromp-Taylor count, counted here apart from
     // hane, less the komi; a game the two passes ended is scored in the
     // record as final_score counts it.
