@@ -55,6 +55,10 @@ pub struct SearchParams {
     /// A node's children get the network's prior once the node has this
     /// many playouts; the root's at once.
     pub network_visits: u32,
+    /// The same where the tree backs up the value head's judgement
+    /// (`value_share` above 0, on the board and komi the value was taught:
+    /// 19x19), where judged nodes pay for their cost sooner.
+    pub network_visits_valued: u32,
     /// The share, in percent, of each playout's result backed up the tree
     /// that is the value head's judgement instead: of the deepest position
     /// on the playout's way that the network judged (AlphaGo's mixed leaf
@@ -115,6 +119,7 @@ impl Default for SearchParams {
             prior_learned_wins_large: 0,
             prior_network: 500,
             network_visits: 50,
+            network_visits_valued: 25,
             value_share: 50,
             score_network: 100,
             prior_pattern: 10,
@@ -440,6 +445,14 @@ pub const PARAMS: &[Param] = &[
         doc: "a node's children get the network's prior at this many playouts (the root at once)",
         get: |p| ParamValue::Integer(p.network_visits as u64),
         put: |p, v| p.network_visits = small(v),
+    },
+    Param {
+        name: "network_visits_valued",
+        kind: ParamKind::Integer,
+        range: (0.0, 1e6),
+        doc: "network_visits where the tree backs up the value head's judgement (value_share above 0, 19x19)",
+        get: |p| ParamValue::Integer(p.network_visits_valued as u64),
+        put: |p, v| p.network_visits_valued = small(v),
     },
     Param {
         name: "value_share",

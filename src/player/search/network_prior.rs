@@ -1,5 +1,6 @@
 //! The policy network as the tree's prior: at the root, and at every node
-//! that earns it by its playouts (`network_visits`), the network is asked
+//! that earns it by its playouts (`network_visits`, or
+//! `network_visits_valued` where the value is backed up), the network is asked
 //! once and each child gets sqrt(p) x `prior_network` virtual playouts, all
 //! won, on top of the heuristics' prior it was made with. A network
 //! evaluation costs as much as tens of playouts, so the nodes below the
@@ -87,14 +88,20 @@ impl NetworkPrior {
         if params.prior_network == 0 || board.size().shorter_side() < NETWORK_MIN_SIDE {
             return None;
         }
-        Some(NetworkPrior {
+        let mut prior = NetworkPrior {
             evaluator: Arc::clone(evaluator?),
             komi,
             taught_board: board.size() == crate::game::BoardSize::square(VALUE_SIDE),
             wins: params.prior_network,
             visits: params.network_visits,
             judged: Arc::default(),
-        })
+        };
+        // Where the judged nodes' values are backed up, a judged node is
+        // worth more than its prior alone, and more of them pay.
+        if params.value_share > 0 && prior.keeps_values() {
+            prior.visits = params.network_visits_valued;
+        }
+        Some(prior)
     }
 
     /// Whether its evaluations judge the area (an ownership head): then
@@ -140,7 +147,7 @@ impl NetworkPrior {
     }
 
     /// Whether `node` (expanded) has earned the network's prior and has
-    /// not had it: the root at once, the others at `network_visits`.
+    /// not had it: the root at once, the others at their threshold.
     pub fn is_due(&self, tree: &Tree, node: NodeId) -> bool {
         let n = tree.node(node);
         !n.has_network() && (node == Tree::ROOT || n.playouts() >= self.visits)
@@ -426,5 +433,30 @@ mod tests {
                 "{to_move:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_threshold_is_the_valued_one_where_values_are_backed_up() {
+        let komi_blind =
+            crate::player::network::shared(Box::new(crate::player::network::Uniform {
+                win_chance: Some(0.5),
+                black_ownership: None,
+            }));
+        let params = |value_share: u32| SearchParams {
+            network_visits: 50,
+            network_visits_valued: 25,
+            value_share,
+            ..SearchParams::default()
+        };
+        let visits = |params: &SearchParams, side: usize| {
+            let board = PlayoutBoard::new(crate::game::BoardSize::square(side));
+            NetworkPrior::for_board(params, &board, Some(&komi_blind), 7.5)
+                .expect("a prior")
+                .visits
+        };
+        assert_eq!(visits(&params(50), 19), 25);
+        // No value believed on 9x9; none mixed in at value_share 0.
+        assert_eq!(visits(&params(50), 9), 50);
+        assert_eq!(visits(&params(0), 19), 50);
     }
 }
