@@ -15,6 +15,15 @@ use serde_json::{json, Value};
 /// KataGo's example query, word for word.
 const EXAMPLE: &str = r#"{"id":"foo","initialStones":[["B","Q4"],["B","C4"]],"moves":[["W","P5"],["B","P6"]],"rules":"tromp-taylor","komi":7.5,"boardXSize":19,"boardYSize":19,"analyzeTurns":[0,1,2]}"#;
 
+/// The lower bound of Wilson's 95% score interval for a rate `p` over `n`
+/// trials.
+fn wilson_lower_bound(p: f64, n: f64) -> f64 {
+    let z2 = 1.96f64 * 1.96;
+    let centre = p + z2 / (2.0 * n);
+    let spread = 1.96 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    (centre - spread) / (1.0 + z2 / n)
+}
+
 fn number(value: &Value, key: &str) -> f64 {
     value[key]
         .as_f64()
@@ -46,12 +55,17 @@ fn check_analysis(response: &Value, size: usize) {
         // The lcb is of the win rate it stands beside (one read 0.501448
         // beside a win rate forced to 0.5): its 95% bound, on the side to
         // move's losing side (above the rate where the rate is the
-        // other side's, as KataGo flips both). The lead and the win rate
-        // are two measurements, each shown as it is.
+        // other side's, as KataGo flips both): Wilson's, so that a move
+        // won in its one playout is not shown an lcb of 1. The lead and
+        // the win rate are two measurements, each shown as it is.
         let (rate, lcb) = (number(info, "winrate"), number(info, "lcb"));
         let visits = number(info, "visits");
-        let spread = 1.96 * (rate * (1.0 - rate) / visits).sqrt();
-        assert!((rate - lcb).abs() <= spread + 2e-6, "{info}");
+        let gap = |p: f64| p - wilson_lower_bound(p, visits);
+        let shown_gap = (rate - lcb).abs();
+        assert!(
+            (shown_gap - gap(rate)).abs() <= 2e-6 || (shown_gap - gap(1.0 - rate)).abs() <= 2e-6,
+            "{info}"
+        );
         assert!(number(info, "scoreStdev") >= 0.0, "{info}");
         assert_eq!(info["visits"], info["edgeVisits"]);
         let visits = number(info, "visits");

@@ -469,8 +469,8 @@ mod tests {
         assert_eq!(
             line(&sample_report(), Dialect::LeelaZero, 0, usize::MAX, false).as_deref(),
             Some(
-                "info move B2 visits 300 winrate 6000 prior 2000 lcb 5446 order 0 pv B2 C2 pass \
-info move pass visits 50 winrate 3000 prior 1000 lcb 1730 order 1 pv pass"
+                "info move B2 visits 300 winrate 6000 prior 2000 lcb 5436 order 0 pv B2 C2 pass \
+info move pass visits 50 winrate 3000 prior 1000 lcb 1910 order 1 pv pass"
             )
         );
     }
@@ -479,7 +479,7 @@ info move pass visits 50 winrate 3000 prior 1000 lcb 1730 order 1 pv pass"
     fn katago_info_line_with_ownership_from_the_top_row() {
         let line = line(&sample_report(), Dialect::KataGo, 0, 1, true).expect("a line");
         assert!(line.starts_with(
-            "info move B2 visits 300 winrate 0.600000 scoreMean 2.500 scoreStdev 12.500 scoreLead 2.500 prior 0.200000 lcb 0.544"
+            "info move B2 visits 300 winrate 0.600000 scoreMean 2.500 scoreStdev 12.500 scoreLead 2.500 prior 0.200000 lcb 0.543"
         ));
         // C3 (top right, White's) comes third, seen by White as +1.
         assert!(line.ends_with(
