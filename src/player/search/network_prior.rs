@@ -132,6 +132,12 @@ impl NetworkPrior {
                 .is_some_and(|taught| taught.contains(self.komi))
     }
 
+    /// Whether the values the nodes keep, if any, judge this game: none
+    /// kept, or kept where they judge it.
+    pub fn mixed_values_judge_the_game(&self) -> bool {
+        !self.keeps_values() || self.values_judge_the_game()
+    }
+
     /// Whether the nodes keep its values, for the playouts' results to mix
     /// in (`value_share`): not where it reads the komi and was not taught
     /// the game's, since its value then judges the nearest taught komi's

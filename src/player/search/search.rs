@@ -273,13 +273,15 @@ impl Search {
     /// Whether the tree's win rates are the playouts' shares won against
     /// `komi`: counted with that komi, and any value head's judgement
     /// mixed into their results (`value_share`) made at it too (a network
-    /// that reads the komi is given the game's).
+    /// that reads the komi is given the game's), or none mixed in at all
+    /// (on a board where no value is believed, 9x9 among them, the nodes
+    /// keep none whatever `value_share` asks).
     pub fn rates_are_against(&self, komi: f32) -> bool {
         let values_at_komi = self.params.value_share == 0
             || self
                 .network
                 .as_ref()
-                .is_none_or(|n| n.values_judge_the_game());
+                .is_none_or(|n| n.mixed_values_judge_the_game());
         self.playout_komi == komi && values_at_komi
     }
 
