@@ -59,10 +59,6 @@ pub struct SearchParams {
     /// (`value_share` above 0, on the board and komi the value was taught:
     /// 19x19), where judged nodes pay for their cost sooner.
     pub network_visits_valued: u32,
-    /// The root's prior from the network's policy averaged over the
-    /// board's symmetries (eight evaluations once a search) rather than
-    /// one orientation's.
-    pub network_root_symmetries: bool,
     /// The share, in percent, of each playout's result backed up the tree
     /// that is the value head's judgement instead: of the deepest position
     /// on the playout's way that the network judged (AlphaGo's mixed leaf
@@ -124,7 +120,6 @@ impl Default for SearchParams {
             prior_network: 500,
             network_visits: 50,
             network_visits_valued: 25,
-            network_root_symmetries: false,
             value_share: 50,
             score_network: 100,
             prior_pattern: 10,
@@ -458,14 +453,6 @@ pub const PARAMS: &[Param] = &[
         doc: "network_visits where the tree backs up the value head's judgement (value_share above 0, 19x19)",
         get: |p| ParamValue::Integer(p.network_visits_valued as u64),
         put: |p, v| p.network_visits_valued = small(v),
-    },
-    Param {
-        name: "network_root_symmetries",
-        kind: ParamKind::Flag,
-        range: FLAG,
-        doc: "the root's network prior averaged over the board's symmetries",
-        get: |p| ParamValue::Flag(p.network_root_symmetries),
-        put: |p, v| p.network_root_symmetries = flag(v),
     },
     Param {
         name: "value_share",

@@ -45,5 +45,5 @@ pub use evaluator::KomiRange;
 pub use forward::Network;
 pub use network_file::{describe_weights, evaluate_weights_on_empty_board};
 pub use planes::{play_and_remember, write_planes, RecentMoves, PLANES, RECENT_MOVES};
-pub use symmetric::{symmetric_judgement, symmetric_policy, symmetries_of, Judgement};
+pub use symmetric::{symmetric_judgement, symmetries_of, Judgement};
 pub use uniform::Uniform;

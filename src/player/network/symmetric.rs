@@ -7,13 +7,11 @@
 //! evaluator answers the orientations it has seen (the search's own is
 //! one) and the calling thread's buffers serve all of them; nothing is
 //! locked across an evaluation. For the analysis's judgements (eight
-//! evaluations a position on a square) and, where the parameters ask for
-//! it, the root's prior (`symmetric_policy`): not for the search's other
-//! nodes.
+//! evaluations a position on a square), not the search's.
 
-use super::evaluator::{softmax, Evaluator, Position, Scratch};
+use super::evaluator::{Evaluator, Position, Scratch};
 use super::planes::RecentMoves;
-use crate::game::{Color, Symmetry, Vertex};
+use crate::game::{Color, Symmetry};
 use crate::player::board::{turned, PlayoutBoard};
 
 /// How many evaluations `symmetric_judgement` asks for on `board`: what a
@@ -74,41 +72,6 @@ pub fn symmetric_judgement(
         area,
         win_chance: chances.map(|sum| sum / count).filter(|c| c.is_finite()),
     })
-}
-
-/// `to_move`'s move probabilities on `board`, averaged over the same
-/// symmetries, indexed as an evaluation's logits (row-major from A1, the
-/// pass last): one orientation after a stone at E5 on 9x9 gives D3 0.38
-/// and its mirror image D7 0.06, and the search follows the first.
-pub fn symmetric_policy(
-    evaluator: &dyn Evaluator,
-    (board, to_move, recent): (&PlayoutBoard, Color, &RecentMoves),
-    komi: f32,
-    scratch: &mut Scratch,
-) -> Vec<f32> {
-    let size = board.size();
-    let points = size.points();
-    let symmetries = Symmetry::of(size);
-    let mut sum = vec![0.0f32; points + 1];
-    for &symmetry in symmetries {
-        let mut image = turned(board, symmetry);
-        let recent = recent.map(|p| p.map(|p| image.point(symmetry.vertex(board.vertex(p), size))));
-        let position = Position {
-            board: &mut image,
-            to_move,
-            recent: &recent,
-            komi,
-        };
-        let mut probabilities = evaluator.evaluate(position, scratch).logits.clone();
-        softmax(&mut probabilities);
-        for vertex in Vertex::all(size) {
-            sum[size.index(vertex)] += probabilities[size.index(symmetry.vertex(vertex, size))];
-        }
-        sum[points] += probabilities[points];
-    }
-    let count = symmetries.len() as f32;
-    sum.iter_mut().for_each(|p| *p /= count);
-    sum
 }
 
 #[cfg(test)]
@@ -221,35 +184,5 @@ mod tests {
         let judged =
             symmetric_judgement(&net, (&rectangle, Color::Black, &none), 7.5, &mut scratch);
         assert!(judged.is_some_and(|j| j.area.is_finite()));
-    }
-
-    #[test]
-    fn the_symmetric_policy_gives_mirror_images_one_probability() {
-        let net = Network::shipped();
-        let mut scratch = Scratch::new();
-        let mut board = PlayoutBoard::new(BoardSize::square(9));
-        let e5 = board.point(Vertex::parse_gtp("E5").expect("vertex"));
-        board.play(e5, Color::Black);
-        let recent = [Some(e5), None, None, None];
-        let size = board.size();
-        let at = |policy: &[f32], v: &str| policy[size.index(Vertex::parse_gtp(v).expect("v"))];
-        let averaged = symmetric_policy(&net, (&board, Color::White, &recent), 7.5, &mut scratch);
-        let d3 = at(&averaged, "D3");
-        for image in ["F3", "D7", "F7", "C4", "G4", "C6", "G6"] {
-            assert!((at(&averaged, image) - d3).abs() < 1e-5, "{image}");
-        }
-        let total: f32 = averaged.iter().sum();
-        assert!((total - 1.0).abs() < 1e-4, "{total}");
-        // One orientation alone tells them apart (what the average is for).
-        let mut plain = board.clone();
-        let position = Position {
-            board: &mut plain,
-            to_move: Color::White,
-            recent: &recent,
-            komi: 7.5,
-        };
-        let mut one = net.evaluate(position, &mut scratch).logits.clone();
-        softmax(&mut one);
-        assert!((at(&one, "D3") - at(&one, "D7")).abs() > 0.05);
     }
 }

@@ -18,8 +18,8 @@ use super::tree::{chance_for, NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{settled_count, PlayoutBoard, Point};
 use crate::player::network::{
-    play_and_remember, softmax, symmetric_judgement, symmetric_policy, symmetries_of, Evaluation,
-    Evaluator, Judgement, Position, RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES,
+    play_and_remember, softmax, symmetric_judgement, symmetries_of, Evaluation, Evaluator,
+    Judgement, Position, RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES,
 };
 use crate::player::params::SearchParams;
 
@@ -52,9 +52,6 @@ pub struct NetworkPrior {
     taught_board: bool,
     wins: u32,
     visits: u32,
-    /// Whether the root's prior is the network's policy averaged over the
-    /// board's symmetries (`network_root_symmetries`).
-    symmetric_root: bool,
     /// The analysis's judgements of the root's position (key None) and of
     /// the positions after its moves, for Black (`judge`): eight
     /// evaluations each, so made once a search.
@@ -97,7 +94,6 @@ impl NetworkPrior {
             taught_board: board.size() == crate::game::BoardSize::square(VALUE_SIDE),
             wins: params.prior_network,
             visits: params.network_visits,
-            symmetric_root: params.network_root_symmetries,
             judged: Arc::default(),
         };
         // Where the judged nodes' values are backed up, a judged node is
@@ -198,11 +194,7 @@ impl NetworkPrior {
             let area = settled.unwrap_or(to_move.sign() * area);
             tree.set_network_area(node, area);
         }
-        let policy = if node == Tree::ROOT {
-            self.root_policy(scratch, board, to_move, recent, &moves)
-        } else {
-            policy_over(&evaluation, board, &moves)
-        };
+        let policy = policy_over(&evaluation, board, &moves);
         for (child, p) in tree.children(node).zip(policy) {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;
             let child = tree.node(child);
@@ -311,12 +303,9 @@ impl NetworkPrior {
         self.judged.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The root's prior: the network's probabilities of `moves` (points
-    /// of `board`, or PASS), normalised over them; averaged over the
-    /// board's symmetries where the parameters ask for it. What the root's
-    /// children get (`add`), and what a client is shown as each move's
-    /// prior.
-    pub fn root_policy(
+    /// The network's probabilities of `moves` (points of `board`, or
+    /// PASS), normalised over them.
+    pub fn policy(
         &self,
         scratch: &mut Scratch,
         board: &mut PlayoutBoard,
@@ -324,11 +313,6 @@ impl NetworkPrior {
         recent: &RecentMoves,
         moves: &[Point],
     ) -> Vec<f32> {
-        if self.symmetric_root {
-            let position = (&*board, to_move, recent);
-            let averaged = symmetric_policy(&*self.evaluator, position, self.komi, scratch);
-            return share_over(&averaged, board, moves);
-        }
         let evaluation = self.evaluate(board, to_move, recent, scratch);
         policy_over(&evaluation, board, moves)
     }
@@ -354,33 +338,17 @@ impl NetworkPrior {
 /// An evaluation's probabilities of `moves` (points of `board`, or PASS),
 /// normalised over them.
 fn policy_over(evaluation: &Evaluation, board: &PlayoutBoard, moves: &[Point]) -> Vec<f32> {
-    let mut policy = of_moves(&evaluation.logits, board, moves);
-    softmax(&mut policy);
-    policy
-}
-
-/// Probabilities indexed as an evaluation's logits (`symmetric_policy`)
-/// of `moves`, normalised over them.
-fn share_over(probabilities: &[f32], board: &PlayoutBoard, moves: &[Point]) -> Vec<f32> {
-    let mut policy = of_moves(probabilities, board, moves);
-    let total: f32 = policy.iter().sum();
-    if total > 0.0 {
-        policy.iter_mut().for_each(|p| *p /= total);
-    }
-    policy
-}
-
-/// The entries of `per_vertex` (row-major from A1, the pass last) for
-/// `moves`, in their order.
-fn of_moves(per_vertex: &[f32], board: &PlayoutBoard, moves: &[Point]) -> Vec<f32> {
     let size = board.size();
-    moves
+    let logits = &evaluation.logits;
+    let mut policy: Vec<f32> = moves
         .iter()
         .map(|&m| match m {
-            PASS => per_vertex[size.points()],
-            m => per_vertex[size.index(board.vertex(m))],
+            PASS => logits[size.points()],
+            m => logits[size.index(board.vertex(m))],
         })
-        .collect()
+        .collect();
+    softmax(&mut policy);
+    policy
 }
 
 /// The recent moves at a node: those of the path (`path_moves`, oldest

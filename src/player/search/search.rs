@@ -402,7 +402,7 @@ impl Search {
         );
         if let Some(network) = &self.network {
             let moves: Vec<Point> = candidates.iter().map(|c| c.mv).collect();
-            let policy = network.root_policy(
+            let policy = network.policy(
                 &mut Scratch::new(),
                 &mut self.root_board.clone(),
                 self.root_to_move,
