@@ -166,8 +166,6 @@ fn grid(size: BoardSize, values: &[f32], sign: f32) -> Vec<f32> {
     out
 }
 
-/// `value` to the nearest multiple of `1 / scale`, so that the JSON
-/// carries the digits that mean something (and -0 as 0).
 /// The side to move's win rate `rate` from the point of view `sign`
 /// names (+1 the side to move's, -1 the other side's), within 0 to 1, to
 /// six decimals.
@@ -176,6 +174,8 @@ fn reported_rate(rate: f32, sign: f32) -> f32 {
     round(if sign > 0.0 { rate } else { 1.0 - rate }, 1e6)
 }
 
+/// `value` to the nearest multiple of `1 / scale`, so that the JSON
+/// carries the digits that mean something (and -0 as 0).
 fn round(value: f32, scale: f32) -> f32 {
     (value * scale).round() / scale + 0.0
 }
