@@ -670,7 +670,7 @@ const MAX_QUEUED_BYTES: u64 = 16 << 20;
 
 /// The peak resident set of an engine through one three-second 9x9
 /// genmove, with `flood` comment lines of MAX_LINE_BYTES sent while it
-/// thinks, and whether every line was then read (the `protocol_version`
+/// thinks; every line must then have been read (the `protocol_version`
 /// after them answered).
 fn peak_through_a_genmove(flood: usize) -> u64 {
     let mut child = spawn_hane(&["--time", "3", "--threads", "1", "--max-tree-mb", "16"]);
