@@ -250,15 +250,6 @@ pub fn refuse(message: String) -> ! {
         .exit()
 }
 
-/// Ends the process with status 2 on a config file or setting that cannot
-/// be used: one line, as the error is in a file or a value, not in the
-/// command line's grammar that clap's usage text would explain.
-pub fn refuse_settings(message: String) -> ! {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "error: {message}");
-    std::process::exit(2)
-}
-
 /// Refuses the engine's options given before `tool` other than `taken`.
 pub fn refuse_engine_options(matches: &ArgMatches, tool: &str, taken: &[&str]) {
     for (id, flag) in ENGINE_OPTIONS {

@@ -15,8 +15,8 @@ use hane::{
 };
 
 use cli::{
-    before_or_after, given, given_in_subcommand, refuse, refuse_engine_options, refuse_settings,
-    AnalysisArgs, Cli, ReviewArgs, Tool, MAX_THREADS,
+    before_or_after, given, given_in_subcommand, refuse, refuse_engine_options, AnalysisArgs, Cli,
+    ReviewArgs, Tool, MAX_THREADS,
 };
 
 /// The allocator: see Cargo.toml's note on mimalloc (memory bounded over a
@@ -101,6 +101,15 @@ fn main() {
         Some(Tool::Gtp(_)) => play(&cli, &matches, &settings),
         None => play(&cli, &matches, &KataSettings::default()),
     }
+}
+
+/// Ends the process with status 2 on a config file or setting that cannot
+/// be used: one line, as the error is in a file or a value, not in the
+/// command line's grammar that clap's usage text would explain.
+fn refuse_settings(message: String) -> ! {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "error: {message}");
+    std::process::exit(2)
 }
 
 /// The GTP engine on stdin/stdout; `kata`, the settings of KataGo's
