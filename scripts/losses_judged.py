@@ -17,25 +17,10 @@ Example (docs/strength.md, "Where the guard's games are lost"):
 
 import argparse
 import csv
-import json
-import re
 import shlex
-import subprocess
-import sys
 
-COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-
-
-def sgf_moves(text):
-    """The board's side and the game's moves as (colour, GTP vertex)."""
-    size = int(re.search(r"SZ\[(\d+)\]", text).group(1))
-
-    def vertex(point):
-        if not point or (point == "tt" and size <= 19):
-            return "pass"
-        return f"{COLUMNS[ord(point[0]) - 97]}{size - (ord(point[1]) - 97)}"
-
-    return size, [(c, vertex(p)) for c, p in re.findall(r";([BW])\[([a-z]{0,2})\]", text)]
+from judgement import run_analysis
+from lead_steadiness import sgf_moves
 
 
 def main():
@@ -50,40 +35,29 @@ def main():
 
     with open(f"{args.folder}/results.tsv") as f:
         lost = [r for r in csv.DictReader(f, delimiter="\t") if r["hane_outcome"] == "lost"]
-    queries, colour_of = [], {}
+    queries, asked = [], []
     for r in lost:
-        with open(f"{args.folder}/game-{int(r['game']):04d}.sgf") as f:
-            size, moves = sgf_moves(f.read())
+        size, moves = sgf_moves(f"{args.folder}/game-{int(r['game']):04d}.sgf")
         for back in backs:
             if len(moves) - back < 0:
                 continue
             key = f"{r['game']}-{back}"
-            colour_of[key] = r["hane_colour"]
+            asked.append((key, r["game"], back, r["hane_colour"]))
             queries.append({"id": key, "moves": [list(m) for m in moves[:len(moves) - back]],
                             "rules": "tromp-taylor", "komi": args.komi, "boardXSize": size,
                             "boardYSize": size, "maxVisits": args.visits,
                             "overrideSettings": {"reportAnalysisWinratesAs": "BLACK"}})
-    text = "".join(json.dumps(q) + "\n" for q in queries)
-    out = subprocess.run(shlex.split(args.judge), input=text, capture_output=True, text=True,
-                         check=True).stdout
-    judged = {}
-    for line in out.splitlines():
-        answer = json.loads(line)
-        if "rootInfo" in answer and not answer.get("isDuringSearch"):
-            judged[answer["id"]] = (answer["rootInfo"]["winrate"], answer["rootInfo"]["scoreLead"])
-    missing = [q["id"] for q in queries if q["id"] not in judged]
-    if missing:
-        sys.exit(f"the judge answered nothing for {missing[:5]}")
+    judged = run_analysis(shlex.split(args.judge), queries)[0]
 
     print(f"{len(lost)} games lost in {args.folder}; the judge at {args.visits} visits, from hane's side")
     for back in backs:
         rows = []
-        for key, colour in colour_of.items():
-            if key.endswith(f"-{back}"):
+        for key, game, at, colour in asked:
+            if at == back:
                 chance, lead = judged[key]
                 if colour == "W":
                     chance, lead = 1 - chance, -lead
-                rows.append((chance, lead, key.split("-")[0]))
+                rows.append((chance, lead, game))
         won = sorted((r for r in rows if r[0] > 0.5), reverse=True)
         print(f"{back} moves before the end: {len(rows)} positions, hane over 20% in "
               f"{sum(r[0] > 0.2 for r in rows)}, over 50% in {len(won)}"
