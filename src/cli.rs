@@ -90,9 +90,9 @@ pub struct Cli {
     )]
     pub gogui_live_gfx: Option<f64>,
     /// The policy network's weights, in place of the built-in network
-    /// (scripts/hane_train writes them: docs/network.md). A file that
-    /// cannot be read is named on stderr, and hane plays on with its
-    /// pattern prior alone.
+    /// (scripts/hane_train writes them: docs/network.md); `none` plays
+    /// without a network, on the pattern prior alone (much weaker). A file
+    /// that cannot be read stops hane with the reason and exit status 1.
     #[arg(long, global = true, value_name = "FILE")]
     pub network: Option<PathBuf>,
     /// A search parameter, NAME=VALUE, for tuning experiments

@@ -162,6 +162,7 @@ komi 7.5 until the client sets one",
     );
     log::info!("search parameters: {}", config.search.summary());
     let mut engine = Engine::new(&config).with_rules(rules);
+    say_ready_to_a_person();
     if let Some(seconds) = cli.gogui_live_gfx {
         engine = engine.with_live_gfx(LiveGfx {
             interval: Duration::from_secs_f64(seconds),
@@ -173,6 +174,20 @@ komi 7.5 until the client sets one",
     if let Err(e) = hane::serve(&mut engine) {
         log::error!("{e}");
         std::process::exit(1);
+    }
+}
+
+/// One line on stderr when stdin is a terminal, as KataGo prints: a person
+/// who typed `hane` sees that it waits for GTP, not that it hangs. A client
+/// reading from a pipe gets nothing, and stdout stays GTP's alone.
+fn say_ready_to_a_person() {
+    use std::io::{IsTerminal, Write};
+    if std::io::stdin().is_terminal() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "hane {} ready for GTP commands: try `genmove b`, `quit` to end, hane --help",
+            env!("CARGO_PKG_VERSION")
+        );
     }
 }
 
@@ -358,22 +373,36 @@ fn list_params() {
     let _ = writeln!(out, "\nSet one with --param NAME=VALUE (repeatable).");
 }
 
-/// The network the searches use: `--network FILE`'s, or the shipped one.
-/// A file that cannot be used is named on stderr with the reason, and the
-/// engine plays on with its pattern prior alone rather than refuse to
-/// start under a GUI that would show nothing of why.
+/// The network the searches use: `--network FILE`'s, none for `--network
+/// none`, or the shipped one. A file that cannot be used ends the process
+/// with the reason and status 1, as KataGo and Leela Zero do: playing on
+/// with the weaker pattern prior would hide the failure behind a GUI that
+/// shows nothing of stderr, and the user would play an engine other than
+/// the one asked for. The pattern prior alone is asked for by name.
 fn evaluator(cli: &Cli) -> Option<Arc<SharedEvaluator>> {
     let Some(path) = &cli.network else {
         return Some(hane::shipped_evaluator());
     };
+    if path.as_os_str() == NO_NETWORK {
+        log::info!("--network none: playing with the pattern prior alone");
+        return None;
+    }
     match hane::evaluator_from_file(path) {
         Ok(evaluator) => Some(evaluator),
         Err(message) => {
-            log::warn!("network {message}: playing with the pattern prior alone");
-            None
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "hane: cannot use the network {message} (--network none plays without one)"
+            );
+            std::process::exit(1);
         }
     }
 }
+
+/// `--network none`: no network, the pattern prior alone (a file named
+/// `none` is `./none`).
+const NO_NETWORK: &str = "none";
 
 /// The search settings of the command line over those of KataGo's config;
 /// a bad --param ends the process.

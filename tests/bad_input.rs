@@ -72,10 +72,12 @@ fn misspelt_colors_and_vertices_off_the_board() {
         ("play b Z26", "? syntax error (expected a vertex or pass)"),
         ("play b A100", "? syntax error (expected a vertex or pass)"),
         ("play b passe", "? syntax error (expected a vertex or pass)"),
-        // Vertices GTP can name that lie off this 9x9 board.
-        ("21 play b J10", "?21 illegal move"),
-        ("play w T19", "? illegal move"),
-        ("play b Z25", "? illegal move"),
+        // Vertices GTP can name that lie off this 9x9 board: GNU Go's
+        // words (the spec gives `play` only `syntax error` and `illegal
+        // move`, and names no error for a point off the board).
+        ("21 play b J10", "?21 invalid color or coordinate"),
+        ("play w T19", "? invalid color or coordinate"),
+        ("play b Z25", "? invalid color or coordinate"),
         ("color K1", "? invalid coordinate"),
         ("countlib A10", "? invalid coordinate"),
         ("set_free_handicap A1 Z25", "? board not empty"),

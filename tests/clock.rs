@@ -86,3 +86,32 @@ fn no_time_at_all_plays_the_prior_not_a_pass() {
         }
     }
 }
+
+/// `time_settings 0 0 0` is absolute time with no main time (the spec: a
+/// byo-yomi time above 0 with no stones is the unlimited clock; KataGo
+/// reads 0 0 0 as absolute time too). Every move of such a game overran
+/// it, and each genmove logged "has overrun absolute time": a warning for
+/// what the client asked. A clock with time to overrun still warns.
+#[test]
+fn no_time_at_all_logs_no_overrun() {
+    let mut gtp = Gtp::start_with(&["--seed", "1", "--threads", "1"]);
+    gtp.ok("boardsize 9");
+    gtp.ok("time_settings 0 0 0");
+    for color in ["b", "w", "b"] {
+        gtp.ok(&format!("genmove {color}"));
+    }
+    let (status, stderr) = gtp.close();
+    assert!(status.success());
+    assert!(!stderr.contains("overrun"), "{stderr}");
+
+    let mut gtp = Gtp::start_with(&["--seed", "1", "--threads", "1", "--playouts", "2000"]);
+    gtp.ok("boardsize 9");
+    gtp.ok("time_settings 0.001 0 0");
+    gtp.ok("genmove b");
+    let (status, stderr) = gtp.close();
+    assert!(status.success());
+    assert!(
+        stderr.contains("black has overrun absolute time"),
+        "{stderr}"
+    );
+}

@@ -390,3 +390,49 @@ fn senseless_times_per_move_are_refused_at_start_up() {
         assert_eq!(stdout, "= hane\n\n");
     }
 }
+
+/// A bare `hane` typed at a terminal printed nothing and looked hung;
+/// now one line on stderr says it waits for GTP (KataGo prints such a
+/// line). Only for a person: with stdin a pipe, as every client starts
+/// it, stderr has no such line. The terminal is util-linux's `script`,
+/// which runs hane on a pseudo-terminal (the test says so and passes
+/// where `script` is missing).
+#[test]
+fn a_bare_hane_on_a_terminal_says_it_is_ready_for_gtp() {
+    let ready = "ready for GTP commands";
+    let hane = env!("CARGO_BIN_EXE_hane");
+    let typed = Command::new("script")
+        .args(["-q", "-e", "-c", hane, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    match typed {
+        Err(e) => eprintln!("no pseudo-terminal to test with: `script`: {e}"),
+        Ok(mut child) => {
+            let mut stdin = child.stdin.take().expect("stdin");
+            // script passes the end of its input on as the terminal's
+            // end of file only once hane reads; quit ends it anyway.
+            stdin.write_all(b"quit\n").expect("write");
+            let status = wait_bounded(&mut child, Duration::from_secs(60), "script");
+            drop(stdin);
+            let mut seen = String::new();
+            if let Some(mut out) = child.stdout.take() {
+                use std::io::Read;
+                let _ = out.read_to_string(&mut seen);
+            }
+            assert!(status.success(), "{seen}");
+            let line = seen.lines().find(|l| l.contains(ready));
+            assert!(
+                line.is_some_and(|l| l.starts_with("hane ") && l.contains("quit")),
+                "{seen:?}"
+            );
+            assert_eq!(seen.matches(ready).count(), 1, "{seen:?}");
+        }
+    }
+    let (output, _) = run(&[], "name\nquit\n");
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains(ready), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "= hane\n\n= \n\n");
+}

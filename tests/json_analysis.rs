@@ -415,7 +415,7 @@ fn query_models_names_the_network_in_use() {
         shipped.contains("6 residual blocks of 64 channels"),
         "{shipped}"
     );
-    let none = internal_name(&["--network", "/nonexistent/net.bin"]);
+    let none = internal_name(&["--network", "none"]);
     assert!(none.contains("no network"), "{none}");
     assert!(!none.contains("64 channels"), "{none}");
 }

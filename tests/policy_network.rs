@@ -1,6 +1,7 @@
 //! The policy network as a client sees it: the priors that `kata-analyze`
 //! reports at the root are the network's, and the heuristics' where it is
-//! turned off or a weights file given with `--network` cannot be read.
+//! turned off (`--network none`); a weights file given with `--network`
+//! that cannot be read stops hane.
 
 mod common;
 
@@ -140,31 +141,62 @@ fn a_network_that_prefers_pass_does_not_pass_on_an_open_board() {
     }
 }
 
+/// hane started with `args` and nothing on stdin: its exit status and
+/// stderr. A start-up that refuses must end by itself.
+fn refused_start(args: &[&str]) -> (std::process::ExitStatus, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("hane runs");
+    (
+        output.status,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 #[test]
-fn an_unreadable_weights_file_is_named_and_the_pattern_prior_plays_on() {
+fn an_unreadable_weights_file_stops_hane_with_the_reason() {
+    // It once warned on stderr and played on with the pattern prior, exit
+    // status 0: under a GUI the warning was hidden and the user played a
+    // weaker engine than asked. Now GTP, `hane analysis` and `hane
+    // analyze` stop at once, as KataGo and Leela Zero do.
     let dir = std::env::temp_dir().join(format!("hane-network-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let not_weights = dir.join("notes.txt");
     std::fs::write(&not_weights, "not weights").expect("a file");
     let missing = dir.join("missing.bin");
+    let game = dir.join("game.sgf");
+    std::fs::write(&game, "(;GM[1]SZ[9];B[ee])").expect("a file");
+    let game = game.to_str().expect("a UTF-8 path");
     for (path, reason) in [
         (&missing, "No such file"),
         (&not_weights, "not a hane policy network file"),
     ] {
         let path = path.to_str().expect("a UTF-8 path");
-        let mut gtp = Gtp::start_with(&["--threads", "1", "--network", path]);
-        assert!(best_prior(&root_priors_of(&mut gtp, 19)) < 0.05);
-        assert!(gtp.send("genmove b").starts_with("= "));
-        let (status, stderr) = gtp.close();
-        assert!(status.success());
-        assert!(
-            stderr.contains(path)
-                && stderr.contains(reason)
-                && stderr.contains("pattern prior alone"),
-            "{stderr}"
-        );
+        let tools: [&[&str]; 4] = [&[], &["gtp"], &["analysis"], &["analyze", game]];
+        for tool in tools {
+            let args = [&["--network", path][..], tool].concat();
+            let (status, stderr) = refused_start(&args);
+            assert_eq!(status.code(), Some(1), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("hane: cannot use the network {path}: "))
+                    && stderr.contains(reason)
+                    && stderr.contains("--network none"),
+                "{args:?}: {stderr}"
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn network_none_plays_on_the_pattern_prior_by_choice() {
+    let mut gtp = Gtp::start_with(&["--threads", "1", "--network", "none"]);
+    assert!(best_prior(&root_priors_of(&mut gtp, 19)) < 0.05);
+    assert!(gtp.send("genmove b").starts_with("= "));
+    let (status, _) = gtp.close();
+    assert!(status.success());
 }
 
 /// The figures of the log's "network cache: H of L evaluations reused"
@@ -217,10 +249,8 @@ fn a_network_path_that_is_no_regular_file_is_refused_at_once() {
     }
     for path in &paths {
         let started = std::time::Instant::now();
-        let mut gtp = Gtp::start_with(&["--threads", "1", "--network", path]);
-        assert_eq!(gtp.send("name"), "= hane");
-        let (status, stderr) = gtp.close();
-        assert!(status.success());
+        let (status, stderr) = refused_start(&["--threads", "1", "--network", path]);
+        assert_eq!(status.code(), Some(1), "{stderr}");
         assert!(started.elapsed().as_secs() < 10);
         assert!(
             stderr.contains(path.as_str()) && stderr.contains("not a regular file"),
@@ -242,12 +272,8 @@ fn a_weights_file_with_a_weight_that_is_no_number_is_refused() {
     bytes[at..].copy_from_slice(&f32::NAN.to_le_bytes());
     std::fs::write(&path, &bytes).expect("a file");
     let path = path.to_str().expect("a UTF-8 path");
-    let mut gtp = Gtp::start_with(&["--threads", "1", "--network", path]);
-    // The pattern prior plays on: no prior is NaN.
-    let priors = root_priors_of(&mut gtp, 19);
-    assert!(priors.iter().all(|(_, p)| p.is_finite()));
-    let (status, stderr) = gtp.close();
-    assert!(status.success());
+    let (status, stderr) = refused_start(&["--threads", "1", "--network", path]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains(path) && stderr.contains("not a finite number"),
         "{stderr}"

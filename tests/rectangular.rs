@@ -91,7 +91,11 @@ fn the_corners_of_a_7x4_board_are_playable_and_points_beyond_it_are_not() {
     assert_eq!(gtp.ok("countlib G4"), "2");
     // H is the eighth column and row 5 the fifth row: both off this board.
     for vertex in ["H1", "A5", "H5", "G5", "T19"] {
-        assert_fails_unchanged(&mut gtp, &format!("play b {vertex}"), "? illegal move");
+        assert_fails_unchanged(
+            &mut gtp,
+            &format!("play b {vertex}"),
+            "? invalid color or coordinate",
+        );
         assert_eq!(gtp.ok(&format!("is_legal b {vertex}")), "0");
     }
     assert_eq!(gtp.ok("undo"), "");

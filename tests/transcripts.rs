@@ -78,12 +78,25 @@ fn gtp_syntax_with_id(id: u64) -> String {
 fn illegal_moves_use_the_spec_wording() {
     let mut gtp = game_in_progress();
     assert_fails_unchanged(&mut gtp, "play w E5", "? illegal move");
-    assert_fails_unchanged(&mut gtp, "3 play b J10", "?3 illegal move");
-    assert_fails_unchanged(&mut gtp, "play b Z25", "? illegal move");
+    // Off the board, GNU Go's words: `illegal move` said the point was on
+    // the board and taken or forbidden (the spec names no error for a
+    // point off it; its `play` fails with `syntax error` or `illegal move`).
+    assert_fails_unchanged(&mut gtp, "3 play b J10", "?3 invalid color or coordinate");
+    assert_fails_unchanged(&mut gtp, "play b Z25", "? invalid color or coordinate");
     let mut gtp = common::started_with(&[], &SIMPLE_KO);
     // Black retaking the ko at once recreates an earlier colouring.
     assert_fails_unchanged(&mut gtp, "play b C2", "? illegal move");
     assert_eq!(gtp.ok("is_legal b C2"), "0");
+}
+
+#[test]
+fn a_point_off_the_19x19_board_is_refused_in_gnu_go_s_words() {
+    // `play b Z9` answered `? illegal move`; GNU Go answers `? invalid
+    // color or coordinate`, and gogui-twogtp shows that text in ERR_MSG.
+    let mut gtp = common::started_with(&[], &["boardsize 19", "clear_board"]);
+    assert_fails_unchanged(&mut gtp, "play b Z9", "? invalid color or coordinate");
+    assert_fails_unchanged(&mut gtp, "5 play w U1", "?5 invalid color or coordinate");
+    assert_eq!(gtp.ok("play b T19"), "");
 }
 
 #[test]

@@ -40,7 +40,16 @@ impl Engine {
         Ok(String::new())
     }
 
+    /// `play`: a vertex that is written well but lies off this board
+    /// (`play b Z9` on 19x19, K9 on 9x9) is refused in GNU Go's words,
+    /// `invalid color or coordinate`, as its own error rather than the
+    /// spec's `illegal move`, which would say the point is on the board.
     pub(super) fn play(&mut self, color: Color, mv: Move) -> Reply {
+        if let Move::Play(vertex) = mv {
+            if !self.game.board().is_on_board(vertex) {
+                return Err("invalid color or coordinate".into());
+            }
+        }
         self.check_record_room()?;
         self.game
             .play(color, mv)

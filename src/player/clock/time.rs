@@ -456,8 +456,10 @@ impl Clock {
                     spend_reported(state, used, &mut self.reported[color]);
                 }
             }
-            TimeControl::Absolute { .. } => {
-                if used > state.seconds {
+            TimeControl::Absolute { main } => {
+                // No time at all (`time_settings 0 0 0`) is overrun by every
+                // move: nothing a user needs told, move after move.
+                if used > state.seconds && main > 0.0 {
                     log::warn!("{color} has overrun absolute time by our reckoning");
                 }
                 state.seconds = (state.seconds - used).max(0.0);
