@@ -106,6 +106,9 @@ def main():
                    help="playouts a final position (default 64)")
     p.add_argument("--analysis-threads", type=int, default=2)
     p.add_argument("--games", type=int, default=0, help="at most this many (0: all)")
+    p.add_argument("--first-game", type=int, default=0,
+                   help="the games before this one (of those kept) left out: a later stretch of a slice, "
+                        "as write_planes --first-game takes it")
     p.add_argument("--source", choices=["tom", "tygem"], help="only this source's games")
     p.add_argument("--skip", help="an earlier output: its games are left out")
     p.add_argument("files", nargs="+")
@@ -131,12 +134,14 @@ def main():
     threading.Thread(target=read_errors, daemon=True).start()
 
     def feed():
-        n = 0
-        for _, query in queries(args.files, 7.5, args.source, skip):
-            engine.stdin.write(json.dumps(query, separators=(",", ":")) + "\n")
-            n += 1
-            if args.games and n >= args.games:
+        # The stretch [first_game, first_game + games) of the games kept,
+        # counted before `--skip` so that a finishing run asks the same.
+        for index, (game_id, query) in enumerate(queries(args.files, 7.5, args.source)):
+            if args.games and index >= args.first_game + args.games:
                 break
+            if index < args.first_game or game_id in skip:
+                continue
+            engine.stdin.write(json.dumps(query, separators=(",", ":")) + "\n")
         engine.stdin.close()
 
     threading.Thread(target=feed, daemon=True).start()

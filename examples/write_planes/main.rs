@@ -112,6 +112,9 @@ struct Options {
     held_out_every: usize,
     threads: usize,
     max_games: usize,
+    /// The distinct games before this one are counted (for the held-out
+    /// rule) and not written: a later stretch of a slice's games.
+    first_game: usize,
     size: usize,
     results: Option<String>,
     ownership: Option<String>,
@@ -154,6 +157,7 @@ fn main() -> ExitCode {
         held_out_every: 50,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         max_games: usize::MAX,
+        first_game: 0,
         size: 19,
         results: None,
         ownership: None,
@@ -164,8 +168,8 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let value = match arg.as_str() {
-            "--out" | "--held-out-every" | "--threads" | "--games" | "--size" | "--results"
-            | "--ownership" | "--per-game" | "--held-per-game" => args.next(),
+            "--out" | "--held-out-every" | "--threads" | "--games" | "--first-game" | "--size"
+            | "--results" | "--ownership" | "--per-game" | "--held-per-game" => args.next(),
             _ => {
                 paths.push(arg);
                 continue;
@@ -182,6 +186,7 @@ fn main() -> ExitCode {
             ("--held-out-every", Ok(n)) => options.held_out_every = n,
             ("--threads", Ok(n)) => options.threads = n.max(1),
             ("--games", Ok(n)) => options.max_games = n,
+            ("--first-game", Ok(n)) => options.first_game = n,
             ("--per-game", Ok(n)) => options.per_game = n,
             ("--held-per-game", Ok(n)) => options.held_per_game = Some(n),
             ("--size", Ok(n)) if BoardSize::new(n, n).is_some_and(|s| s.is_playable()) => {
@@ -238,7 +243,7 @@ fn main() -> ExitCode {
 fn usage() -> ExitCode {
     eprintln!(
         "usage: write_planes --out DIR [--held-out-every N (0: none)] [--threads N] \
-         [--games N] [--size N (the records' board, default 19)] \
+         [--games N] [--first-game N (the distinct games before it skipped)] [--size N (the records' board, default 19)] \
          [--results KIFU_INDEX (the Tom lines' results)] \
          [--ownership FILE (the Tom lines' final ownership)] [--per-game K (0: all)] \
          [--held-per-game K (default: --per-game)] FILE..."
@@ -445,6 +450,26 @@ fn final_margin(result: &[u8], komi: i8, ownership: Option<&[i8]>) -> i16 {
     i16::try_from(black_margin).unwrap_or(MARGIN_UNKNOWN)
 }
 
+/// Whether Black's final ownership `black` (hundredths, read by
+/// final_ownership.py from the game's last position) names the winner
+/// that the recorded result names, at the game's komi: the count it makes
+/// less the komi on the winner's side. A reading of the end that
+/// disagrees with the result, or a game without a winner or a komi to
+/// check it against, teaches no ownership (a wrong target is worse than
+/// none).
+fn ownership_agrees(result: &[u8], komi: i8, black: &[i8]) -> bool {
+    let Some(winner) = winner(result) else {
+        return false;
+    };
+    if komi == KOMI_UNKNOWN {
+        return false;
+    }
+    let hundredths: i32 = black.iter().map(|&n| n as i32).sum();
+    // Black's area margin in half points against the komi in half points.
+    let area = (hundredths as f64 / 50.0).round() as i32;
+    area != komi as i32 && (area > komi as i32) == (winner == Color::Black)
+}
+
 /// The margin for `to_move` of Black's `margin`.
 fn margin_for(margin: i16, to_move: Color) -> i16 {
     match (margin, to_move) {
@@ -481,6 +506,8 @@ fn read_records(
 ) -> Vec<Record> {
     let mut seen = HashSet::new();
     let mut records = Vec::new();
+    // Distinct games met so far, those before `first_game` included.
+    let mut counted = 0;
     for path in paths {
         let text = match std::fs::read(path) {
             Ok(text) => text,
@@ -526,14 +553,19 @@ fn read_records(
             if moves.is_empty() || !seen.insert(moves.clone()) {
                 continue;
             }
-            let held_out = flagged.unwrap_or(
-                options.held_out_every > 0 && records.len() % options.held_out_every == 0,
-            );
+            let index = counted;
+            counted += 1;
+            if index < options.first_game {
+                continue;
+            }
+            let held_out = flagged
+                .unwrap_or(options.held_out_every > 0 && index % options.held_out_every == 0);
             let (result, komi) = match indexed {
                 Some(r) => (r.result, r.komi),
                 None => (result.unwrap_or_default().trim().as_bytes().to_vec(), komi),
             };
             let komi = komi_byte(komi);
+            let owner = owner.filter(|o| ownership_agrees(&result, komi, o));
             records.push(Record {
                 moves,
                 held_out,
@@ -913,6 +945,7 @@ mod tests {
             held_out_every: 0,
             threads: 1,
             max_games: usize::MAX,
+            first_game: 0,
             size,
             results: None,
             ownership: None,
@@ -1011,7 +1044,10 @@ mod tests {
         };
         let paths = [path.to_string_lossy().into_owned()];
         let by_id = read_ownership(&ownership, 19);
-        let records = read_records(&paths, &HashMap::new(), &by_id, &options);
+        // Black's count half a point up at komi 0 and Black's win: the
+        // reading agrees with the result, so it is taught.
+        let index = read_results(b"77\t2003.09.25 20:21\ta\tb\t0\tB+Resign\t3\t30/3 5m\n");
+        let records = read_records(&paths, &index, &by_id, &options);
         std::fs::remove_dir_all(&dir).unwrap();
         let mut out = memory_sinks(true);
         let mut counts = Counts::default();
@@ -1106,8 +1142,10 @@ mod tests {
         let path = dir.join("slice.hgm");
         std::fs::write(&path, &slice).unwrap();
         let mut ownership = HashMap::new();
-        ownership.insert(b"77".to_vec(), vec![1i8; 361]);
-        ownership.insert(b"tygem-78".to_vec(), vec![1i8; 361]);
+        // Black's everywhere: the count names B+3.5's winner. Game 78's is
+        // left out, as no result checks it.
+        ownership.insert(b"77".to_vec(), vec![100i8; 361]);
+        ownership.insert(b"tygem-78".to_vec(), vec![100i8; 361]);
         let options = Options {
             ownership: Some(String::new()),
             ..options_for(19)
@@ -1126,7 +1164,7 @@ mod tests {
         let komi: Vec<i8> = records.iter().map(|r| r.komi).collect();
         assert_eq!(komi, [13, 15, KOMI_UNKNOWN]);
         let owned: Vec<bool> = records.iter().map(|r| r.ownership.is_some()).collect();
-        assert_eq!(owned, [true, false, true]);
+        assert_eq!(owned, [true, false, false]);
         let size = BoardSize::square(19);
         assert_eq!(
             records[0].moves,
@@ -1202,6 +1240,67 @@ mod tests {
         assert_eq!(final_margin(b"B+Time", 13, Some(&black)), 150);
         assert_eq!(margin_for(150, Color::White), -150);
         assert_eq!(margin_for(MARGIN_UNKNOWN, Color::White), MARGIN_UNKNOWN);
+    }
+
+    #[test]
+    fn ownership_is_taught_only_where_its_count_names_the_recorded_winner() {
+        // Black owns 40 points more than White at the end: 80 half points.
+        let mut black = vec![0i8; 361];
+        black[..40].fill(100);
+        assert!(ownership_agrees(b"B+Resign", 15, &black));
+        assert!(ownership_agrees(b"B+12.5", 15, &black));
+        // The reading says Black wins, the record White: left out.
+        assert!(!ownership_agrees(b"W+Resign", 15, &black));
+        assert!(!ownership_agrees(b"W+0.5", 15, &black));
+        // At a komi of 40.5 White wins that count.
+        assert!(ownership_agrees(b"W+Time", 81, &black));
+        assert!(!ownership_agrees(b"B+Time", 81, &black));
+        // A count equal to the komi names no winner; nor does a record
+        // without a result or a komi.
+        assert!(!ownership_agrees(b"B+Resign", 80, &black));
+        assert!(!ownership_agrees(b"Draw", 15, &black));
+        assert!(!ownership_agrees(b"B+Resign", KOMI_UNKNOWN, &black));
+    }
+
+    #[test]
+    fn first_game_writes_the_later_games_with_the_held_out_rule_unchanged() {
+        let lines: Vec<String> = (0..7)
+            .map(|i| {
+                format!(
+                    "{i}\t;B[{}a];W[{}b]\n",
+                    (b'a' + i) as char,
+                    (b'a' + i) as char
+                )
+            })
+            .collect();
+        let dir = std::env::temp_dir().join(format!("write_planes_first_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.txt");
+        std::fs::write(&path, lines.concat()).unwrap();
+        let paths = [path.to_string_lossy().into_owned()];
+        let options = |first_game, max_games| Options {
+            held_out_every: 3,
+            first_game,
+            max_games,
+            ..options_for(19)
+        };
+        let all = read_records(
+            &paths,
+            &HashMap::new(),
+            &HashMap::new(),
+            &options(0, usize::MAX),
+        );
+        let later = read_records(&paths, &HashMap::new(), &HashMap::new(), &options(3, 2));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(all.len(), 7);
+        // Games 3 and 4 of 0..7: the same moves, and games 0, 3 and 6 held
+        // out whichever stretch is written.
+        assert_eq!(later.len(), 2);
+        assert_eq!(later[0].moves, all[3].moves);
+        assert_eq!(later[1].moves, all[4].moves);
+        let held: Vec<bool> = all.iter().map(|r| r.held_out).collect();
+        assert_eq!(held, [true, false, false, true, false, false, true]);
+        assert_eq!([later[0].held_out, later[1].held_out], [true, false]);
     }
 
     #[test]

@@ -124,6 +124,7 @@ the file's function kept (model.calibrate_norms).
 """
 
 import argparse
+import copy
 import json
 import math
 import os
@@ -136,6 +137,7 @@ import torch.nn.functional as F
 
 from . import export, reference
 from .model import SCORE_BINS, SCORE_KEYS, Net, calibrate_norms, is_new_layer, margin_loss, score_mean, score_median, win_logit
+from .precision import CHOICES as PRECISIONS, Precision
 from .planes import LEGAL_PLANE, OWNERSHIP_UNKNOWN, PHASES, VALUE_UNKNOWN, Split, augment, extra_inputs, fingerprint, input_planes, unpack
 
 # The configuration: the network's sizes (fixed once a run starts) and the
@@ -266,9 +268,11 @@ def ownership_loss(logits, target, known):
 
 
 @torch.no_grad()
-def measure(model, data, device, limit=None, batch=2048):
+def measure(model, data, precision, limit=None, batch=2048):
     """The held-out measures (module doc) on the first `limit` positions of
-    `data` (a dict of tensors on the CPU)."""
+    `data` (a dict of tensors on the CPU), computed as the training is
+    (`precision`)."""
+    device = precision.device
     modes = [m.training for m in model.modules()]
     model.eval()
     n = data["x"].shape[0] if limit is None else min(limit, data["x"].shape[0])
@@ -288,8 +292,8 @@ def measure(model, data, device, limit=None, batch=2048):
         komi = data["komi"][i:j]
         x = extra_inputs(raw, komi, model.shape["planes"])
         y = data["moves"][i:j].to(device)
-        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
-            policy, value, own, reply = model.heads(x)
+        with precision.autocast():
+            policy, value, own, reply = model.heads(x.contiguous(memory_format=precision.memory))
         policy = policy.float()
         if data.get("replies") is not None:
             r = data["replies"][i:j].to(device)
@@ -333,8 +337,8 @@ def measure(model, data, device, limit=None, batch=2048):
                 score_n += m.numel()
             if reads_komi:
                 drawn = data["drawn_komi"][i:j][known]
-                with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
-                    _, varied, _ = model(extra_inputs(raw[k], drawn, model.shape["planes"]))
+                with precision.autocast():
+                    _, varied, _ = model(extra_inputs(raw[k], drawn, model.shape["planes"]).contiguous(memory_format=precision.memory))
                 varied_logits.append(win_logit(varied.float(), drawn.to(device)).cpu())
                 varied_targets.append(komi_varied_target(m, drawn).double())
     for m, training in zip(model.modules(), modes):
@@ -409,6 +413,21 @@ def lean(t):
         return t
     half = t.half()
     return half if torch.isfinite(half).all() else t
+
+
+def load_checkpoint(path):
+    """A checkpoint of save_checkpoint's, or a clear stop: a file that is
+    missing, cut short or not a checkpoint is never trained over."""
+    try:
+        ck = torch.load(path, map_location="cpu")
+    except Exception as e:  # torch raises many kinds for a bad file
+        sys.exit(f"{path}: cannot load the checkpoint ({type(e).__name__}: {e})")
+    if not isinstance(ck, dict) or not str(ck.get("format", "")).startswith("hane_train") or "model" not in ck:
+        sys.exit(f"{path}: not a hane_train checkpoint")
+    bad = [k for k, v in ck["model"].items() if v.is_floating_point() and not torch.isfinite(v.float()).all()]
+    if bad:
+        sys.exit(f"{path}: weights that are not finite ({', '.join(bad[:3])}): not resumed")
+    return ck
 
 
 def save_checkpoint(path, model, opt, config, state, lean_checkpoint):
@@ -503,6 +522,11 @@ def main():
     ap.add_argument("--golden", help="write_planes' folder of the golden game (reference.py)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     ap.add_argument("--threads", type=int, default=None, help="CPU threads for PyTorch (default: PyTorch's)")
+    ap.add_argument("--precision", choices=PRECISIONS, default="auto",
+                    help="bf16 autocast or fp32 (auto: bf16 on a GPU and on a CPU with AMX or AVX512-BF16)")
+    ap.add_argument("--checkpoint-every", type=float, default=None,
+                    help="minutes between the checkpoints (and exports) written on the way, beside the last")
+    ap.add_argument("--progress", help="a tab-separated log that gets a line at each checkpoint (cumulative steps, positions, pace)")
     args = ap.parse_args()
     if args.resume and args.init:
         sys.exit("--resume or --init, not both")
@@ -514,7 +538,7 @@ def main():
     device = torch.device(args.device)
     if device.type == "cuda":
         torch.backends.cudnn.benchmark = True
-    checkpoint = torch.load(args.resume, map_location="cpu") if args.resume else None
+    checkpoint = load_checkpoint(args.resume) if args.resume else None
     config = configuration(args, checkpoint)
     torch.manual_seed(config["seed"])
 
@@ -570,8 +594,9 @@ def main():
         calib = calib.numpy()
         x = unpack(torch.from_numpy(train.x[calib]), train.size, train.planes)
         calibrate_norms(model, extra_inputs(x, torch.from_numpy(train.komi[calib]), model.shape["planes"]))
-    # channels-last convolutions are faster on a GPU (and no slower elsewhere).
-    memory = torch.channels_last if device.type == "cuda" else torch.contiguous_format
+    precision = Precision(device, args.precision)
+    memory = precision.memory
+    log(f"computing in {precision.describe()}")
     model = model.to(device).to(memory_format=memory)
     if args.value_only:
         freeze_all_but_value(model)
@@ -620,7 +645,7 @@ def main():
     stop = total if args.stop_after is None else min(total, state["step"] + args.stop_after)
     # Where this call starts from, on the same held-out sample as the
     # measures after it: what the call's steps are to beat.
-    start_measure = measure(model, held_sample, device)
+    start_measure = measure(model, held_sample, precision)
     history.append({"step": state["step"], "positions": state["positions"], "start_of_call": True, **start_measure})
     log(f"step {state['step']} (this call's start) held: {describe(start_measure)}")
     t0 = time.time()
@@ -630,13 +655,52 @@ def main():
             log(f"--end-by: {left:.2f} minutes of training left in this call")
             args.minutes = max(left, 0.01)
     first = state["step"]
+    last_published = t0
+
+    def publish(final):
+        """The checkpoint, the weights exported with their golden file,
+        the measures (on all held-out positions at the end, else the last
+        sample's) and a line of the progress log; each file replaced
+        whole, and nothing written from weights that are not finite."""
+        steps_now = state["step"] - first
+        seconds = time.time() - t0
+        if not all(torch.isfinite(v).all() for v in model.state_dict().values() if v.is_floating_point()):
+            sys.exit(f"step {state['step']}: a weight is not finite: stopped, no checkpoint written")
+        log(f"{steps_now} steps in {seconds:.0f} s ({steps_now / max(seconds, 1e-9):.2f} a second, "
+            f"{steps_now * config['batch'] / max(seconds, 1e-9):.0f} positions a second); step {state['step']} of {total}, "
+            f"{state['positions']} positions in all")
+        save_checkpoint(args.out + ".pt", model, opt, config, dict(state, history=history), args.lean_checkpoint)
+        log(f"checkpoint {args.out}.pt: {os.path.getsize(args.out + '.pt')} bytes")
+        if final:
+            measured = measure(model, held_t, precision)
+            log(f"all {measured['positions']} held-out positions: {describe(measured)}")
+        else:
+            measured = history[-1]
+        exported = copy.deepcopy(model).cpu().to(memory_format=torch.contiguous_format).eval()
+        export.write(exported, args.out + ".bin.tmp", taught_komi(vary_komi))
+        os.replace(args.out + ".bin.tmp", args.out + ".bin")
+        summary = {"config": config, "parameters": params, **{k: state[k] for k in ("step", "positions", "slice", "slices", "init")},
+                   "steps_this_call": steps_now, "seconds": round(seconds), "taught_positions": len(train), "held_out": measured,
+                   "held_out_all": final, "history": history, "precision": precision.describe(),
+                   "device": str(device) + (f" ({torch.cuda.get_device_name()})" if device.type == "cuda" else f" ({cpu_name()})"),
+                   "threads": torch.get_num_threads(), "torch": torch.__version__, "numpy": np.__version__}
+        if args.golden:
+            summary["export_check"] = check_export(exported, args.out + ".bin", args.golden)
+            log(f"the exported file's forward pass against the model's own (float64): {summary['export_check']}")
+            network = {"held_out": measured, "step": state["step"], "positions": state["positions"]}
+            write_whole(args.out + "-golden.json", json.dumps(reference.golden_file(args.out + ".bin", args.golden, network)) + "\n")
+        write_whole(args.out + ".json", json.dumps(summary, indent=1))
+        if args.progress:
+            progress_line(args.progress, summary, steps_now * config["batch"], seconds, final)
+        log(f"wrote {args.out}.bin ({os.path.getsize(args.out + '.bin')} bytes), .json, .pt" + (", -golden.json" if args.golden else ""))
+
     while state["step"] < stop:
         if state["step"] - first == FIT_WARM:
             t_warm = time.time()
         if args.fit_schedule and args.minutes and state["step"] - first == FIT_PROBE:
             pace = (time.time() - t_warm) / (FIT_PROBE - FIT_WARM)
             total, stop, eval_every = fitted(config, args, state, first, t0, pace,
-                                                   lambda: log(f"step {state['step']} held: {describe(measure(model, held_sample, device))}"))
+                                                   lambda: log(f"step {state['step']} held: {describe(measure(model, held_sample, precision))}"))
         if args.minutes and time.time() - t0 > args.minutes * 60:
             log(f"time limit at step {state['step']}")
             break
@@ -662,7 +726,7 @@ def main():
                 value_target = torch.where(varied, komi_varied_target(margin, new), value_target)
                 value_mask, played = value_mask | varied, ~varied
         x = extra_inputs(x, komi, model.shape["planes"]).contiguous(memory_format=memory)
-        with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+        with precision.autocast():
             policy, value, own, reply = model.heads(x)
         loss = policy_loss = F.cross_entropy(policy.float()[played], y[played])
         value_loss = own_loss = reply_loss = score_loss = torch.zeros((), device=device)
@@ -685,6 +749,11 @@ def main():
             # The game's margin, whatever komi the position was taught at:
             # the ownership is the board's, not the komi's.
             loss = loss + config["ownership_sum_weight"] * ownership_sum_loss(own, mtr[idx])
+        if not torch.isfinite(loss):
+            # A diverged run writes nothing: the last checkpoint it wrote
+            # (or the one it resumed) stays the last good one.
+            sys.exit(f"step {state['step']}: the loss is not finite ({policy_loss.item()} + {value_loss.item()} + "
+                     f"{own_loss.item()} + {reply_loss.item()} + {score_loss.item()}): stopped, no checkpoint written")
         opt.zero_grad(set_to_none=True)
         # Without it (--value-only, and no position of the batch taught the
         # value) the step teaches nothing.
@@ -695,34 +764,50 @@ def main():
         state["slice"]["step"] += 1
         state["positions"] += config["batch"]
         if state["step"] % eval_every == 0 or state["step"] == stop:
-            m = measure(model, held_sample, device)
+            m = measure(model, held_sample, precision)
             history.append({"step": state["step"], "positions": state["positions"], "lr": lr, "seconds": round(time.time() - t0), **m})
             log(f"step {state['step']}/{total} lr {lr:.4f} loss {policy_loss.item():.3f}+{value_loss.item():.3f}+{own_loss.item():.3f}+{reply_loss.item():.3f}+{score_loss.item():.3f} held: {describe(m)}")
-    steps_now = state["step"] - first
-    seconds = time.time() - t0
-    log(f"{steps_now} steps in {seconds:.0f} s ({steps_now / max(seconds, 1e-9):.1f} a second); step {state['step']} of {total}, {state['positions']} positions in all")
-    save_checkpoint(args.out + ".pt", model, opt, config, dict(state, history=history), args.lean_checkpoint)
-    log(f"checkpoint {args.out}.pt: {os.path.getsize(args.out + '.pt')} bytes")
-
-    final = measure(model, held_t, device)
-    log(f"all {final['positions']} held-out positions: {describe(final)}")
-    model = model.cpu().eval()
-    export.write(model, args.out + ".bin", taught_komi(vary_komi))
-    summary = {"config": config, "parameters": params, **{k: state[k] for k in ("step", "positions", "slice", "slices", "init")},
-               "steps_this_call": steps_now, "seconds": round(seconds), "taught_positions": len(train), "held_out": final,
-               "history": history, "device": str(device) + (f" ({torch.cuda.get_device_name()})" if device.type == "cuda" else ""),
-               "torch": torch.__version__, "numpy": np.__version__}
-    if args.golden:
-        summary["export_check"] = check_export(model, args.out + ".bin", args.golden)
-        log(f"the exported file's forward pass against the model's own (float64): {summary['export_check']}")
-        network = {"held_out": final, "step": state["step"], "positions": state["positions"]}
-        with open(args.out + "-golden.json", "w") as f:
-            json.dump(reference.golden_file(args.out + ".bin", args.golden, network), f)
-            f.write("\n")
-    with open(args.out + ".json", "w") as f:
-        json.dump(summary, f, indent=1)
-    log(f"wrote {args.out}.bin ({os.path.getsize(args.out + '.bin')} bytes), .json, .pt" + (", -golden.json" if args.golden else ""))
+        if args.checkpoint_every and time.time() - last_published > args.checkpoint_every * 60 and state["step"] < stop:
+            publish(final=False)
+            last_published = time.time()
+    publish(final=True)
     return 0
+
+
+def write_whole(path, text):
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+PROGRESS_COLUMNS = ["utc", "device", "precision", "threads", "step", "positions", "slice", "slice_step",
+                    "positions_this_run", "seconds_this_run", "positions_a_second", "final", "top1", "value_mse"]
+
+
+def progress_line(path, summary, positions_now, seconds, final):
+    """One line of the cumulative progress log (tab-separated, a header
+    when the file is new): where the run is and what it trained at."""
+    held = summary["held_out"]
+    row = [time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), summary["device"], summary["precision"], summary["threads"],
+           summary["step"], summary["positions"], summary["slice"]["name"], summary["slice"]["step"], positions_now,
+           round(seconds), round(positions_now / max(seconds, 1e-9)), "yes" if final else "no",
+           f"{held['top1']:.4f}", f"{held['value']['mse']:.4f}" if "value" in held else ""]
+    new = not os.path.exists(path)
+    with open(path, "a") as f:
+        if new:
+            f.write("\t".join(PROGRESS_COLUMNS) + "\n")
+        f.write("\t".join(str(v) for v in row) + "\n")
 
 
 @torch.no_grad()
