@@ -2,7 +2,10 @@
 (src/player/network/network_file.rs reads it; data/policy-net.bin is
 one).
 
-The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version,
+The 8 bytes `HANEPOL1`, then little-endian u32 words (each version's
+words, in order, are data/weights-format.json's, read through
+weights_format.py; the engine's loader is tested against the same table):
+the format version,
 the input planes, the trunk's channels C, its residual blocks B, the first
 convolution's kernel side; version 2 adds the value head's channels V and
 hidden units H (both 0: no value head); version 3 the ownership head's
@@ -45,10 +48,7 @@ import torch
 
 from .model import pooling_blocks
 from .planes import KOMI_PLANES
-
-MAGIC = b"HANEPOL1"
-VERSION = 6
-HEADER_WORDS = {1: 5, 2: 7, 3: 8, 4: 10, 5: 11, 6: 13}
+from .weights_format import pack_header, unpack_header
 # The komis (White's) of the corpus's games, TYGEM's and Tom's: all a
 # network is taught at unless training varies the komi (train.py).
 CORPUS_KOMIS = (6.5, 7.5)
@@ -116,11 +116,9 @@ def write(model, path, taught_komi=CORPUS_KOMIS):
         assert tuple(t.shape) == want, f"{tuple(t.shape)} where the format has {want}"
     low, high = (round(2 * k) for k in taught_komi) if s["planes"] == KOMI_PLANES else (0, 0)
     assert low <= high, f"komis taught from {taught_komi[0]} to {taught_komi[1]}"
+    words = {**s, "komi_low_half_points": low, "komi_high_half_points": high}
     with open(path, "wb") as f:
-        f.write(MAGIC)
-        f.write(struct.pack("<11I", VERSION, s["planes"], s["channels"], s["blocks"], s["kernel"], s["value_channels"], s["hidden"],
-                            s["ownership_channels"], s["gpool_channels"], s["gpool_every"], s.get("score_bins", 0)))
-        f.write(struct.pack("<2i", low, high))
+        f.write(pack_header(words))
         for t in tensors:
             f.write(t.cpu().numpy().astype("<f4").tobytes())
 
@@ -130,19 +128,15 @@ def read(path):
     file of version 1 to 6; the shape's `taught_komi` the komis (points)
     it says it was taught at (version 6), else None."""
     data = open(path, "rb").read()
-    if data[:8] != MAGIC:
-        sys.exit(f"{path}: not a hane weights file")
-    version = struct.unpack_from("<I", data, 8)[0]
-    if version not in HEADER_WORDS:
-        sys.exit(f"{path}: format version {version}, this reads 1 to {VERSION}")
-    words = struct.unpack_from(f"<{HEADER_WORDS[version]}I", data, 8)
-    shape = dict(zip(("planes", "channels", "blocks", "kernel"), words[1:5]))
-    shape["value_channels"], shape["hidden"] = (words[5], words[6]) if version >= 2 else (0, 0)
-    shape["ownership_channels"] = words[7] if version >= 3 else 0
-    shape["gpool_channels"], shape["gpool_every"] = (words[8], words[9]) if version >= 4 else (0, 0)
-    shape["score_bins"] = words[10] if version >= 5 else 0
-    shape["taught_komi"] = tuple(w / 2 for w in struct.unpack_from("<2i", data, 8 + 4 * 11)) if version >= 6 else None
-    values = np.frombuffer(data, dtype="<f4", offset=8 + 4 * len(words)).astype(np.float64)
+    try:
+        version, words, header_bytes = unpack_header(data)
+    except ValueError as e:
+        sys.exit(f"{path}: {e}")
+    shape = {w: words[w] for w in ("planes", "channels", "blocks", "kernel", "value_channels", "hidden", "ownership_channels",
+                                   "gpool_channels", "gpool_every", "score_bins")}
+    low, high = words["komi_low_half_points"], words["komi_high_half_points"]
+    shape["taught_komi"] = (low / 2, high / 2) if version >= 6 else None
+    values = np.frombuffer(data, dtype="<f4", offset=header_bytes).astype(np.float64)
     out, at = [], 0
     for s in shapes(shape):
         n = int(np.prod(s))

@@ -3,7 +3,9 @@
 //! pass, a logit for being the move played and, when its file has a value
 //! head, the side to move's chance of winning, and with an ownership head,
 //! who will own each point at the game's end. The search reads it through
-//! the `Evaluator` trait (`evaluator.rs`); its file is `network_file.rs`.
+//! the `Evaluator` trait (`evaluator.rs`); it is built from a `Model`
+//! (`model.rs`, which `network_file.rs` reads): the fp32 backend, the
+//! reference the others are checked against.
 //! A file whose stem reads `KOMI_PLANES` planes is told the komi as well,
 //! within the komis it was taught at (`KomiRange`).
 //!
@@ -19,62 +21,11 @@ use std::sync::Arc;
 use super::evaluator::{
     finite, sigmoid, Evaluation, Evaluator, Heads, KomiRange, Position, Scratch,
 };
+use super::model::{Conv, Model};
 use super::planes::{write_komi_plane, write_planes, KOMI_PLANES, PLANES};
 use super::score_belief::ScoreBelief;
 use crate::game::Color;
 use crate::player::board::TacticalReader;
-
-/// One convolution, batch norm folded in: `out` filters over `input`
-/// channels of `kernel` x `kernel` points.
-pub(super) struct Conv {
-    pub(super) out: usize,
-    pub(super) input: usize,
-    pub(super) kernel: usize,
-    /// `out` rows of `input * kernel * kernel`.
-    pub(super) weights: Vec<f32>,
-    pub(super) bias: Vec<f32>,
-}
-
-/// A residual block: two 3x3 convolutions, ReLU after the first and after
-/// the sum with the block's input; where it pools, a bias the whole board
-/// sets added to the first's channels before their ReLU.
-pub(super) struct Block {
-    pub(super) first: Conv,
-    pub(super) pooling: Option<GlobalPooling>,
-    pub(super) second: Conv,
-}
-
-/// A block's global pooling (KataGo's): a 3x3 convolution of the block's
-/// input to a few channels, ReLU, their means and maxima over the board,
-/// and a linear map of those to one bias a channel of the trunk, so that
-/// a point's features can depend on the whole board (a ko threat, the
-/// count, the komi).
-pub(super) struct GlobalPooling {
-    pub(super) conv: Conv,
-    /// A row a trunk channel of the pooled features: the channels' means,
-    /// then their maxima.
-    pub(super) map: Vec<f32>,
-}
-
-/// The value head: a 1x1 convolution of the trunk to a few channels,
-/// their means and maxima over the board, two fully connected layers to
-/// one logit of the side to move's win or, as a score head, to a logit of
-/// each final margin (`ScoreBelief`).
-pub(super) struct ValueHead {
-    pub(super) conv: Conv,
-    pub(super) hidden: usize,
-    /// `hidden` rows of the pooled features: the channels' means, then
-    /// their maxima.
-    pub(super) fc1: Vec<f32>,
-    pub(super) fc1_bias: Vec<f32>,
-    /// The score head's margins (odd), or 0 where the head gives one win
-    /// logit.
-    pub(super) bins: usize,
-    /// `bins.max(1)` rows of `hidden`.
-    pub(super) fc2: Vec<f32>,
-    /// `bins.max(1)` biases.
-    pub(super) fc2_bias: Vec<f32>,
-}
 
 /// What a value head says of a position, for the side to move.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,78 +37,21 @@ pub enum ValueOutput {
     Margins(ScoreBelief),
 }
 
-/// The ownership head: a 3x3 convolution of the trunk, ReLU, and a 1x1
-/// convolution to one channel, whose tanh is the point's owner (+1: the
-/// side to move).
-pub(super) struct OwnershipHead {
-    pub(super) conv: Conv,
-    pub(super) out: Conv,
-}
-
-/// A network's weights (read by `network_file.rs`).
+/// The CPU network in fp32, the reference backend: the model's weights as
+/// the file holds them, im2col and one sgemm a convolution.
 pub struct Network {
-    pub(super) channels: usize,
-    pub(super) stem: Conv,
-    pub(super) blocks: Vec<Block>,
-    pub(super) head: Vec<f32>,
-    pub(super) head_bias: f32,
-    pub(super) pass: Vec<f32>,
-    pub(super) pass_bias: f32,
-    pub(super) value: Option<ValueHead>,
-    pub(super) ownership: Option<OwnershipHead>,
-    /// The komis it was taught at, where its stem reads the komi's plane.
-    pub(super) taught_komi: Option<KomiRange>,
+    pub(super) model: Model,
 }
 
 impl Network {
-    /// Its shape in words, for the log and for clients that ask.
-    pub fn description(&self) -> String {
-        let value = match &self.value {
-            Some(v) if v.bins > 0 => format!(
-                ", a value head of {} channels and {} hidden units giving the final margin's \
-                 distribution ({} margins)",
-                v.conv.out, v.hidden, v.bins
-            ),
-            Some(v) => format!(
-                ", a value head of {} channels and {} hidden units",
-                v.conv.out, v.hidden
-            ),
-            None => String::new(),
-        };
-        let ownership = match &self.ownership {
-            Some(o) => format!(", an ownership head of {} channels", o.conv.out),
-            None => String::new(),
-        };
-        let komi = match self.taught_komi {
-            Some(range) => format!(
-                ", reading the komi (taught {} to {})",
-                range.lowest, range.highest
-            ),
-            None => String::new(),
-        };
-        let pooling: Vec<&GlobalPooling> = self
-            .blocks
-            .iter()
-            .filter_map(|b| b.pooling.as_ref())
-            .collect();
-        let pooling = match pooling.first() {
-            Some(first) => format!(
-                " ({} of them pooling the board over {} channels)",
-                pooling.len(),
-                first.conv.out
-            ),
-            None => String::new(),
-        };
-        format!(
-            "{} residual blocks of {} channels{pooling}{value}{ownership}{komi}",
-            self.blocks.len(),
-            self.channels
-        )
+    /// The fp32 backend of `model`.
+    pub fn new(model: Model) -> Network {
+        Network { model }
     }
 
-    /// Whether it judges positions as well as moves.
-    pub fn has_value(&self) -> bool {
-        self.value.is_some()
+    /// Its shape in words, for the log and for clients that ask.
+    pub fn description(&self) -> String {
+        self.model.description()
     }
 }
 
@@ -222,7 +116,7 @@ impl Network {
     pub fn run(&self, scratch: &mut EvalScratch, position: Position<'_>) -> NetworkOutput {
         let size = position.board.size();
         let n = size.points();
-        write_inputs(scratch, position, self.taught_komi);
+        write_inputs(scratch, position, self.model.taught_komi);
         self.trunk(scratch, (size.width, size.height));
         NetworkOutput {
             logits: self.policy(&scratch.trunk, n),
@@ -234,14 +128,20 @@ impl Network {
     /// The trunk over `scratch.planes`, into `scratch.trunk`.
     fn trunk(&self, scratch: &mut EvalScratch, shape: (usize, usize)) {
         let n = shape.0 * shape.1;
-        let c = self.channels;
+        let c = self.model.channels;
         let s = scratch;
         s.trunk.resize(c * n, 0.0);
         s.inner.resize(c * n, 0.0);
         s.residual.resize(c * n, 0.0);
-        convolve(&self.stem, &s.planes, shape, &mut s.columns, &mut s.trunk);
+        convolve(
+            &self.model.stem,
+            &s.planes,
+            shape,
+            &mut s.columns,
+            &mut s.trunk,
+        );
         relu(&mut s.trunk);
-        for block in &self.blocks {
+        for block in &self.model.blocks {
             convolve(&block.first, &s.trunk, shape, &mut s.columns, &mut s.inner);
             if let Some(pooling) = &block.pooling {
                 let g = pooling.conv.out;
@@ -278,10 +178,10 @@ impl Network {
     /// The policy head over the trunk of `n` points: a logit per point,
     /// and pass's from the trunk's mean over the board.
     fn policy(&self, trunk: &[f32], n: usize) -> Vec<f32> {
-        let mut logits = vec![self.head_bias; n + 1];
-        let mut pass = self.pass_bias;
+        let mut logits = vec![self.model.head_bias; n + 1];
+        let mut pass = self.model.pass_bias;
         for (k, row) in trunk.chunks_exact(n).enumerate() {
-            let (h, p) = (self.head[k], self.pass[k]);
+            let (h, p) = (self.model.head[k], self.model.pass[k]);
             let mut sum = 0.0f32;
             for (logit, &x) in logits[..n].iter_mut().zip(row) {
                 *logit += h * x;
@@ -295,7 +195,7 @@ impl Network {
 
     /// The value head over `scratch.trunk`, where the network has one.
     fn value(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<ValueOutput> {
-        let head = self.value.as_ref()?;
+        let head = self.model.value.as_ref()?;
         let v = head.conv.out;
         let pooled = pool_board(
             &head.conv,
@@ -338,7 +238,7 @@ impl Network {
 impl Network {
     /// The ownership head over `scratch.trunk`, where the network has one.
     fn ownership(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<Vec<f32>> {
-        let head = self.ownership.as_ref()?;
+        let head = self.model.ownership.as_ref()?;
         let n = shape.0 * shape.1;
         scratch.ownership_points.resize(head.conv.out * n, 0.0);
         convolve(
@@ -544,11 +444,7 @@ impl Evaluator for Network {
     }
 
     fn heads(&self) -> Heads {
-        Heads {
-            value: self.has_value(),
-            ownership: self.ownership.is_some(),
-            komi: self.taught_komi,
-        }
+        self.model.heads()
     }
 }
 
@@ -558,6 +454,7 @@ mod tests {
     use crate::game::sgf::{self, SgfAction};
     use crate::game::{Color, Move};
     use crate::player::board::PlayoutBoard;
+    use crate::player::network::model::ValueHead;
     use crate::player::network::{play_and_remember, RecentMoves, RECENT_MOVES};
 
     /// `net` on `to_move`'s position, at the golden game's komi (7.5).
@@ -719,12 +616,12 @@ mod tests {
         let score = golden.get("score").and_then(|v| v.as_array());
         let owners = golden.get("ownership").and_then(|v| v.as_array());
         assert_eq!(
-            net.has_value(),
+            net.heads().value,
             values.is_some() || score.is_some(),
             "a value for each position"
         );
         assert_eq!(
-            net.ownership.is_some(),
+            net.model.ownership.is_some(),
             owners.is_some(),
             "an ownership for each position"
         );
@@ -827,14 +724,14 @@ mod tests {
         // A value head of random weights, checked against the definition
         // written out point by point from the trunk.
         let mut net = Network::shipped();
-        let (v, h, c) = (3, 5, net.channels);
+        let (v, h, c) = (3, 5, net.model.channels);
         let mut seed = 12345u32;
         let mut random = move || {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
             (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
         };
         let mut take = |n: usize| (0..n).map(|_| random()).collect::<Vec<f32>>();
-        net.value = Some(ValueHead {
+        net.model.value = Some(ValueHead {
             conv: Conv {
                 out: v,
                 input: c,
@@ -857,7 +754,7 @@ mod tests {
         }
         let mut scratch = EvalScratch::new();
         let output = run(&net, &mut scratch, &mut board, Color::White, &[None; 4]);
-        let head = net.value.as_ref().expect("the head");
+        let head = net.model.value.as_ref().expect("the head");
         let n = size.points();
         let trunk = &scratch.trunk;
         let mut pooled = vec![0.0f32; 2 * v];
@@ -886,7 +783,7 @@ mod tests {
         assert!((got - want).abs() < 1e-4, "{got} against {want}");
         // The policy is the same with or without the head.
         let mut without = Network::shipped();
-        without.value = None;
+        without.model.value = None;
         let plain = run(&without, &mut scratch, &mut board, Color::White, &[None; 4]);
         assert_eq!(plain.logits, output.logits);
         assert_eq!(plain.value, None);

@@ -10,12 +10,17 @@
 //! - `evaluator`: the seam, `Evaluator`, that every backend implements:
 //!   a position and the calling thread's `Scratch` (where a backend keeps
 //!   its buffers) in, an evaluation out;
-//! - `network_file`: the weights file's format (versions 1 to 5) and its
-//!   checked loading; the shipped weights are compiled in;
+//! - `model`: `Model`, the network a weights file describes (the trunk and
+//!   each head, fp32 weights), apart from any backend; each backend is
+//!   built from one;
+//! - `network_file`: the weights file's format (versions 1 to 6, the table
+//!   of each version's header words that data/weights-format.json holds
+//!   for the exporter too) and its checked loading into a `Model`; the
+//!   shipped weights are compiled in;
 //! - `score_belief`: a score head's distribution of the final margin, and
 //!   the win chance at a komi and its median margin read from it;
-//! - `forward`: `Network`, the forward pass on the CPU (im2col and one
-//!   sgemm a convolution), a backend;
+//! - `forward`: `Network`, the fp32 backend on the CPU (im2col and one
+//!   sgemm a convolution), the reference;
 //! - `uniform`: `Uniform`, the backend that knows nothing (every move
 //!   alike, a fixed judgement), for the tests;
 //! - `cache`: wrappers over any evaluator: `Timed`, the measured cost of
@@ -30,6 +35,7 @@
 mod cache;
 mod evaluator;
 mod forward;
+mod model;
 mod network_file;
 mod planes;
 mod score_belief;

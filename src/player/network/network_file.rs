@@ -2,8 +2,10 @@
 //! checked before a weight is used. The front-ends read the file (bounded,
 //! `frontend::weights_file`); the player only ever sees its bytes.
 //!
-//! The 8 bytes `HANEPOL1`, then little-endian u32 words: the format version
-//! (1 to 5), the input planes, the trunk's channels, its residual
+//! The 8 bytes `HANEPOL1`, then little-endian u32 words (each version's
+//! words in order: `HEADER_WORDS`, the table data/weights-format.json
+//! holds too, which the exporter writes by): the format version
+//! (1 to 6), the input planes, the trunk's channels, its residual
 //! blocks, the first convolution's kernel side; version 2 adds two more,
 //! the value head's channels V and hidden units H (both 0: no value head);
 //! version 3 one more, the ownership head's channels O (0: none); version
@@ -35,7 +37,8 @@
 use std::fmt;
 
 use super::evaluator::{Evaluation, Evaluator, KomiRange, Position, Scratch};
-use super::forward::{Block, Conv, GlobalPooling, Network, OwnershipHead, ValueHead};
+use super::forward::Network;
+use super::model::{Block, Conv, GlobalPooling, Model, OwnershipHead, ValueHead};
 use super::planes::{KOMI_PLANES, PLANES};
 
 const MAGIC: &[u8; 8] = b"HANEPOL1";
@@ -46,6 +49,83 @@ const MAGIC: &[u8; 8] = b"HANEPOL1";
 /// in the value head's place when its bins are not 0) and 6 (version 5,
 /// and the komis a network that reads the komi was taught at).
 const NEWEST_VERSION: u32 = 6;
+/// Each version's header: the words after the version word, in order (a
+/// word a version lacks reads as 0; the `_half_points` ones are two's
+/// complement). data/weights-format.json is the same table, which
+/// scripts/hane_train/weights_format.py reads for the exporter; a test
+/// checks that the two agree.
+const HEADER_WORDS: [(u32, &[&str]); 6] = [
+    (1, &["planes", "channels", "blocks", "kernel"]),
+    (
+        2,
+        &[
+            "planes",
+            "channels",
+            "blocks",
+            "kernel",
+            "value_channels",
+            "hidden",
+        ],
+    ),
+    (
+        3,
+        &[
+            "planes",
+            "channels",
+            "blocks",
+            "kernel",
+            "value_channels",
+            "hidden",
+            "ownership_channels",
+        ],
+    ),
+    (
+        4,
+        &[
+            "planes",
+            "channels",
+            "blocks",
+            "kernel",
+            "value_channels",
+            "hidden",
+            "ownership_channels",
+            "gpool_channels",
+            "gpool_every",
+        ],
+    ),
+    (
+        5,
+        &[
+            "planes",
+            "channels",
+            "blocks",
+            "kernel",
+            "value_channels",
+            "hidden",
+            "ownership_channels",
+            "gpool_channels",
+            "gpool_every",
+            "score_bins",
+        ],
+    ),
+    (
+        6,
+        &[
+            "planes",
+            "channels",
+            "blocks",
+            "kernel",
+            "value_channels",
+            "hidden",
+            "ownership_channels",
+            "gpool_channels",
+            "gpool_every",
+            "score_bins",
+            "komi_low_half_points",
+            "komi_high_half_points",
+        ],
+    ),
+];
 /// The komis of the games the corpus holds (TYGEM's 6.5, Tom's 7.5): all
 /// a network of an earlier version that reads the komi was taught at,
 /// since those files came from training that did not vary the komi.
@@ -137,46 +217,33 @@ impl Header {
                 .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
         };
         let version = word(0).unwrap_or(0) as u32;
-        let words = match version {
-            1 => 5,
-            2 => 7,
-            3 => 8,
-            4 => 10,
-            5 => 11,
-            6 => 13,
-            v => return Err(NetworkError::Version(v)),
+        let Some(&(_, names)) = HEADER_WORDS.iter().find(|(v, _)| *v == version) else {
+            return Err(NetworkError::Version(version));
         };
-        let read: Vec<usize> = (1..words).map_while(word).collect();
-        if read.len() != words - 1 {
+        let read: Vec<usize> = (1..=names.len()).map_while(word).collect();
+        if read.len() != names.len() {
             return Err(NetworkError::NotAWeightsFile);
         }
-        let (value_channels, value_hidden) = if version >= 2 {
-            (read[4], read[5])
-        } else {
-            (0, 0)
-        };
-        let ownership_channels = if version >= 3 { read[6] } else { 0 };
-        let (gpool_channels, gpool_every) = if version >= 4 {
-            (read[7], read[8])
-        } else {
-            (0, 0)
-        };
-        let score_bins = if version >= 5 { read[9] } else { 0 };
+        let named = |name: &str| names.iter().position(|n| *n == name).map_or(0, |i| read[i]);
         // Two's complement: the words are read as u32.
-        let taught_half_points =
-            (version >= 6).then(|| (read[10] as u32 as i32, read[11] as u32 as i32));
+        let taught_half_points = names.contains(&"komi_low_half_points").then(|| {
+            (
+                named("komi_low_half_points") as u32 as i32,
+                named("komi_high_half_points") as u32 as i32,
+            )
+        });
         let header = Header {
-            len: 8 + 4 * words,
-            planes: read[0],
-            channels: read[1],
-            blocks: read[2],
-            kernel: read[3],
-            value_channels,
-            value_hidden,
-            ownership_channels,
-            gpool_channels,
-            gpool_every,
-            score_bins,
+            len: 8 + 4 * (1 + names.len()),
+            planes: named("planes"),
+            channels: named("channels"),
+            blocks: named("blocks"),
+            kernel: named("kernel"),
+            value_channels: named("value_channels"),
+            value_hidden: named("hidden"),
+            ownership_channels: named("ownership_channels"),
+            gpool_channels: named("gpool_channels"),
+            gpool_every: named("gpool_every"),
+            score_bins: named("score_bins"),
             taught_komi: None,
         };
         header.check()?;
@@ -315,10 +382,10 @@ impl Floats<'_> {
     }
 }
 
-impl Network {
-    /// The network of a weights file's bytes, every size checked before
+impl Model {
+    /// The model of a weights file's bytes, every size checked before
     /// anything is read and every weight checked to be a finite number.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, NetworkError> {
         let header = Header::read(bytes)?;
         let expected = header.len + 4 * header.floats();
         if bytes.len() != expected {
@@ -370,7 +437,7 @@ impl Network {
                 out: floats.conv(1, o, 1),
             }
         });
-        Ok(Network {
+        Ok(Model {
             channels: c,
             stem,
             blocks,
@@ -384,9 +451,21 @@ impl Network {
         })
     }
 
-    /// The network shipped with hane (data/policy-net.bin), compiled in.
+    /// The model shipped with hane (data/policy-net.bin), compiled in.
+    pub fn shipped() -> Model {
+        Model::from_bytes(SHIPPED).expect("the shipped network is checked by its tests")
+    }
+}
+
+impl Network {
+    /// The fp32 backend of a weights file's bytes (`Model::from_bytes`).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        Model::from_bytes(bytes).map(Network::new)
+    }
+
+    /// The fp32 backend of the network shipped with hane.
     pub fn shipped() -> Network {
-        Network::from_bytes(SHIPPED).expect("the shipped network is checked by its tests")
+        Network::new(Model::shipped())
     }
 }
 
@@ -649,6 +728,53 @@ mod tests {
     }
 
     #[test]
+    fn the_loaders_versions_are_the_format_files() {
+        // data/weights-format.json: the table the exporter writes by.
+        let format: serde_json::Value =
+            serde_json::from_str(include_str!("../../../data/weights-format.json"))
+                .expect("the format file");
+        assert_eq!(format["magic"].as_str(), std::str::from_utf8(MAGIC).ok());
+        let versions = format["versions"].as_array().expect("versions");
+        let theirs: Vec<(u32, Vec<&str>)> = versions
+            .iter()
+            .map(|v| {
+                let words = v["words"].as_array().expect("words");
+                (
+                    v["version"].as_u64().expect("a version") as u32,
+                    words.iter().map(|w| w.as_str().expect("a word")).collect(),
+                )
+            })
+            .collect();
+        let ours: Vec<(u32, Vec<&str>)> = HEADER_WORDS
+            .iter()
+            .map(|(v, words)| (*v, words.to_vec()))
+            .collect();
+        assert_eq!(ours, theirs);
+        assert_eq!(ours.last().map(|(v, _)| *v), Some(NEWEST_VERSION));
+        // Every word the loader reads is one the table names.
+        for (version, words) in &ours {
+            let mut bytes = MAGIC.to_vec();
+            bytes.extend(version.to_le_bytes());
+            for word in words {
+                let value: u32 = match *word {
+                    "planes" => PLANES as u32,
+                    "channels" => 8,
+                    "blocks" => 1,
+                    "kernel" => 3,
+                    _ => 0,
+                };
+                bytes.extend(value.to_le_bytes());
+            }
+            let header = Header::read(&bytes).expect("a header of the table's words");
+            assert_eq!(header.len, bytes.len(), "version {version}");
+            assert_eq!(
+                (header.planes, header.channels, header.blocks),
+                (PLANES, 8, 1)
+            );
+        }
+    }
+
+    #[test]
     fn the_shipped_files_bytes_are_the_shipped_network() {
         let shipped = include_bytes!("../../../data/policy-net.bin");
         let net = Network::from_bytes(shipped).expect("the shipped file");
@@ -727,10 +853,10 @@ mod tests {
     #[test]
     fn version_2_files_carry_a_value_head_or_none() {
         let net = Network::from_bytes(&with_value_head(4, 8, 0.01)).expect("a value head");
-        assert!(net.has_value());
+        assert!(net.heads().value);
         assert!(net.description().contains("value head"));
         let none = Network::from_bytes(&with_value_head(0, 0, 0.0)).expect("no value head");
-        assert!(!none.has_value());
+        assert!(!none.heads().value);
     }
 
     /// data/pooling-net.bin (version 5, reading the komi) as a version 6
