@@ -61,7 +61,7 @@ pub mod model {
 }
 
 /// Bytes one node of the search tree takes, for fitting `--max-tree-mb`.
-pub const TREE_NODE_BYTES: usize = std::mem::size_of::<search::Node>();
+pub const TREE_NODE_BYTES: usize = search::NODE_BYTES;
 
 #[cfg(test)]
 pub(crate) use search::sample_report;

@@ -4,17 +4,17 @@
 //! network's (`network_prior`), the client's move filter applied where
 //! children are made (`filter`), the report of numbers the search hands
 //! upward (`report`), the choice of a child on the walk down
-//! (`selection`), the score the network's ownership head gives the tree
-//! (`network_score`), the playouts' margins (`margins`), when a search
+//! (`selection`), the network's judgement kept in the tree and backed up
+//! with each playout (`judgement`), the playouts' margins (`margins`), when a search
 //! under a clock stops (`stopping`), the komi its playouts count in
 //! handicap games (`komi`) and the value head's share of each playout's
 //! result (`value_share`).
 
 mod filter;
+mod judgement;
 mod komi;
 mod margins;
 mod network_prior;
-mod network_score;
 mod priors;
 mod report;
 mod selection;
@@ -33,7 +33,7 @@ pub use report::{summarise, RootMove, SearchReport};
 pub use search::Search;
 pub use stopping::{manage_time, CHECK_INTERVAL};
 pub use threads::run_threads;
-pub use tree::{Node, Tree};
+pub use tree::{Tree, NODE_BYTES};
 pub use worker::Worker;
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::judgement::BlackJudgement;
 use super::tree::{chance_for, NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{settled_count, PlayoutBoard, Point};
@@ -178,22 +179,22 @@ impl NetworkPrior {
         let moves: Vec<Point> = tree.children(node).map(|c| tree.node(c).mv()).collect();
         let evaluation = self.evaluate(board, to_move, recent, scratch);
         let settled = settled_count(board);
-        if let Some(chance) = evaluation.win_chance.filter(|_| self.keeps_values()) {
-            // A settled board's value is its count's result, as its area
-            // is its count: the network's guess there had the root of a
-            // finished 19x19 game at 0.99999 where every playout was won.
-            let chance = settled
-                .and_then(|count| self.settled(count).win_chance)
-                .map_or(chance, |black| chance_for(to_move, black));
-            // The node's statistics are its mover's, the opponent of the
-            // side to move that the value judges for.
-            n.set_value(1.0 - chance);
-        }
-        if let Some(area) = evaluation.area_difference() {
-            // Only the report reads the area: a settled board's is its count.
-            let area = settled.unwrap_or(to_move.sign() * area);
-            tree.set_network_area(node, area);
-        }
+        // The value where it is kept: a settled board's is its count's
+        // result, as its area is its count (the network's guess there had
+        // the root of a finished 19x19 game at 0.99999 where every playout
+        // was won).
+        let chance = evaluation
+            .win_chance
+            .filter(|_| self.keeps_values())
+            .map(|chance| {
+                settled
+                    .and_then(|count| self.settled(count).win_chance)
+                    .unwrap_or_else(|| chance_for(to_move, chance))
+            });
+        let area = evaluation
+            .area_difference()
+            .map(|area| settled.unwrap_or(to_move.sign() * area));
+        tree.set_judgement(node, BlackJudgement { area, chance });
         let policy = policy_over(&evaluation, board, &moves);
         for (child, p) in tree.children(node).zip(policy) {
             let wins = (p.sqrt() * self.wins as f32).round() as u32;
@@ -401,8 +402,7 @@ mod tests {
     fn a_settled_board_s_value_in_the_tree_is_its_count_s_result() {
         // An evaluator that gives the side to move 0.3 everywhere (komi-
         // blind, so its value is kept on 19x19): on a settled board the
-        // node's value is the count's result instead, for the player who
-        // moved into it. The network's guess at a finished 19x19 game's
+        // node's value is the count's result instead. The network's guess at a finished 19x19 game's
         // root once had it at 0.99999 where every playout was won.
         let evaluator = crate::player::network::shared(Box::new(crate::player::network::Uniform {
             win_chance: Some(0.3),
@@ -414,9 +414,8 @@ mod tests {
         let prior =
             NetworkPrior::for_board(&SearchParams::default(), &board, Some(&evaluator), 7.5)
                 .expect("a prior on 19x19");
-        // Black to move wins by the count, so White, who moved into the
-        // root, has lost it; White to move has lost, so Black has won.
-        for (to_move, mover_value) in [(Color::Black, 0.0), (Color::White, 1.0)] {
+        // Black wins by the count, whoever is to move.
+        for (to_move, black_value) in [(Color::Black, 1.0), (Color::White, 1.0)] {
             let tree = Tree::new(8);
             let pass = Candidate {
                 mv: PASS,
@@ -434,8 +433,8 @@ mod tests {
                 &[None; RECENT_MOVES],
             );
             assert_eq!(
-                tree.node(Tree::ROOT).value(),
-                Some(mover_value),
+                tree.judged(Tree::ROOT).own().chance,
+                Some(black_value),
                 "{to_move:?}"
             );
         }

@@ -7,10 +7,8 @@
 
 use std::time::Duration;
 
-use std::collections::HashMap;
-
+use super::judgement::BlackJudgement;
 use super::margins::Margins;
-use super::network_score::{black_values, subtree_mean};
 use super::search::Search;
 use super::tree::{chance_for, NodeId, Tree, PASS};
 use super::worker::Worker;
@@ -251,13 +249,9 @@ pub fn summarise(
     let side_share = |m: &Margins| m.black_wins(komi).filter(|_| from_margins).map(for_side);
     let sums = WorkerSums::of(search, workers, size);
     let (ownership, ownership_stdev) = sums.ownership();
-    let value_share = search.judged_share_against(komi);
-    let (areas, values) = report_judgements(search, to_move, value_share > 0.0);
     let leads = Leads {
         search,
-        areas,
-        values,
-        value_share,
+        value_share: search.judged_share_against(komi),
         komi,
     };
     let mut moves: Vec<RootMove> = root_totals(search)
@@ -291,7 +285,7 @@ pub fn summarise(
     // (docs/benchmarks.md), the mean read 18.1% of them as losses of 3
     // points or more, the tree's 11.1%.
     let black_margin = leads
-        .black_lead(sums.margins.lead(komi), Some(Tree::ROOT))
+        .mixed(leads.judged(Tree::ROOT, None), sums.margins.lead(komi))
         .unwrap_or_else(|| game.score() as f32);
     SearchReport {
         size,
@@ -301,7 +295,10 @@ pub fn summarise(
         ownership_stdev,
         black_margin,
         root_game_win_rate: leads
-            .black_win(leads.judged_win(Tree::ROOT), sums.margins.black_wins(komi))
+            .black_win(
+                leads.judged_win(Tree::ROOT, None),
+                sums.margins.black_wins(komi),
+            )
             .map(for_side)
             .or_else(|| side_share(&sums.margins)),
         score_stdev: sums.margins.stdev().unwrap_or(0.0),
@@ -316,7 +313,7 @@ pub fn summarise(
 fn move_lead(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f32> {
     let child = leads.search.tree().child_with_move(Tree::ROOT, t.point);
     let playouts = counts.and_then(|m| m.lead(leads.komi));
-    match child.and_then(|c| leads.judged(c)) {
+    match child.and_then(|c| leads.judged(c, Some(t.point))) {
         Some(judged) => leads.mixed(Some(judged), playouts),
         None if t.visits > 0 => leads.after_move(playouts, t.point).or(playouts),
         None => playouts,
@@ -330,7 +327,7 @@ fn move_lead(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<
 /// search's results hold no judgement at the game's komi.
 fn move_win(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f32> {
     let child = leads.search.tree().child_with_move(Tree::ROOT, t.point);
-    let network = match child.and_then(|c| leads.judged_win(c)) {
+    let network = match child.and_then(|c| leads.judged_win(c, Some(t.point))) {
         Some(judged) => Some(judged),
         None if t.visits > 0 => leads
             .search
@@ -339,44 +336,6 @@ fn move_win(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f
         None => None,
     };
     leads.black_win(network, counts.and_then(|m| m.black_wins(leads.komi)))
-}
-
-/// The network's judgements kept beside the tree, for Black: its areas
-/// and, where the report reads them (`with_values`), its value head's
-/// winning chances (`black_values`), the root's and
-/// its moves' replaced by the analysis's symmetric judgements
-/// (`Search::judgement`) where the network judged them at all: the
-/// search's own, of one orientation, judged the four 4-4 points of the
-/// empty board 5 points apart.
-fn report_judgements(
-    search: &Search,
-    to_move: Color,
-    with_values: bool,
-) -> (HashMap<NodeId, f32>, HashMap<NodeId, f32>) {
-    let mut areas = search.tree().network_areas();
-    let mut values = if with_values {
-        black_values(search.tree(), to_move)
-    } else {
-        HashMap::new()
-    };
-    let root_moves = std::iter::once((Tree::ROOT, None)).chain(
-        search
-            .tree()
-            .child_nodes(Tree::ROOT)
-            .map(|(id, node)| (id, Some(node.mv()))),
-    );
-    for (id, mv) in root_moves {
-        let Some(judged) = search.judgement(mv) else {
-            continue;
-        };
-        if let Some(own) = areas.get_mut(&id) {
-            *own = judged.area;
-        }
-        if let (Some(own), Some(chance)) = (values.get_mut(&id), judged.win_chance) {
-            *own = chance;
-        }
-    }
-    (areas, values)
 }
 
 /// What the threads counted on their own, summed over them: ownership
@@ -484,35 +443,50 @@ impl WorkerSums {
 }
 
 /// Black's lead at a node of the tree: the playouts' (the median of their
-/// margins) and the network's (its expected area over the subtree, less
-/// the komi) mixed by the search's `score_network` share; and Black's
-/// winning chance there from the same judged nodes, weighed alike
-/// (`values`), mixed with the playouts' as the search mixed them.
+/// margins) and the network's (its judged area over the playouts through
+/// the node, less the komi: `judgement.rs`) mixed by the search's
+/// `score_network` share; and Black's winning chance there from the same
+/// judged playouts, mixed with the playouts' share won as the search mixed
+/// them.
 struct Leads<'a> {
     search: &'a Search,
-    areas: HashMap<NodeId, f32>,
-    values: HashMap<NodeId, f32>,
     /// `Search::judged_share_against` the game's komi.
     value_share: f32,
     komi: f32,
 }
 
 impl Leads<'_> {
-    fn black_lead(&self, playouts: Option<f32>, node: Option<NodeId>) -> Option<f32> {
-        let network = node.and_then(|id| self.judged(id));
-        self.mixed(network, playouts)
+    /// Black's judgement over the playouts through `node`, the root's
+    /// position (`after` None) or the position after the root move
+    /// `after`: the tree's averages, that node's own judgement replaced by
+    /// the analysis's over the board's symmetries where it made one (the
+    /// search's own, of one orientation, judged the four 4-4 points of the
+    /// empty board 5 points apart).
+    fn judgement(&self, node: NodeId, after: Option<Point>) -> BlackJudgement {
+        let sums = self.search.tree().judged(node);
+        match self.search.judgement(after) {
+            // A chance is read only where the tree's results mix it in
+            // (`black_win`): a value not believed is no judgement to show.
+            Some(better) => sums.mean_with_own(BlackJudgement {
+                area: Some(better.area),
+                chance: better.win_chance,
+            }),
+            None => sums.mean(),
+        }
     }
 
-    /// The network's lead for Black over the subtree at `node`, where it
-    /// judged a position there.
-    fn judged(&self, node: NodeId) -> Option<f32> {
-        subtree_mean(self.search.tree(), &self.areas, node).map(|area| area - self.komi)
+    /// The network's lead for Black over the playouts through `node`,
+    /// where it judged a position on their way.
+    fn judged(&self, node: NodeId, after: Option<Point>) -> Option<f32> {
+        self.judgement(node, after)
+            .area
+            .map(|area| area - self.komi)
     }
 
-    /// The value head's winning chance for Black over the subtree at
-    /// `node`, where it judged a position there.
-    fn judged_win(&self, node: NodeId) -> Option<f32> {
-        subtree_mean(self.search.tree(), &self.values, node)
+    /// The value head's winning chance for Black over the playouts through
+    /// `node`, where it judged a position on their way.
+    fn judged_win(&self, node: NodeId, after: Option<Point>) -> Option<f32> {
+        self.judgement(node, after).chance
     }
 
     /// Black's winning chance from the network's (`network`) and the

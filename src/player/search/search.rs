@@ -30,6 +30,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::filter::MoveFilter;
+use super::judgement;
 use super::margins::Margins;
 use super::network_prior::{recent_moves, NetworkPrior};
 use super::priors::candidates;
@@ -444,28 +445,29 @@ impl Search {
             let IterationBuffers { board, moves, .. } = buffers;
             self.play_out(w, board, leaf.to_move, leaf.last_move, &mut amaf, moves);
         } else {
-            self.judge_finished(leaf.node, leaf.to_move, &buffers.board);
+            self.judge_finished(leaf.node, &buffers.board);
         }
         self.record_playout(w, buffers, &amaf);
         w.playouts += 1;
         true
     }
 
-    /// Gives the node `id`, where two passes ended the game on `board`
-    /// (`to_move` to play), its count as its judged area and its result
-    /// as its value, once: the lead and the value's share of the results
-    /// read the deepest judged node on a playout's way (`network_score`,
+    /// Gives the node `id`, where two passes ended the game on `board`,
+    /// its count as its judged area and its result at the game's komi as
+    /// its value, once: the lead and the value's share of the results
+    /// read the deepest judged node on a playout's way (`judgement`,
     /// `value_share`), and the network's guess one pass before had read
     /// -229 for a filled 19x19 board's count of +11.5.
-    fn judge_finished(&self, id: NodeId, to_move: Color, board: &PlayoutBoard) {
-        let node = self.tree.node(id);
-        if node.value().is_none() {
-            let winner = winner(board.score(self.playout_komi));
-            node.set_value(winner.map_or(0.5, |w| f32::from(u8::from(w != to_move))));
+    fn judge_finished(&self, id: NodeId, board: &PlayoutBoard) {
+        let judged = self.tree.judged(id);
+        if judged.own().chance.is_none() {
+            // At the game's komi, as the network's values are judged.
+            let winner = winner(board.score(self.rules.komi as f32));
+            judged.set_chance(winner.map_or(0.5, |w| f32::from(u8::from(w == Color::Black))));
         }
         let judges = self.network.as_ref().is_some_and(NetworkPrior::judges_area);
-        if judges && node.claim_network() {
-            self.tree.set_network_area(id, board.score(0.0));
+        if judges && self.tree.node(id).claim_network() {
+            judged.set_area(board.score(0.0));
         }
     }
 
@@ -668,8 +670,8 @@ impl Search {
             self.record_move_ownership(w, path, board);
         }
         let winner = winner(score);
-        let (share, to_move) = (self.params.value_share, self.root_to_move);
-        let result = mixed_result(&self.tree, (path, to_move), share, winner, &mut w.rng);
+        let share = self.params.value_share;
+        let result = mixed_result(&self.tree, path, share, winner, &mut w.rng);
         self.back_up(path, result, amaf);
         if let (true, Some(winner)) = (self.params.last_good_reply, winner) {
             w.replies.learn(moves, self.root_to_move.opponent(), winner);
@@ -771,6 +773,7 @@ impl Search {
     /// loss, and to the RAVE statistics of the siblings whose move was
     /// played first by the same colour later in the iteration.
     fn back_up(&self, path: &[Step], black_result: HalfWins, amaf: &[u8]) {
+        judgement::back_up(path.iter().map(|&(id, _)| self.tree.judged(id)));
         let mut mover = self.root_to_move.opponent();
         for &(id, virtual_loss) in path {
             let result = if mover == Color::Black {

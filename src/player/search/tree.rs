@@ -21,10 +21,10 @@
 //! No `unsafe`: the atomics cost nothing on reads (a relaxed load is a
 //! plain load on x86-64 and ARM) and make every shared write sound.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::OnceLock;
 
+use super::judgement::{BlackJudgement, JudgedSums};
 use crate::game::Color;
 use crate::player::board::Point;
 
@@ -84,16 +84,15 @@ pub struct Node {
     /// NETWORK (a thread has taken on adding the policy network's prior to
     /// the children, done or under way), each set once.
     flags: AtomicU8,
-    /// The value head's judgement of this node's position, for the player
-    /// who made its move: 0 where there is none, else 1 + 254 times the
-    /// winning chance (`set_value`); set once, by the thread that claimed
-    /// the network.
-    value: AtomicU8,
 }
 
-// Thirty-two bytes (a byte of it padding), as the plain node was:
-// `--max-tree-mb` divides by it.
+// Thirty-two bytes (two of them padding), as the plain node was; the
+// judgement beside it (`JudgedSums`) forty more: `--max-tree-mb` divides
+// by both (`NODE_BYTES`).
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+/// What one node of the tree takes: itself and its judgement.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<JudgedSums>();
 
 /// A playout's result for one player, in half wins: 0 lost, 1 even, 2 won.
 pub type HalfWins = u32;
@@ -126,23 +125,6 @@ impl Node {
             to.store(from.load(RELAXED), RELAXED);
         }
         self.flags.store(other.flags.load(RELAXED), RELAXED);
-        self.value.store(other.value.load(RELAXED), RELAXED);
-    }
-
-    /// Records the value head's winning chance of this node's position for
-    /// the player who made its move, to a 254th.
-    pub fn set_value(&self, chance: f32) {
-        let code = 1.0 + 254.0 * chance.clamp(0.0, 1.0);
-        self.value.store(code.round() as u8, RELAXED);
-    }
-
-    /// The value head's winning chance for the player who made this move,
-    /// where the node has one.
-    pub fn value(&self) -> Option<f32> {
-        match self.value.load(RELAXED) {
-            0 => None,
-            code => Some((code - 1) as f32 / 254.0),
-        }
     }
 
     /// Claims the right to add the policy network's prior to this node's
@@ -286,7 +268,7 @@ impl Node {
 
 /// `color`'s winning chance where Black's is `black_chance`, or Black's
 /// where `color`'s is: White's is 1 less Black's, so the one mapping goes
-/// both ways. A node's value (`Node::value`) is its mover's.
+/// both ways. A node's statistics are its mover's.
 pub fn chance_for(color: Color, black_chance: f32) -> f32 {
     match color {
         Color::Black => black_chance,
@@ -338,10 +320,10 @@ pub struct Tree {
     /// Node ids handed out: the next free one.
     len: AtomicUsize,
     max_nodes: usize,
-    /// The network's area difference for Black (komi not taken off) at the
-    /// nodes it was asked at, beside the nodes, which have no room for it:
-    /// few nodes have one, and each costs an evaluation anyway.
-    network_areas: Mutex<HashMap<NodeId, f32>>,
+    /// Each node's judgement (`judgement.rs`), in chunks of the same ids,
+    /// allocated with the nodes': the hot loops over children read the
+    /// nodes alone.
+    judged: Box<[OnceLock<Box<[JudgedSums]>>]>,
 }
 
 pub type NodeId = u32;
@@ -357,7 +339,7 @@ impl Tree {
             chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
             len: AtomicUsize::new(0),
             max_nodes,
-            network_areas: Mutex::new(HashMap::new()),
+            judged: (0..chunks).map(|_| OnceLock::new()).collect(),
         };
         let root = tree.allocate(1);
         debug_assert_eq!(root, Some(Tree::ROOT));
@@ -406,21 +388,24 @@ impl Tree {
             .expect("a node id of this tree lies in an allocated chunk")
     }
 
-    /// Records the network's area difference for Black at `id`'s position.
-    pub fn set_network_area(&self, id: NodeId, black_area: f32) {
-        self.areas().insert(id, black_area);
+    /// The judgement of node `id` and of the playouts through it.
+    pub fn judged(&self, id: NodeId) -> &JudgedSums {
+        let chunk = self.judged[(id >> CHUNK_BITS) as usize]
+            .get()
+            .expect("a node id of this tree lies in an allocated chunk");
+        &chunk[id as usize & (CHUNK_LEN - 1)]
     }
 
-    /// The network's area differences for Black, by node.
-    pub fn network_areas(&self) -> HashMap<NodeId, f32> {
-        self.areas().clone()
-    }
-
-    fn areas(&self) -> MutexGuard<'_, HashMap<NodeId, f32>> {
-        // A map of plain numbers is whole even if a holder panicked.
-        self.network_areas
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+    /// Records the network's judgement of `id`'s position for Black (what
+    /// of it there is): once, by the thread that judged it.
+    pub fn set_judgement(&self, id: NodeId, black: BlackJudgement) {
+        let judged = self.judged(id);
+        if let Some(area) = black.area {
+            judged.set_area(area);
+        }
+        if let Some(chance) = black.chance {
+            judged.set_chance(chance);
+        }
     }
 
     /// Nodes handed out.
@@ -455,10 +440,12 @@ impl Tree {
             let first_chunk = start >> CHUNK_BITS;
             let last_chunk = (start + count - 1) >> CHUNK_BITS;
             for index in first_chunk..=last_chunk {
-                self.chunks[index].get_or_init(|| {
-                    let len = CHUNK_LEN.min(self.max_nodes - index * CHUNK_LEN);
-                    (0..len).map(|_| Node::default()).collect()
-                });
+                let len = CHUNK_LEN.min(self.max_nodes - index * CHUNK_LEN);
+                // The judgements first: a node id is handed out once both
+                // of its chunks are there.
+                self.judged[index]
+                    .get_or_init(|| (0..len).map(|_| JudgedSums::default()).collect());
+                self.chunks[index].get_or_init(|| (0..len).map(|_| Node::default()).collect());
             }
         }
         Some(start as NodeId)
@@ -506,11 +493,19 @@ impl Tree {
     /// The memory the nodes take: the chunks allocated so far.
     #[cfg(test)]
     pub fn memory_bytes(&self) -> usize {
-        self.chunks
+        let nodes: usize = self
+            .chunks
             .iter()
             .filter_map(OnceLock::get)
             .map(|chunk| std::mem::size_of_val(&chunk[..]))
-            .sum()
+            .sum();
+        let judged: usize = self
+            .judged
+            .iter()
+            .filter_map(OnceLock::get)
+            .map(|chunk| std::mem::size_of_val(&chunk[..]))
+            .sum();
+        nodes + judged
     }
 
     /// The child of `id` that plays `mv`, if the node is expanded.
@@ -549,11 +544,7 @@ impl Tree {
         let root = tree.node(Tree::ROOT);
         root.copy_statistics(self.node(id));
         root.mv.store(PASS, RELAXED);
-        let areas = self.network_areas();
-        let mut kept_areas = HashMap::new();
-        if let Some(&area) = areas.get(&id) {
-            kept_areas.insert(Tree::ROOT, area);
-        }
+        tree.judged(Tree::ROOT).copy_from(self.judged(id));
         let mut queue = std::collections::VecDeque::from([(id, Tree::ROOT)]);
         while let Some((old, new)) = queue.pop_front() {
             let children = self.children(old);
@@ -567,9 +558,7 @@ impl Tree {
             };
             for (child, copy) in children.clone().zip(first..) {
                 tree.node(copy).copy_statistics(self.node(child));
-                if let Some(&area) = areas.get(&child) {
-                    kept_areas.insert(copy, area);
-                }
+                tree.judged(copy).copy_from(self.judged(child));
                 queue.push_back((child, copy));
             }
             let node = tree.node(new);
@@ -577,7 +566,6 @@ impl Tree {
             node.child_count.store(children.len() as u16, RELAXED);
             node.state.store(EXPANDED, Ordering::Release);
         }
-        *tree.areas() = kept_areas;
         tree
     }
 }
@@ -617,7 +605,7 @@ mod tests {
         assert_eq!(tree.len(), 4);
         assert_eq!(expand(&tree, 1, &[20]), Expansion::Full);
         assert!(!tree.node(1).is_expanded());
-        assert!(tree.memory_bytes() <= 4 * std::mem::size_of::<Node>());
+        assert!(tree.memory_bytes() <= 4 * NODE_BYTES);
     }
 
     #[test]
@@ -650,7 +638,7 @@ mod tests {
     fn memory_follows_the_nodes_used_not_the_bound() {
         let tree = Tree::new(4_000_000);
         expand(&tree, Tree::ROOT, &(1..=361).collect::<Vec<_>>());
-        assert_eq!(tree.memory_bytes(), CHUNK_LEN * std::mem::size_of::<Node>());
+        assert_eq!(tree.memory_bytes(), CHUNK_LEN * NODE_BYTES);
     }
 
     #[test]
@@ -663,7 +651,7 @@ mod tests {
             leaf = tree.children(leaf).start;
         }
         assert!(tree.len() > max - 361, "{}", tree.len());
-        assert!(tree.memory_bytes() <= max * std::mem::size_of::<Node>());
+        assert!(tree.memory_bytes() <= max * NODE_BYTES);
         // Children straddling two chunks are still found.
         let straddling = (1..tree.len() as NodeId)
             .find(|&id| {
@@ -871,22 +859,20 @@ mod tests {
     }
 
     #[test]
-    fn a_value_is_kept_to_a_254th_and_leaves_the_rates_alone() {
-        let tree = Tree::new(8);
-        let node = tree.node(Tree::ROOT);
-        assert_eq!(node.value(), None);
-        for _ in 0..10 {
-            node.add_result(2, 0);
-        }
-        node.set_value(0.25);
-        assert!((node.value().expect("a value") - 0.25).abs() < 0.5 / 254.0);
-        // The value reaches the rates through the results backed up
-        // (`value_share`), not here.
-        assert_eq!((node.win_rate(), node.reported_win_rate()), (1.0, 1.0));
-        // The extremes are kept.
-        node.set_value(0.0);
-        assert_eq!(node.value(), Some(0.0));
-        node.set_value(1.0);
-        assert_eq!(node.value(), Some(1.0));
+    fn a_reused_tree_keeps_its_nodes_judgements() {
+        let tree = Tree::new(1000);
+        expand(&tree, Tree::ROOT, &[10, 11]);
+        let a = tree.children(Tree::ROOT).start;
+        let judged = BlackJudgement {
+            area: Some(7.5),
+            chance: Some(0.25),
+        };
+        tree.set_judgement(a, judged);
+        super::super::judgement::back_up([tree.judged(Tree::ROOT), tree.judged(a)].into_iter());
+        let kept = tree.subtree(a);
+        assert_eq!(kept.judged(Tree::ROOT).own(), judged);
+        assert_eq!(kept.judged(Tree::ROOT).mean(), judged);
+        // The old root's judgement is not the new one's.
+        assert_eq!(tree.judged(Tree::ROOT).own(), BlackJudgement::default());
     }
 }

@@ -6,19 +6,19 @@
 //! (`network_visits`), so a playout's judged position is the last such
 //! node it went through.
 
-use super::tree::{chance_for, HalfWins, Tree};
+use super::tree::{HalfWins, Tree};
 use super::worker::Step;
 use crate::game::Color;
 use crate::player::rng::FastRng;
 
-/// Black's half wins (0 to 2) to back up along `path` (the root first,
-/// `root_to_move` to play there) for a playout won by `winner` (None: a
+/// Black's half wins (0 to 2) to back up along `path` (the root first)
+/// for a playout won by `winner` (None: a
 /// draw): `share_percent` of it the value head's judgement where a node
 /// on the way has one. The mixture is rounded to whole half wins at
 /// random, so that what a node counts keeps its mean.
 pub fn mixed_result(
     tree: &Tree,
-    (path, root_to_move): (&[Step], Color),
+    path: &[Step],
     share_percent: u32,
     winner: Option<Color>,
     rng: &mut FastRng,
@@ -28,7 +28,7 @@ pub fn mixed_result(
     if share == 0.0 {
         return playout;
     }
-    let Some(black_chance) = deepest_value(tree, path, root_to_move) else {
+    let Some(black_chance) = deepest_value(tree, path) else {
         return playout;
     };
     let mixed =
@@ -47,23 +47,17 @@ fn black_half_wins(winner: Option<Color>) -> HalfWins {
 }
 
 /// Black's winning chance by the value head at the deepest node of `path`
-/// that has one. A node's value is for the player who made its move: the
-/// root's, the opponent of `root_to_move`, then turn about.
-fn deepest_value(tree: &Tree, path: &[Step], root_to_move: Color) -> Option<f32> {
-    path.iter().enumerate().rev().find_map(|(depth, &(id, _))| {
-        let chance = tree.node(id).value()?;
-        let mover = if depth % 2 == 0 {
-            root_to_move.opponent()
-        } else {
-            root_to_move
-        };
-        Some(chance_for(mover, chance))
-    })
+/// that has one (`judgement.rs`: the same judgement the report reads).
+fn deepest_value(tree: &Tree, path: &[Step]) -> Option<f32> {
+    path.iter()
+        .rev()
+        .find_map(|&(id, _)| tree.judged(id).own().chance)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player::search::judgement::BlackJudgement;
     use crate::player::search::tree::{Candidate, Expansion};
 
     /// A tree of a root and one child, `path` through both.
@@ -84,71 +78,41 @@ mod tests {
     fn a_playout_is_mixed_with_the_deepest_judgement_on_its_way() {
         let (tree, path) = root_and_child();
         let mut rng = FastRng::new(1);
-        // Black to play at the root: the root's value is White's (the
-        // player who moved into it), the child's Black's.
-        tree.node(path[0].0).set_value(1.0);
+        // The root judged lost for Black.
+        let black_chance = |chance| BlackJudgement {
+            area: None,
+            chance: Some(chance),
+        };
+        tree.set_judgement(path[0].0, black_chance(0.0));
         // No share: the playout's own result.
         assert_eq!(
-            mixed_result(
-                &tree,
-                (&path, Color::Black),
-                0,
-                Some(Color::Black),
-                &mut rng
-            ),
+            mixed_result(&tree, &path, 0, Some(Color::Black), &mut rng),
             2
         );
-        // All of it the value: White wins at the root, so Black has 0.
+        // All of it the value: Black has lost at the root.
         assert_eq!(
-            mixed_result(
-                &tree,
-                (&path, Color::Black),
-                100,
-                Some(Color::Black),
-                &mut rng
-            ),
+            mixed_result(&tree, &path, 100, Some(Color::Black), &mut rng),
             0
         );
-        // The deeper judgement wins: Black's move judged won for Black.
-        tree.node(path[1].0).set_value(1.0);
+        // The deeper judgement wins: the child judged won for Black.
+        tree.set_judgement(path[1].0, black_chance(1.0));
         assert_eq!(
-            mixed_result(
-                &tree,
-                (&path, Color::Black),
-                100,
-                Some(Color::White),
-                &mut rng
-            ),
+            mixed_result(&tree, &path, 100, Some(Color::White), &mut rng),
             2
         );
         // Half and half of a lost playout and a won judgement: one half win
         // on average, rounded at random.
         let mean = (0..10_000)
-            .map(|_| {
-                mixed_result(
-                    &tree,
-                    (&path, Color::Black),
-                    50,
-                    Some(Color::White),
-                    &mut rng,
-                ) as f64
-            })
+            .map(|_| mixed_result(&tree, &path, 50, Some(Color::White), &mut rng) as f64)
             .sum::<f64>()
             / 10_000.0;
         assert!((mean - 1.0).abs() < 0.02, "{mean}");
         // A judgement of 0.75 for Black mixed half and half with a won
         // playout: 1.75 half wins on average, never outside 1 to 2.
-        tree.node(path[1].0).set_value(0.75);
+        let child = tree.judged(path[1].0);
+        child.set_chance(0.75);
         let results: Vec<HalfWins> = (0..10_000)
-            .map(|_| {
-                mixed_result(
-                    &tree,
-                    (&path, Color::Black),
-                    50,
-                    Some(Color::Black),
-                    &mut rng,
-                )
-            })
+            .map(|_| mixed_result(&tree, &path, 50, Some(Color::Black), &mut rng))
             .collect();
         assert!(results.iter().all(|&r| (1..=2).contains(&r)));
         let mean = results.iter().map(|&r| r as f64).sum::<f64>() / 10_000.0;
@@ -161,7 +125,7 @@ mod tests {
         let mut rng = FastRng::new(1);
         let results = [(Some(Color::White), 0), (None, 1), (Some(Color::Black), 2)];
         for (winner, playout) in results {
-            let mixed = mixed_result(&tree, (&path, Color::White), 50, winner, &mut rng);
+            let mixed = mixed_result(&tree, &path, 50, winner, &mut rng);
             assert_eq!(mixed, playout);
         }
     }
