@@ -132,8 +132,9 @@ pub enum Tool {
     /// range and what each does.
     Params,
     /// Review a game: search every position of its main line and write the
-    /// game with Black's win rate on each node (Sabaki's SBKV), a comment on
-    /// each move and hane's variation where it prefers another move.
+    /// game with Black's win rate on each node (Sabaki's SBKV), on each
+    /// move a comment with its win rate and points lost, and hane's
+    /// variation where it prefers another move.
     Analyze(ReviewArgs),
     /// KataGo's JSON analysis protocol: one JSON query a line on stdin, one
     /// JSON response a line on stdout per turn analysed (not GTP).

@@ -242,8 +242,9 @@ fn review(cli: &Cli, args: ReviewArgs) {
                 std::process::exit(128 + signal);
             }
             None => say(format_args!(
-                "{} positions searched in {:.1} s; written to {}",
+                "{} positions searched, {} moves judged, in {:.1} s; written to {}",
                 summary.positions,
+                summary.moves_judged,
                 summary.seconds,
                 options.output.display()
             )),

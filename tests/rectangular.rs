@@ -273,9 +273,13 @@ fn hane_analyze_reviews_a_rectangular_game_and_keeps_its_size() {
         assert!(reviewed.contains(mv), "{mv} missing: {reviewed}");
     }
     // Every vertex the comments name lies on the 9x5 board: rows 1 to 5.
-    let vertex = regex::Regex::new(r"\b([A-Z])(\d+) (?:as played|for)").expect("a regex");
+    let vertex = regex::Regex::new(r"\b([A-Z])(\d+) (?:for |\()").expect("a regex");
+    let mut named = 0;
     for found in vertex.captures_iter(&reviewed) {
         let row: usize = found[2].parse().expect("a row");
         assert!((1..=5).contains(&row), "{} in {reviewed}", &found[0]);
+        named += 1;
     }
+    // Each of the six moves is named (and hane's choice where it differs).
+    assert!(named >= 6, "{named} vertices named in {reviewed}");
 }

@@ -39,25 +39,53 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// The move a comment says hane prefers, and for which colour.
-fn preferred(comment: &str) -> (Move, Color) {
-    let words: Vec<&str> = comment
-        .split("hane prefers ")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no preferred move in {comment:?}"))
-        .split_whitespace()
-        .take(3)
-        .collect();
-    let mv = match words[0] {
+/// The move a comment says hane's search chose: after "hane prefers",
+/// "hane's search chose", or the game's own move where it says "hane's
+/// choice too".
+fn preferred(comment: &str, played: Move) -> Move {
+    if comment.contains("hane's choice too") {
+        return played;
+    }
+    let word = ["hane prefers ", "hane's search chose "]
+        .iter()
+        .find_map(|lead| comment.split(lead).nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no choice of hane's in {comment:?}"));
+    match word {
         "pass" => Move::Pass,
         vertex => Move::Play(Vertex::parse_gtp(vertex).expect("a vertex")),
+    }
+}
+
+/// The figures of a move's judgement: "win rate A% after it, B% before;
+/// score lead C after, D before: ..." as (A, B, C, D).
+fn figures(comment: &str) -> (f64, f64, f64, f64) {
+    let number = |after: &str, until: char| -> f64 {
+        let rest = comment
+            .split(after)
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {after:?} in {comment:?}"));
+        rest[..rest.find(until).expect("an end")]
+            .parse()
+            .unwrap_or_else(|_| panic!("a number after {after:?} in {comment:?}"))
     };
-    let color = match words[2].trim_end_matches([',', ':']) {
-        "black" => Color::Black,
-        "white" => Color::White,
-        other => panic!("colour {other:?} in {comment:?}"),
-    };
-    (mv, color)
+    (
+        number(": win rate ", '%'),
+        number("% after it, ", '%'),
+        number("; score lead ", ' '),
+        number(" after, ", ' '),
+    )
+}
+
+/// The loss a comment gives, in points: 0 for "no points lost".
+fn points_lost(comment: &str) -> f64 {
+    if comment.contains("no points lost") {
+        return 0.0;
+    }
+    let before = comment.split(" points lost").next().expect("a loss");
+    before[before.rfind(' ').expect("a space") + 1..]
+        .parse()
+        .unwrap_or_else(|_| panic!("a loss in {comment:?}"))
 }
 
 /// A move as SGF writes it: `aa` is the top-left corner, pass is empty.
@@ -101,34 +129,56 @@ fn every_move_gets_a_win_rate_a_comment_and_where_hane_differs_a_variation() {
             continue;
         };
         moves_seen += 1;
-        let win_rate: f64 = text(tree.property(*node, "SBKV"))
-            .parse()
-            .unwrap_or_else(|_| panic!("SBKV on move {moves_seen}"));
+        let black_win = |node| -> f64 {
+            text(tree.property(node, "SBKV"))
+                .parse()
+                .unwrap_or_else(|_| panic!("SBKV before or on move {moves_seen}"))
+        };
+        let win_rate = black_win(*node);
         assert!((0.0..=100.0).contains(&win_rate), "SBKV {win_rate}");
 
+        // Every move is judged, hane's choice or not (the game's two
+        // passes, which hane never searched, too), its figures the graph's.
         let comment = text(tree.property(*node, "C"));
-        if moves_seen == 1 {
-            assert!(
-                comment.starts_with("Tengen.\n\nhane prefers "),
-                "{comment:?}"
-            );
-        }
-        let (best, for_color) = preferred(&comment);
-        assert_eq!(for_color, *color, "{comment:?}");
-        let before =
+        let own = if moves_seen == 1 { "Tengen.\n\n" } else { "" };
+        assert!(
+            comment.starts_with(&format!("{own}{played} for {color}: win rate ")),
+            "{comment:?}"
+        );
+        let parent = main_line.nodes[index - 1].0;
+        let for_mover = |black: f64| match color {
+            Color::Black => black,
+            Color::White => 100.0 - black,
+        };
+        let (after, before, lead_after, lead_before) = figures(&comment);
+        assert!((after - for_mover(win_rate)).abs() < 0.051, "{comment:?}");
+        assert!(
+            (before - for_mover(black_win(parent))).abs() < 0.051,
+            "{comment:?}"
+        );
+        // The loss is the difference of the figures beside it, and hane's
+        // move is called the better only where the game's lost points.
+        let lost = points_lost(&comment);
+        let difference = lead_before - lead_after;
+        assert!((lost - difference.max(0.0)).abs() < 1e-6, "{comment:?}");
+        let best = preferred(&comment, *played);
+        assert_eq!(
+            comment.contains("hane prefers"),
+            best != *played && lost > 0.0,
+            "{comment:?}"
+        );
+        let before_game =
             Game::from_sgf(&record, Some(moves_seen), 7.5, Superko::Positional).expect("replays");
-        assert!(before.is_legal(*color, best), "{best} in {comment:?}");
+        assert!(before_game.is_legal(*color, best), "{best} in {comment:?}");
 
         // hane's variation starts from the same parent with its own move,
         // after the game's move and the game's own variations.
-        let parent = main_line.nodes[index - 1].0;
         let letter = color.letter().to_string();
         let branches_with_best = tree.children(parent)[1..]
             .iter()
             .filter(|s| text(tree.property(**s, &letter)) == sgf_point(best, 9))
             .count();
         if best == *played {
-            assert!(comment.contains(", as played:"), "{comment:?}");
             assert_eq!(branches_with_best, 0, "{comment:?}");
         } else {
             assert_eq!(branches_with_best, 1, "{comment:?}");
@@ -140,12 +190,66 @@ fn every_move_gets_a_win_rate_a_comment_and_where_hane_differs_a_variation() {
         variations > 0,
         "50 playouts agree with every move of this game"
     );
+    assert!(
+        stderr(&run).contains("8 positions searched, 8 moves judged, in "),
+        "{}",
+        stderr(&run)
+    );
 
     // Two passes ended the game: the count decides, no search needed.
     let (last, _) = main_line.nodes.last().expect("nodes");
     let over = Game::from_sgf(&record, None, 7.5, Superko::Positional).expect("replays");
     let expected = if over.score() > 0.0 { "100" } else { "0" };
     assert_eq!(text(tree.property(*last, "SBKV")), expected);
+    let comment = text(tree.property(*last, "C"));
+    assert!(comment.ends_with("; the count after it."), "{comment:?}");
+}
+
+#[test]
+fn off_a_terminal_each_position_gets_a_line_of_progress() {
+    // The bar hid itself off a terminal, so a review in a pipe, a log or
+    // an IDE said nothing for minutes; on one it counted "41/41 positions,
+    // move 41" for a game of 40 moves. Now each position searched gets a
+    // line naming it: the start, then the position after each move (the
+    // last one judges the last move: a game that two passes did not end
+    // has one position more than moves).
+    let dir = TempDir::new("analyze-progress");
+    let moves: String = ["ee", "cg", "gc", "dc", "cd"]
+        .iter()
+        .zip("BWBWB".chars())
+        .map(|(point, color)| format!(";{color}[{point}]"))
+        .collect();
+    let input = dir.file("five.sgf", format!("(;GM[1]SZ[9]KM[7]{moves})").as_bytes());
+    let output = dir.path().join("five-reviewed.sgf");
+    let run = hane_analyze(&input, &output);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let lines: Vec<String> = stderr(&run)
+        .lines()
+        .filter(|l| l.starts_with("hane analyze: position "))
+        .map(String::from)
+        .collect();
+    let names = [
+        "the start",
+        "after move 1",
+        "after move 2",
+        "after move 3",
+        "after move 4",
+    ];
+    let names = names.iter().chain(&["after move 5"]);
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    for ((line, name), number) in lines.iter().zip(names).zip(1..) {
+        assert!(
+            line.starts_with(&format!(
+                "hane analyze: position {number} of 6 ({name}) searched, "
+            )),
+            "{line}"
+        );
+    }
+    assert!(
+        stderr(&run).contains("6 positions searched, 5 moves judged"),
+        "{}",
+        stderr(&run)
+    );
 }
 
 #[test]

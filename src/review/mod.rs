@@ -1,8 +1,10 @@
 //! `hane analyze`: a whole game reviewed by the search. Every position of
 //! the main line is searched; the file is written back with Black's
 //! winning chance on each node (Sabaki's `SBKV`, which draws its win-rate
-//! graph from it), a comment on each move with the move hane preferred, and
-//! hane's principal variation beside each move it would not have played.
+//! graph from it), a comment on each move that judges it by the searches
+//! of the positions before and after it (its win rate and points lost)
+//! and names the move hane chose, and hane's principal variation beside
+//! each move it would not have played.
 //!
 //! A tool on top of the two lower layers: it replays the game with `game/`
 //! and searches with `player/`; the protocol layer takes no part.
@@ -21,7 +23,7 @@ use crate::frontend::{RulesObject, Scoring};
 use crate::game::sgf::{count_game_trees, MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
 use crate::game::{Color, Game, Move, Rules, DEFAULT_KOMI};
 use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport, SearchRequest};
-use notes::{comment, Verdict};
+use notes::{comment, Judged, Verdict};
 use progress::Progress;
 
 /// What `hane analyze` is asked to do.
@@ -44,6 +46,8 @@ pub struct ReviewSummary {
     pub positions: usize,
     /// Positions the whole review has.
     pub planned: usize,
+    /// Moves of the game given a comment with their win rate and loss.
+    pub moves_judged: usize,
     pub seconds: f64,
     /// The signal that stopped the review (Ctrl-C's SIGINT, SIGTERM or
     /// SIGHUP): the positions before it are written, or, with none,
@@ -146,7 +150,7 @@ pub fn review_file(options: &ReviewOptions) -> Result<ReviewSummary, ReviewError
         rules: options.rules,
         progress: Progress::new(searches as u64),
     };
-    let reviewed = review
+    let (reviewed, judged) = review
         .annotate(&mut tree, &main_line, &plan)
         .map_err(|why| ReviewError::Replay(options.input.clone(), why))?;
     review.progress.finish();
@@ -163,6 +167,7 @@ pub fn review_file(options: &ReviewOptions) -> Result<ReviewSummary, ReviewError
     Ok(ReviewSummary {
         positions: reviewed,
         planned: searches,
+        moves_judged: judged,
         seconds: start.elapsed().as_secs_f64(),
         stopped_by,
     })
@@ -287,18 +292,24 @@ struct Review {
 
 impl Review {
     /// Replays the main line again, searching where the plan says, and
-    /// writes what each search found into the tree; the positions searched
-    /// and written. Ctrl-C ends it there, the search it cut short unwritten.
+    /// writes what each search found into the tree: the position's value
+    /// on its node and, on each move, the comment that judges it by the
+    /// searches of the positions before and after it. The positions
+    /// searched and written, and the moves judged. Ctrl-C ends it there,
+    /// the search it cut short unwritten.
     fn annotate(
         &mut self,
         tree: &mut SgfTree,
         main_line: &MainLine,
         plan: &[Step],
-    ) -> Result<usize, String> {
+    ) -> Result<(usize, usize), String> {
         let record = &main_line.game;
         let mut game = game_for(record, self.rules)?;
         let mut moves_played = 0;
-        let mut reviewed = 0;
+        let (mut reviewed, mut judged) = (0, 0);
+        // The search of the node before, with hane's line where the next
+        // move of the game differs from its choice.
+        let mut before: Option<Searched> = None;
         for (index, ((node, actions), step)) in main_line.nodes.iter().zip(plan).enumerate() {
             if interrupt::raised() {
                 break;
@@ -307,38 +318,40 @@ impl Review {
                 game.replay_sgf_action(action, record.handicap, &mut moves_played)
                     .map_err(|e| e.to_string())?;
             }
-            let Some(color) = step.search_for else {
-                notes::write_value(tree, *node, &Verdict::over(&game));
-                continue;
+            let searched = match step.search_for {
+                None => None,
+                Some(color) => {
+                    let report = self.search(&game, color, moves_played);
+                    if interrupt::raised() {
+                        break;
+                    }
+                    reviewed += 1;
+                    (!report.moves.is_empty()).then_some(report)
+                }
             };
-            let report = self.search(&game, color, moves_played);
-            if interrupt::raised() {
-                break;
+            let value = match &searched {
+                None if step.search_for.is_none() => Some(Verdict::over(&game)),
+                None => None,
+                Some(report) => Some(Verdict::new(report)),
+            };
+            if let Some(value) = &value {
+                notes::write_value(tree, *node, value);
             }
-            reviewed += 1;
-            if report.moves.is_empty() {
-                continue;
+            let previous = before.take();
+            if let (Some(previous), Some(value), Some(played)) = (previous, value, step.game_move) {
+                if previous.write_judgement(tree, *node, played, value, searched.as_ref()) {
+                    judged += 1;
+                }
             }
-            let verdict = Verdict::new(&report);
-            notes::write_value(tree, *node, &verdict);
-            let next = main_line.nodes.get(index + 1).zip(plan.get(index + 1));
-            if let Some((
-                (next_node, _),
-                Step {
-                    game_move: Some(played),
-                    ..
-                },
-            )) = next
-            {
-                review_move(tree, &mut game, (*node, *next_node), &report, *played);
-            }
+            let next_move = plan.get(index + 1).and_then(|next| next.game_move);
+            before = searched.map(|report| Searched::new(&mut game, *node, report, next_move));
         }
-        Ok(reviewed)
+        Ok((reviewed, judged))
     }
 
     /// One position's search within the budget the command line set.
     fn search(&mut self, game: &Game, color: Color, moves_played: u64) -> SearchReport {
-        self.progress.searching(moves_played + 1);
+        self.progress.searching(moves_played);
         let budget = self.clock.untimed_budget(game.size());
         let request = SearchRequest::new(game, color, budget, interrupt::flag());
         let report = self.player.search(request);
@@ -347,26 +360,65 @@ impl Review {
     }
 }
 
-/// Comments on the game's move `played` at `nodes.1`, the child of
-/// `nodes.0`, from the search of the position before it; where hane
-/// prefers another move, adds its principal variation beside the game's.
-fn review_move(
-    tree: &mut SgfTree,
-    game: &mut Game,
-    (parent, node): (NodeId, NodeId),
-    report: &SearchReport,
-    played: (Color, Move),
-) {
-    let Some(best) = report.moves.first() else {
-        return;
-    };
-    if played.0 != report.to_move {
-        return;
+/// A position searched, waiting for the search after the game's next move
+/// to judge that move.
+struct Searched {
+    node: NodeId,
+    report: SearchReport,
+    /// hane's principal variation, where its choice is not the game's next
+    /// move.
+    variation: Vec<(Color, Move)>,
+}
+
+impl Searched {
+    /// The search of `node`'s position (`game`, left as it was), with
+    /// hane's line where `next_move` is not its choice.
+    fn new(
+        game: &mut Game,
+        node: NodeId,
+        report: SearchReport,
+        next_move: Option<(Color, Move)>,
+    ) -> Searched {
+        let variation = match (report.moves.first(), next_move) {
+            (Some(best), Some((color, played))) if color == report.to_move && best.mv != played => {
+                legal_prefix(game, report.to_move, best)
+            }
+            _ => Vec::new(),
+        };
+        Searched {
+            node,
+            report,
+            variation,
+        }
     }
-    tree.append_comment(node, &comment(report, best, played.1));
-    if best.mv != played.1 {
-        let variation = legal_prefix(game, report.to_move, best);
-        tree.add_variation(parent, &variation, game.size());
+
+    /// Comments on the game's move `played` at `node`, a child of this
+    /// one, from this search and the value after it (`after`, from the
+    /// search `after_search` or the count), and adds hane's line beside
+    /// it. Whether the move was judged: not when the search was for the
+    /// other colour.
+    fn write_judgement(
+        self,
+        tree: &mut SgfTree,
+        node: NodeId,
+        played: (Color, Move),
+        after: Verdict,
+        after_search: Option<&SearchReport>,
+    ) -> bool {
+        if played.0 != self.report.to_move {
+            return false;
+        }
+        let judged = Judged {
+            before: &self.report,
+            value_before: Verdict::new(&self.report),
+            value_after: after,
+            playouts_after: after_search.map(|report| report.playouts),
+        };
+        tree.append_comment(node, &comment(&judged, played.1));
+        if !self.variation.is_empty() {
+            tree.add_variation(self.node, &self.variation, self.report.size);
+        }
+        true
     }
 }
 

@@ -9,8 +9,8 @@
 //! and one analysed in Sabaki read alike.
 
 use crate::game::sgf::{NodeId, SgfTree};
-use crate::game::{Game, Move};
-use crate::player::{RootMove, SearchReport};
+use crate::game::{Color, Game, Move};
+use crate::player::SearchReport;
 
 /// A position's value from Black's side, as Sabaki keeps it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,44 +75,156 @@ pub(super) fn sabaki_number(x: f64) -> String {
     format!("{rounded}")
 }
 
-/// The comment on the game's move `played`, from the search of the
-/// position it was played in: the move hane prefers for the side to move,
-/// its winning chance and score lead for that side, and the played move's
-/// chance when hane prefers another and searched it. Visits go with each
-/// rate: a rate from a few visits is a guess.
-pub(super) fn comment(report: &SearchReport, best: &RootMove, played: Move) -> String {
+/// What the review knows of one move of the game: the search of the
+/// position before it and the value of the position after it.
+pub(super) struct Judged<'a> {
+    /// The search of the position the move was played in.
+    pub(super) before: &'a SearchReport,
+    /// That position's value, from Black's side (the node's SBKV).
+    pub(super) value_before: Verdict,
+    /// The position after the move: its value from Black's side and the
+    /// playouts of its search, none where two passes ended the game and
+    /// the count decided.
+    pub(super) value_after: Verdict,
+    pub(super) playouts_after: Option<u64>,
+}
+
+/// The comment on the game's move `played`: its win rate and points lost,
+/// the side to move's value of the position after it against that of the
+/// position before it, and the move hane's search of the position before
+/// chose.
+///
+/// The two values compared are alike: each is the root's over a whole
+/// search of the same budget (the one SBKV shows, so the comment reads as
+/// the graph's step), whichever move was played; a move the search of
+/// the position before hardly tried is judged by the full search after
+/// it. The numbers are rounded as shown before they are compared, so the
+/// loss is the difference of the two figures beside it, and whether hane
+/// prefers its own move is said by that loss: where the search after the
+/// game's move finds nothing lost, the comment says so rather than call
+/// hane's choice the better.
+pub(super) fn comment(judged: &Judged, played: Move) -> String {
+    let report = judged.before;
     let color = report.to_move;
-    let mut text = format!("hane prefers {} for {color}", best.mv);
-    if best.mv == played {
-        text.push_str(", as played");
+    let side = |verdict: &Verdict| SideView::of(verdict, color);
+    let (before, after) = (side(&judged.value_before), side(&judged.value_after));
+    let mut text = format!(
+        "{played} for {color}: win rate {:.1}% after it, {:.1}% before",
+        tenths(after.win),
+        tenths(before.win)
+    );
+    let loss = match (before.lead, after.lead) {
+        (Some(lead_before), Some(lead_after)) => {
+            text.push_str(&format!(
+                "; score lead {:+.1} after, {:+.1} before",
+                rounded(lead_after),
+                rounded(lead_before)
+            ));
+            let lost = rounded(rounded(lead_before) - rounded(lead_after));
+            Loss {
+                amount: lost,
+                unit: "points",
+            }
+        }
+        _ => Loss {
+            amount: rounded(tenths(before.win) - tenths(after.win)),
+            unit: "percentage points of win rate",
+        },
+    };
+    text.push_str(&format!(": {}.", loss.describe()));
+    text.push_str(&choice(report, played, &loss, after.win > before.win));
+    match judged.playouts_after {
+        Some(after) => text.push_str(&format!(
+            " Searched with {} playouts before it and {after} after.",
+            report.playouts
+        )),
+        None => text.push_str(&format!(
+            " Searched with {} playouts before it; the count after it.",
+            report.playouts
+        )),
     }
-    text.push_str(&format!(
-        ": win rate {}",
-        percent(report.shown_win_rate(best))
-    ));
-    if best.black_margin.is_some() {
-        text.push_str(&format!(", score lead {:.1}", report.score_lead(best)));
-    }
-    // The search goes on from the tree kept from the position before, so
-    // a move's visits may pass this search's playouts: both are named.
-    text.push_str(&format!(
-        " ({} visits, the kept tree's included)",
-        best.visits
-    ));
-    let searched = report.played_out().find(|m| m.mv == played);
-    if let Some(game_move) = searched.filter(|_| best.mv != played) {
-        text.push_str(&format!(
-            "; {played} as played: win rate {} ({} visits)",
-            percent(report.shown_win_rate(game_move)),
-            game_move.visits
-        ));
-    }
-    text.push_str(&format!(". {} playouts in this search.", report.playouts));
     text
 }
 
-fn percent(rate: f32) -> String {
-    format!("{:.1}%", 100.0 * rate.clamp(0.0, 1.0))
+/// What hane's search of the position before chose, said as the loss
+/// allows.
+fn choice(report: &SearchReport, played: Move, loss: &Loss, win_rose: bool) -> String {
+    let Some(best) = report.moves.first() else {
+        return String::new();
+    };
+    let share = format!("{} of {} visits", best.visits, report.root_visits());
+    if best.mv == played {
+        format!(" hane's choice too ({share}).")
+    } else if loss.amount > 0.0 {
+        let by_score = if win_rose && loss.unit == "points" {
+            " by the score alone (the win rate after the move is the higher)"
+        } else {
+            ""
+        };
+        format!(
+            " hane prefers {} ({share}){by_score}: its line is the variation beside this move.",
+            best.mv
+        )
+    } else {
+        format!(
+            " hane's search chose {} ({share}), but the search after {played} finds it lost \
+nothing.",
+            best.mv
+        )
+    }
+}
+
+/// The loss of a move, rounded as shown; negative where the position
+/// after it was valued higher than the one before.
+struct Loss {
+    amount: f64,
+    unit: &'static str,
+}
+
+impl Loss {
+    fn describe(&self) -> String {
+        if self.amount > 0.0 {
+            format!("{:.1} {} lost", self.amount, self.unit)
+        } else if self.amount == 0.0 {
+            format!("no {} lost", self.unit)
+        } else {
+            format!("no {} lost ({:.1} more after it)", self.unit, -self.amount)
+        }
+    }
+}
+
+/// A position's value from the side of the player who moved.
+struct SideView {
+    /// Winning chance, 0 to 1.
+    win: f64,
+    lead: Option<f64>,
+}
+
+impl SideView {
+    fn of(verdict: &Verdict, color: Color) -> SideView {
+        let black = color == Color::Black;
+        SideView {
+            win: if black {
+                verdict.black_win
+            } else {
+                1.0 - verdict.black_win
+            },
+            lead: verdict
+                .black_lead
+                .filter(|l| l.is_finite())
+                .map(|l| if black { l } else { -l }),
+        }
+    }
+}
+
+/// A chance as the percentage shown, to a tenth.
+fn tenths(chance: f64) -> f64 {
+    rounded(100.0 * chance)
+}
+
+/// To a tenth, as shown (and -0 as 0).
+fn rounded(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0 + 0.0
 }
 
 #[cfg(test)]
@@ -153,19 +265,88 @@ mod tests {
         assert_eq!(Verdict::over(&Game::new(5, 7.5)).black_lead, Some(-7.5));
     }
 
+    /// The sample report (White to move, B2 preferred with 300 of 350
+    /// visits) judged against a position after the move valued at
+    /// `black_win` and `black_lead`.
+    fn judged(report: &SearchReport, black_win: f64, black_lead: Option<f64>) -> Judged<'_> {
+        Judged {
+            before: report,
+            value_before: Verdict::new(report),
+            value_after: Verdict {
+                black_win,
+                black_lead,
+            },
+            playouts_after: Some(350),
+        }
+    }
+
     #[test]
-    fn the_comment_names_the_preferred_move_and_the_played_one() {
+    fn hane_s_own_move_is_judged_by_the_search_after_it_too() {
         let report = sample_report();
-        let best = &report.moves[0];
+        // Before: White 55.7%, White leads by 1.0. After B2: White 60%,
+        // White by 2.5: nothing lost.
+        let text = comment(&judged(&report, 0.4, Some(-2.5)), report.moves[0].mv);
         assert_eq!(
-            comment(&report, best, Move::Pass),
-            "hane prefers B2 for white: win rate 60.0%, score lead 2.5 (300 visits, the kept \
-tree's included); pass as played: win rate 30.0% (50 visits). 350 playouts in this search."
+            text,
+            "B2 for white: win rate 60.0% after it, 55.7% before; score lead +2.5 after, +1.0 \
+before: no points lost (1.5 more after it). hane's choice too (300 of 350 visits). Searched \
+with 350 playouts before it and 350 after."
         );
+    }
+
+    #[test]
+    fn a_move_hane_did_not_search_gets_its_loss_and_hane_s_choice() {
+        let report = sample_report();
+        // C3 was not played out before; the search after it finds White
+        // behind by 3.4: 4.4 points lost.
+        let c3 = Move::Play(Vertex::parse_gtp("C3").expect("vertex"));
+        let text = comment(&judged(&report, 0.7, Some(3.44)), c3);
         assert_eq!(
-            comment(&report, best, best.mv),
-            "hane prefers B2 for white, as played: win rate 60.0%, score lead 2.5 (300 visits, \
-the kept tree's included). 350 playouts in this search."
+            text,
+            "C3 for white: win rate 30.0% after it, 55.7% before; score lead -3.4 after, +1.0 \
+before: 4.4 points lost. hane prefers B2 (300 of 350 visits): its line is the variation beside \
+this move. Searched with 350 playouts before it and 350 after."
         );
+    }
+
+    #[test]
+    fn a_move_that_lost_nothing_is_never_called_the_worse() {
+        let report = sample_report();
+        // The game's pass, which hane did not choose, is valued after it
+        // as the position was before (to the tenth): no loss, said so.
+        let text = comment(&judged(&report, 1.0 - 0.557, Some(-1.04)), Move::Pass);
+        assert!(
+            text.contains(
+                ": no points lost. hane's search chose B2 (300 of 350 visits), but \
+the search after pass finds it lost nothing."
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("prefers"), "{text}");
+        // Points lost while the win rate rose: the score alone says so.
+        let text = comment(&judged(&report, 0.3, Some(-0.5)), Move::Pass);
+        assert!(
+            text.contains(
+                "0.5 points lost. hane prefers B2 (300 of 350 visits) by the score \
+alone (the win rate after the move is the higher)"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn without_a_lead_the_win_rate_is_the_loss() {
+        let report = sample_report();
+        let mut judged = judged(&report, 0.6, None);
+        judged.playouts_after = None;
+        let text = comment(&judged, Move::Pass);
+        assert!(
+            text.contains(
+                "pass for white: win rate 40.0% after it, 55.7% before: 15.7 \
+percentage points of win rate lost. hane prefers B2"
+            ),
+            "{text}"
+        );
+        assert!(text.ends_with("Searched with 350 playouts before it; the count after it."));
     }
 }
