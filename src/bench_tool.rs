@@ -175,14 +175,33 @@ fn advise(out: &mut impl Write, b: &Bench) {
         );
         rates.push((threads, search.per_second()));
     }
-    if let Some((threads, rate)) = recommended(&rates) {
-        let _ = writeln!(
-            out,
-            "recommended: --threads {threads} ({rate:.0} playouts/s on {size}x{size}; more threads \
-gain under {:.0}% here, and take cores from the rest of the machine)",
-            WORTH * 100.0
-        );
+    if let Some(line) = advice(&rates, size) {
+        let _ = writeln!(out, "{line}");
     }
+}
+
+/// The advice from the rates measured at each thread count, speaking only
+/// of those: the fewest threads within `WORTH` of the fastest, and what
+/// the fastest, when it is another count, gains over it.
+fn advice(rates: &[(usize, f64)], size: usize) -> Option<String> {
+    let (threads, rate) = recommended(rates)?;
+    let (fastest, top) = rates.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let measured: Vec<String> = rates.iter().map(|(n, _)| n.to_string()).collect();
+    let measured = measured.join(", ");
+    Some(if fastest == threads {
+        format!(
+            "recommended: --threads {threads} ({rate:.0} playouts/s on {size}x{size}, the fastest \
+of the thread counts measured: {measured})"
+        )
+    } else {
+        format!(
+            "recommended: --threads {threads} ({rate:.0} playouts/s on {size}x{size}; {fastest} \
+threads, the fastest measured, gain {:.1}% over it, under {:.0}%, for cores taken from the rest \
+of the machine)",
+            100.0 * (top / rate - 1.0),
+            WORTH * 100.0
+        )
+    })
 }
 
 #[cfg(test)]
@@ -194,6 +213,26 @@ mod tests {
         assert_eq!(thread_counts(1), [1]);
         assert_eq!(thread_counts(6), [1, 2, 4, 6]);
         assert_eq!(thread_counts(8), [1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn the_advice_names_only_thread_counts_it_measured() {
+        // On 2 cores it once said "more threads gain under 5% here" of
+        // counts it never ran.
+        assert_eq!(
+            advice(&[(1, 8833.0), (2, 11081.0)], 9).as_deref(),
+            Some(
+                "recommended: --threads 2 (11081 playouts/s on 9x9, the fastest of the thread \
+counts measured: 1, 2)"
+            )
+        );
+        assert_eq!(
+            advice(&[(1, 10_000.0), (2, 19_000.0), (4, 19_500.0)], 19).as_deref(),
+            Some(
+                "recommended: --threads 2 (19000 playouts/s on 19x19; 4 threads, the fastest \
+measured, gain 2.6% over it, under 5%, for cores taken from the rest of the machine)"
+            )
+        );
     }
 
     #[test]

@@ -122,11 +122,13 @@ pub enum Tool {
         /// Tree-search playouts per size (at least 1).
         #[arg(long, default_value_t = 100_000, value_parser = at_least_one::<u64>)]
         search_playouts: u64,
-        /// Threads of the tree search, sharing its tree and its playouts
-        /// (1 to 1024). Without it, the bench also measures 1, 2, 4, ...
-        /// threads up to every core and recommends a --threads.
-        #[arg(short = 't', long, default_value_t = 1, value_parser = thread_count)]
-        threads: usize,
+        /// Measure the tree search with this many threads, sharing its
+        /// tree and its playouts (1 to 1024), and nothing else. Without
+        /// it, the tree search is measured on one thread, then at 1, 2, 4,
+        /// ... threads up to every core, and the bench recommends one of
+        /// those.
+        #[arg(short = 't', long, value_parser = thread_count)]
+        threads: Option<usize>,
     },
     /// List the search parameters that --param sets: name, kind, default,
     /// range and what each does.
@@ -150,12 +152,8 @@ pub enum Tool {
 #[derive(clap::Args, Debug, Default)]
 pub struct KataArgs {
     /// A KataGo config file (`key = value` lines); may be repeated, later
-    /// files winning. The keys with a meaning for hane are read
-    /// (numSearchThreads, numAnalysisThreads, maxVisits, maxPlayouts,
-    /// maxTime, reportAnalysisWinratesAs, rules, ponderingEnabled,
-    /// allowResignation, resignThreshold, logFile, and hane's --param
-    /// names); stderr names the others and why they are not used. hane's
-    /// own options win over the file.
+    /// files winning. Each tool's help names the keys it reads
+    /// (`command`).
     #[arg(long, value_name = "FILE")]
     pub config: Vec<PathBuf>,
     /// KataGo's neural network: accepted and not read (a KataGo network is
@@ -232,23 +230,62 @@ const ENGINE_OPTIONS: [(&str, &str); 8] = [
     ("gogui_live_gfx", "--gogui-live-gfx"),
 ];
 
+/// The command line's grammar as `hane --help` and each tool's `--help`
+/// show it: the global options are propagated to every tool by clap, and
+/// each tool's help then hides those it does not read (`hane params`
+/// reads none of the search's: it refuses them), and gives the KataGo
+/// config keys that the tool itself reads.
+pub fn command() -> clap::Command {
+    let mut command = Cli::command().mut_subcommand("params", |params| {
+        // clap propagates a global option to a tool only where the tool
+        // has no argument of that id: a hidden one of its own keeps it out
+        // of the help, and `hane params` refuses it when given.
+        PARAMS_REFUSES.iter().fold(params, |params, (id, flag)| {
+            params.arg(
+                clap::Arg::new(*id)
+                    .long(&flag[2..])
+                    .num_args(1)
+                    .action(clap::ArgAction::Append)
+                    .hide(true),
+            )
+        })
+    });
+    for (tool, help) in [("analysis", ANALYSIS_CONFIG), ("gtp", GTP_CONFIG)] {
+        command = command.mut_subcommand(tool, |tool| tool.mut_arg("config", |arg| arg.help(help)));
+    }
+    command
+}
+
+/// The engine's options `hane params` takes no part of, by clap's id and
+/// as written.
+pub const PARAMS_REFUSES: [(&str, &str); 5] = [
+    ("seed", "--seed"),
+    ("max_nodes", "--max-nodes"),
+    ("max_tree_mb", "--max-tree-mb"),
+    ("network", "--network"),
+    ("params", "--param"),
+];
+
+/// `-config`'s help for `hane analysis`: the keys it reads.
+const ANALYSIS_CONFIG: &str = "A KataGo config file (`key = value` lines); may be repeated, \
+later files winning. hane analysis reads numSearchThreads, numAnalysisThreads, maxVisits, \
+maxPlayouts, maxTime, reportAnalysisWinratesAs, logFile and hane's --param names; stderr names \
+the others and why they are not used. hane's own options win over the file";
+
+/// `-config`'s help for `hane gtp`: the keys it reads.
+const GTP_CONFIG: &str = "A KataGo config file (`key = value` lines); may be repeated, \
+later files winning. hane gtp reads numSearchThreads, maxVisits, maxPlayouts, maxTime, rules, \
+ponderingEnabled, allowResignation, resignThreshold, logFile and hane's --param names; stderr \
+names the others and why they are not used. hane's own options win over the file";
+
 /// Whether the command line gave the option `id` (not its default).
 pub fn given(matches: &ArgMatches, id: &str) -> bool {
     matches.value_source(id) == Some(ValueSource::CommandLine)
 }
 
-/// Whether the command line gave the option `id` after `tool`.
-pub fn given_in_subcommand(matches: &ArgMatches, tool: &str, id: &str) -> bool {
-    matches
-        .subcommand_matches(tool)
-        .is_some_and(|m| given(m, id))
-}
-
 /// Ends the process with `message` as clap's refusals do: status 2.
 pub fn refuse(message: String) -> ! {
-    Cli::command()
-        .error(ErrorKind::ArgumentConflict, message)
-        .exit()
+    command().error(ErrorKind::ArgumentConflict, message).exit()
 }
 
 /// Refuses the engine's options given before `tool` other than `taken`.

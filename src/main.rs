@@ -7,7 +7,7 @@ mod launch;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{ArgMatches, CommandFactory, FromArgMatches};
+use clap::{ArgMatches, FromArgMatches};
 
 use hane::{
     AnalysisOptions, Engine, KataSettings, LiveGfx, PlayerConfig, ReviewOptions, Rules,
@@ -15,8 +15,8 @@ use hane::{
 };
 
 use cli::{
-    before_or_after, given, given_in_subcommand, refuse, refuse_engine_options, AnalysisArgs, Cli,
-    ReviewArgs, Tool, MAX_THREADS,
+    before_or_after, given, refuse, refuse_engine_options, AnalysisArgs, Cli, ReviewArgs, Tool,
+    MAX_THREADS,
 };
 
 /// The allocator: see Cargo.toml's note on mimalloc (memory bounded over a
@@ -25,8 +25,17 @@ use cli::{
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let args = launch::katago_style(std::env::args_os().collect(), &Cli::command());
-    let matches = Cli::command().get_matches_from(args);
+    let args = launch::katago_style(std::env::args_os().collect(), &cli::command());
+    let matches = cli::command().get_matches_from(args);
+    // Before the options are read into `Cli`: `hane params`'s own hidden
+    // arguments hold text where the engine's hold numbers and paths.
+    if let Some(after) = matches.subcommand_matches("params") {
+        for (id, flag) in cli::PARAMS_REFUSES {
+            if given(&matches, id) || given(after, id) {
+                refuse(format!("`hane params` takes no options: {flag}"));
+            }
+        }
+    }
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // KataGo's settings are read before the logger starts: their logFile
     // is where the log goes. What they say about themselves waits for it.
@@ -63,12 +72,12 @@ fn main() {
                 sizes: &sizes,
                 playouts,
                 search_playouts,
-                threads,
+                threads: threads.unwrap_or(1),
                 seed: cli.seed.unwrap_or(1),
                 params: &search_params(&cli, &KataSettings::default()),
                 evaluator: evaluator(&cli),
                 // Asked for a thread count, the user has chosen one.
-                advise: !given_in_subcommand(&matches, "bench", "threads"),
+                advise: threads.is_none(),
                 cores: threads_or_every_core(None),
             })
         }
@@ -82,16 +91,6 @@ fn main() {
         }
         Some(Tool::Params) => {
             refuse_engine_options(&matches, "params", &[]);
-            for (id, flag) in [
-                ("seed", "--seed"),
-                ("max_nodes", "--max-nodes"),
-                ("max_tree_mb", "--max-tree-mb"),
-                ("params", "--param"),
-            ] {
-                if given(&matches, id) {
-                    refuse(format!("`hane params` takes no options: {flag}"));
-                }
-            }
             list_params()
         }
         Some(Tool::Analysis(args)) => {

@@ -133,7 +133,8 @@ fn engine_options_before_a_subcommand_are_honoured_or_refused() {
     assert!(review.status.success(), "{review:?}");
     let text = std::fs::read_to_string(&reviewed).expect("the review");
     assert_eq!(
-        text.matches(" 30 playouts in this search.").count(),
+        text.matches(" Searched with 30 playouts before it and 30 after.")
+            .count(),
         2,
         "{text}"
     );
@@ -334,6 +335,23 @@ fn bench_shows_progress_and_recommends_threads() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     assert!((1..=cores).contains(&threads), "{advice}");
     assert!(stdout.contains("threads    1: "), "{stdout}");
+    // The advice speaks only of thread counts the bench measured.
+    let measured: Vec<String> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("threads "))
+        .filter_map(|l| l.split(':').next())
+        .map(|n| n.trim().to_string())
+        .collect();
+    let named = regex::Regex::new(r"measured: ([\d, ]+)\)|; (\d+) threads").expect("regex");
+    let found = named.captures(advice).unwrap_or_else(|| panic!("{advice}"));
+    let counts = found.get(1).or(found.get(2)).expect("a count").as_str();
+    for count in counts.split(", ") {
+        assert!(
+            measured.iter().any(|m| m == count),
+            "{count} in {advice}: {measured:?}"
+        );
+    }
+    assert!(!advice.contains("more threads"), "{advice}");
 
     let mut chosen = args.to_vec();
     chosen.extend(["--threads", "1"]);
@@ -435,4 +453,70 @@ fn a_bare_hane_on_a_terminal_says_it_is_ready_for_gtp() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains(ready), "{stderr}");
     assert_eq!(String::from_utf8_lossy(&output.stdout), "= hane\n\n= \n\n");
+}
+
+/// Each tool's --help lists what that tool reads: `hane params` took
+/// --seed, --network and --param in its help and refused them; `hane
+/// analysis`'s -config named keys only `hane gtp` reads (and the other
+/// way round); `hane bench` said `--threads [default: 1]` beside "without
+/// it, measures 1, 2, 4, ...".
+#[test]
+fn each_tool_s_help_lists_what_it_reads() {
+    let help = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+            .args(args)
+            .arg("--help")
+            .output()
+            .expect("hane runs");
+        assert!(output.status.success(), "{args:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let params = help(&["params"]);
+    for option in [
+        "--seed",
+        "--network",
+        "--param",
+        "--max-nodes",
+        "--max-tree-mb",
+    ] {
+        assert!(
+            !params.contains(&format!("{option} <")),
+            "{option} in {params}"
+        );
+    }
+    let (status, _) = refused(&["params", "--seed", "1"]);
+    assert_eq!(status, Some(2));
+    let analysis = help(&["analysis"]);
+    assert!(analysis.contains("numAnalysisThreads"), "{analysis}");
+    for key in ["ponderingEnabled", "resignThreshold", "allowResignation"] {
+        assert!(!analysis.contains(key), "{key} in {analysis}");
+    }
+    let gtp = help(&["gtp"]);
+    assert!(gtp.contains("ponderingEnabled"), "{gtp}");
+    assert!(!gtp.contains("numAnalysisThreads"), "{gtp}");
+    assert!(!gtp.contains("reportAnalysisWinratesAs"), "{gtp}");
+    let bench = help(&["bench"]);
+    // The option's line and its text, up to the next option.
+    let threads = &bench[bench.find("--threads <").expect("--threads")..];
+    let threads = &threads[..threads.find("\n      --").unwrap_or(threads.len())];
+    assert!(threads.contains("Without it"), "{threads}");
+    assert!(!threads.contains("[default"), "{threads}");
+    // The top-level help keeps the engine's options.
+    let top = help(&[]);
+    for option in ["--seed", "--network", "--threads", "--resign"] {
+        assert!(top.contains(option), "{option}");
+    }
+}
+
+/// hane with `args` and nothing on stdin: its exit status and stderr.
+fn refused(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_hane"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("hane runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
 }
