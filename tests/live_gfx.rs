@@ -113,9 +113,10 @@ fn genmove_draws_its_search_on_legal_points_and_clears_it_at_the_end() {
     assert_eq!(last, &["CLEAR"], "the last drawing: {stderr}");
     let square = Regex::new(&format!(r"^SQUARE {VERTEX}$")).expect("regex");
     let status = Regex::new(
-        r"^TEXT best (?:[A-HJ][1-9]|pass) \d+\.\d% \(\d+ visits, \d+%\); labels: win %$",
+        r"^TEXT best (?:[A-HJ][1-9]|pass) \d+\.\d% \(\d+ visits, \d+%\); numbered stones: its line; blue N%: win rates$",
     )
     .expect("regex");
+    let rate = Regex::new(r"^\d{1,2}%$").expect("regex");
     for drawing in searching {
         for directive in drawing {
             for point in marked_points(directive) {
@@ -128,10 +129,26 @@ fn genmove_draws_its_search_on_legal_points_and_clears_it_at_the_end() {
             .iter()
             .map(|d| d.split(' ').next().unwrap_or(""))
             .collect();
-        assert_eq!(kinds, ["VAR", "LABEL", "SQUARE", "TEXT"], "{drawing:?}");
+        assert_eq!(
+            kinds,
+            ["VAR", "COLOR", "LABEL", "SQUARE", "TEXT"],
+            "{drawing:?}"
+        );
         assert!(drawing[0].starts_with("VAR w "), "{drawing:?}");
-        assert!(square.is_match(&drawing[2]), "{drawing:?}");
-        assert!(status.is_match(&drawing[3]), "{drawing:?}");
+        // The best line's move numbers are GoGui's own, on its ghost
+        // stones; the win rates carry a percent sign, on coloured points,
+        // the same points: a rate never reads as a move number.
+        let labels: Vec<&str> = drawing[2].split(' ').skip(1).collect();
+        let rates: Vec<&str> = labels.iter().skip(1).step_by(2).copied().collect();
+        assert!(rates.iter().all(|r| rate.is_match(r)), "{drawing:?}");
+        let labelled: Vec<&str> = labels.iter().step_by(2).copied().collect();
+        assert_eq!(
+            drawing[1],
+            format!("COLOR #a0c8ff {}", labelled.join(" ")),
+            "{drawing:?}"
+        );
+        assert!(square.is_match(&drawing[3]), "{drawing:?}");
+        assert!(status.is_match(&drawing[4]), "{drawing:?}");
     }
     // Clearing follows the search: genmove's own log line comes before it.
     let answered = stderr

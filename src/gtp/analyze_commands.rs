@@ -283,21 +283,23 @@ fn gfx_ownership(report: &SearchReport) -> String {
 /// square, and a status line short enough for GoGui's status bar.
 fn gfx_candidates(report: &SearchReport) -> String {
     let mut gfx = String::new();
-    let labels = candidate_labels(report, &[]);
+    let labels = candidate_labels(report, &[], "");
     if !labels.is_empty() {
         let _ = writeln!(gfx, "LABEL{labels}");
     }
-    gfx.push_str(&best_mark_and_status(report));
+    gfx.push_str(&best_mark_and_status(report, CANDIDATES_LEGEND));
     gfx
 }
 
 /// What GoGui draws while genmove thinks (`--gogui-live-gfx`): the best
-/// move's principal variation as numbered ghost stones, the candidates'
-/// labels as in `gfx_candidates`, the best marked, a short status line.
-/// The variation comes first and its later points get no candidate label,
-/// because GoGui writes a VAR's move numbers as labels: the best move then
-/// shows its win rate where the `1` would be, and the variation's numbers
-/// stay whole.
+/// move's principal variation as numbered ghost stones, the candidates
+/// labelled with their win rate and a percent sign on a coloured point
+/// (as Lizzie rings them), the best marked, a short status line. GoGui
+/// writes a VAR's move numbers and a LABEL's text in one font, so a bare
+/// `27` read either as the line's 27th move or a 27% win rate: the sign
+/// and the colour tell a rate from a move number at a glance. The
+/// variation comes first and its later points get no label, so its
+/// numbers stay whole; the best move shows its rate where its `1` would be.
 pub(super) fn gfx_live(report: &SearchReport) -> String {
     let mut gfx = String::new();
     let mut continuation = Vec::new();
@@ -308,21 +310,34 @@ pub(super) fn gfx_live(report: &SearchReport) -> String {
             Move::Pass => None,
         }));
     }
-    let labels = candidate_labels(report, &continuation);
-    if !labels.is_empty() {
+    let labels = candidate_labels(report, &continuation, "%");
+    let points: Vec<&str> = labels.split_whitespace().step_by(2).collect();
+    if !points.is_empty() {
+        let _ = writeln!(gfx, "COLOR {CANDIDATE_COLOR} {}", points.join(" "));
         let _ = writeln!(gfx, "LABEL{labels}");
     }
-    gfx.push_str(&best_mark_and_status(report));
+    gfx.push_str(&best_mark_and_status(report, LIVE_LEGEND));
     gfx
 }
+
+/// The field colour of a candidate move in the live drawing: a light blue
+/// that the labels' black text and the board's lines read on.
+const CANDIDATE_COLOR: &str = "#a0c8ff";
+
+/// The status line's key to the live drawing.
+const LIVE_LEGEND: &str = "numbered stones: its line; blue N%: win rates";
+
+/// The status line's key to the Candidate moves view.
+const CANDIDATES_LEGEND: &str = "labels: win %";
 
 /// ` D4 60 C3 25 ...`: the most searched board moves (the best always)
 /// with their win rate in percent, except at the points in `unlabelled`.
 /// One number of at most two digits (99 for 99.5% and up): GoGui clips a
 /// label to its point, which on 19x19 at its default window size holds
 /// about four narrow characters, so `50:44` read `50:4` (issue 28); the
-/// best move's share of the visits is in the status line.
-fn candidate_labels(report: &SearchReport, unlabelled: &[Vertex]) -> String {
+/// best move's share of the visits is in the status line. `unit` follows
+/// each number (`%` in the live drawing: three characters still fit).
+fn candidate_labels(report: &SearchReport, unlabelled: &[Vertex], unit: &str) -> String {
     let candidates: Vec<&RootMove> = report.played_out().collect();
     let total: u32 = candidates.iter().map(|m| m.visits).sum();
     let mut labels = String::new();
@@ -338,16 +353,17 @@ fn candidate_labels(report: &SearchReport, unlabelled: &[Vertex]) -> String {
         let percent = (report.shown_win_rate(m).clamp(0.0, 1.0) * 100.0)
             .round()
             .min(99.0);
-        let _ = write!(labels, " {v} {percent:.0}");
+        let _ = write!(labels, " {v} {percent:.0}{unit}");
     }
     labels
 }
 
 /// `SQUARE C3` on the most visited move when it is a board move, then
-/// `TEXT best C3 56.3% (812 visits, 86%); labels: win %`. GoGui shows the
-/// TEXT in its status bar (after the command's title for an analyze
-/// command), which cuts a long text off: the whole summary would not fit.
-fn best_mark_and_status(report: &SearchReport) -> String {
+/// `TEXT best C3 56.3% (812 visits, 86%); labels: win %` (`legend` after
+/// the semicolon). GoGui shows the TEXT in its status bar (after the
+/// command's title for an analyze command), which cuts a long text off:
+/// the whole summary would not fit.
+fn best_mark_and_status(report: &SearchReport, legend: &str) -> String {
     let Some(best) = report.played_out().next() else {
         return format!("TEXT no move searched yet ({} playouts)", report.playouts);
     };
@@ -357,7 +373,7 @@ fn best_mark_and_status(report: &SearchReport) -> String {
     };
     let total: u32 = report.played_out().map(|m| m.visits).sum();
     format!(
-        "{mark}TEXT best {} {:.1}% ({} visits, {:.0}%); labels: win %",
+        "{mark}TEXT best {} {:.1}% ({} visits, {:.0}%); {legend}",
         best.mv,
         report.shown_win_rate(best).clamp(0.0, 1.0) * 100.0,
         best.visits,
@@ -650,14 +666,19 @@ ownershipStdev{}",
 
     #[test]
     fn live_graphics_show_the_variation_then_labels_off_its_later_points() {
+        // The line's move numbers are bare; a win rate has its percent
+        // sign and a coloured point (issue 75: `27` read either way).
         assert_eq!(
             gfx_live(&report_with_c2_searched()),
-            "VAR w B2 b C2 w pass\nLABEL B2 60\nSQUARE B2\nTEXT best B2 60.0% (300 visits, 67%); labels: win %"
+            "VAR w B2 b C2 w pass\nCOLOR #a0c8ff B2\nLABEL B2 60%\nSQUARE B2\nTEXT best B2 60.0% \
+(300 visits, 67%); numbered stones: its line; blue N%: win rates"
         );
         // Without C2 in the variation, C2 keeps its label.
         let mut report = report_with_c2_searched();
         report.moves[0].pv.truncate(1);
-        assert_eq!(gfx_live(&report).lines().nth(1), Some("LABEL B2 60 C2 45"));
+        let live = gfx_live(&report);
+        let lines: Vec<&str> = live.lines().collect();
+        assert_eq!(lines[1..3], ["COLOR #a0c8ff B2 C2", "LABEL B2 60% C2 45%"]);
     }
 
     #[test]
