@@ -1,11 +1,12 @@
-//! What README.md shows that a change can make untrue is checked here: the
-//! sample session and the `hane analysis` sample answer (each replayed with
-//! the command line the README gives), its sample of the analysis
-//! protocol's actions (which names the network and its heads), what it says
-//! a move's `prior` is, the number of gogui-regress tests
-//! it quotes, its headline strength figures against docs/strength.md, its
-//! contents line against its sections, and its Layout (with
-//! docs/architecture.md) against the files under src/.
+//! What README.md and the reference pages in docs/ show that a change can
+//! make untrue is checked here: README's sample session (replayed with the
+//! command line it gives), its headline strength figures against
+//! docs/strength.md, its contents line against its sections and its length;
+//! docs/analysis.md's `hane analysis` sample answer and its sample of the
+//! protocol's actions (which names the network and its heads), and what it
+//! says a move's `prior` is; the number of gogui-regress tests
+//! docs/clients.md quotes; docs/architecture.md's Layout against the files
+//! under src/.
 
 mod common;
 
@@ -16,7 +17,13 @@ use common::Gtp;
 use serde_json::Value;
 
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md")
+    doc("README.md")
+}
+
+/// A page of the repository's documentation, by its path from the root.
+fn doc(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// The first fenced block after the line containing `marker`.
@@ -78,9 +85,12 @@ fn the_regression_counts_are_those_of_gtp_tests() {
                 .count();
         }
     }
-    let text = readme();
+    let text = doc("docs/clients.md");
     let claim = format!("The {tests} tests in {files} files");
-    assert!(text.contains(&claim), "README should say {claim:?}");
+    assert!(
+        text.contains(&claim),
+        "docs/clients.md should say {claim:?}"
+    );
     // summary.dat's header, then its row.
     let header = text.find("#Tests\tFAIL").expect("the summary.dat sample");
     let row = text[header..].lines().nth(1).expect("the summary's row");
@@ -159,7 +169,7 @@ fn assert_shown(shown: &Value, real: &Value, path: &str) {
 
 #[test]
 fn the_json_analysis_sample_is_what_hane_answers() {
-    let text = readme();
+    let text = doc("docs/analysis.md");
     // The sample command: `echo 'QUERY' \` and `  | hane analysis ARGS`.
     let start = text.find("echo '{").expect("the sample query's `echo`");
     let command = &text[start..start + text[start..].find("\n```").expect("its block's end")];
@@ -252,12 +262,13 @@ fn the_layout_names_every_source_file() {
     let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
     let mut files = Vec::new();
     sources(src, "", &mut files);
-    let text = readme();
+    let text = doc("docs/architecture.md");
     let layout = block_after(&text, "## Layout");
     let layout = &layout[..layout.find("\ngtp-tests/").expect("the src/ lines")];
     let architecture =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/architecture.md"))
             .expect("docs/architecture.md");
+    let architecture = &architecture[..architecture.find("## Layout").expect("the Layout")];
     let mut names = Vec::new();
     for file in &files {
         let parts: Vec<&str> = file.split('/').collect();
@@ -265,12 +276,12 @@ fn the_layout_names_every_source_file() {
         names.push(name);
         if parts.len() > 1 {
             let folder = format!("{}/", parts[parts.len() - 2]);
-            assert!(layout.contains(&folder), "README's Layout names {folder}");
+            assert!(layout.contains(&folder), "the Layout names {folder}");
         }
         if name == "mod.rs" || name == "tests.rs" {
             continue;
         }
-        assert!(layout.contains(name), "README's Layout names src/{file}");
+        assert!(layout.contains(name), "the Layout names src/{file}");
         // In a layer's table: the path below the layer (search/search.rs).
         let below = if parts.len() > 2 {
             parts[1..].join("/")
@@ -286,7 +297,7 @@ fn the_layout_names_every_source_file() {
         if let Some(stem) = word.strip_suffix(".rs") {
             assert!(
                 names.contains(&word),
-                "README's Layout names {stem}.rs, which src/ does not have"
+                "the Layout names {stem}.rs, which src/ does not have"
             );
         }
     }
@@ -298,7 +309,7 @@ fn the_layout_names_every_source_file() {
 /// network, or a network without a value head, while it has one.
 #[test]
 fn the_actions_sample_is_what_hane_answers() {
-    let text = readme();
+    let text = doc("docs/analysis.md");
     let sample = block_after(&text, "The first three as `hane analysis` answers them");
     let lines: Vec<&str> = sample.lines().filter(|l| !l.trim().is_empty()).collect();
     assert!(
@@ -322,19 +333,19 @@ fn the_actions_sample_is_what_hane_answers() {
     );
     assert!(
         text.contains("The built-in network has a value head and an ownership head"),
-        "README says which heads the built-in network has, as query_models names them"
+        "docs/analysis.md says which heads the built-in network has, as query_models names them"
     );
 }
 
-/// README says a move's `prior` is the policy network's probability,
+/// docs/gtp.md says a move's `prior` is the policy network's probability,
 /// normalised over the moves the tree considers: in an answer with
 /// `includePolicy`, each move's `prior` is the `policy` at its vertex.
 #[test]
-fn a_moves_prior_is_the_network_policy_as_readme_says() {
-    let text = readme();
+fn a_moves_prior_is_the_network_policy_as_docs_gtp_says() {
+    let text = doc("docs/gtp.md");
     assert!(
         text.contains("`prior` is the policy network's probability of the move"),
-        "README's account of `prior`"
+        "docs/gtp.md's account of `prior`"
     );
     let mut client = Client::start(&["--threads", "1"]);
     client.send(
@@ -361,4 +372,34 @@ fn a_moves_prior_is_the_network_policy_as_readme_says() {
             "{vertex}: prior {prior}, policy {from_policy}"
         );
     }
+}
+
+/// README is for a player, read in a few minutes: under 350 lines, the
+/// references and records in docs/. (It had grown to 1,159.)
+#[test]
+fn readme_stays_short() {
+    let lines = readme().lines().count();
+    assert!(
+        lines <= 350,
+        "README.md has {lines} lines: move the detail to docs/"
+    );
+}
+
+/// Every page README links to in docs/ is there.
+#[test]
+fn readme_links_name_pages_that_exist() {
+    let text = readme();
+    let mut links = 0;
+    for rest in text.split("](docs/").skip(1) {
+        let target = &rest[..rest.find([')', '#']).expect("a link's end")];
+        assert!(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("docs")
+                .join(target)
+                .exists(),
+            "README links docs/{target}, which is not there"
+        );
+        links += 1;
+    }
+    assert!(links >= 10, "{links} links to docs/");
 }
