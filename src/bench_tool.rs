@@ -98,6 +98,20 @@ pub fn run(b: &Bench) {
             net.evaluations,
             net.seconds
         );
+        for backend in hane::backends_here() {
+            let Ok(evaluator) = hane::shipped_on(backend) else {
+                continue;
+            };
+            let net = bench::network_evaluations(size, 50, &*evaluator);
+            let _ = writeln!(
+                out,
+                "network {size}x{size}, {} backend: {:.2} ms an evaluation ({} in {:.2}s, one thread)",
+                backend.name(),
+                net.milliseconds_each(),
+                net.evaluations,
+                net.seconds
+            );
+        }
     }
     if b.advise {
         advise(&mut out, b);

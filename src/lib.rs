@@ -42,9 +42,9 @@ pub use json_analysis::{
 };
 pub use player::model as knowledge;
 pub use player::{
-    bench, describe_weights, evaluate_weights_on_empty_board, param, shared, shipped_evaluator,
-    CacheUse, Evaluation, Evaluator, Heads, Param, ParamError, ParamKind, ParamValue, PlayerConfig,
-    Position, Scratch, SearchParams, SharedEvaluator, Uniform, MAX_THINK_SECONDS, PARAMS,
-    TREE_NODE_BYTES,
+    backends_here, bench, choose_backend, describe_weights, evaluate_weights_on_empty_board, param,
+    shared, shipped_evaluator, shipped_on, Backend, CacheUse, Evaluation, Evaluator, Heads, Param,
+    ParamError, ParamKind, ParamValue, PlayerConfig, Position, Scratch, SearchParams,
+    SharedEvaluator, Uniform, MAX_THINK_SECONDS, PARAMS, TREE_NODE_BYTES,
 };
 pub use review::{review_file, ReviewError, ReviewOptions, ReviewSummary};

@@ -380,6 +380,11 @@ fn list_params() {
 /// shows nothing of stderr, and the user would play an engine other than
 /// the one asked for. The pattern prior alone is asked for by name.
 fn evaluator(cli: &Cli) -> Option<Arc<SharedEvaluator>> {
+    if let Some(backend) = &cli.backend {
+        if let Err(why) = hane::choose_backend(backend) {
+            refuse_settings(format!("--{why}"));
+        }
+    }
     let Some(path) = &cli.network else {
         return Some(hane::shipped_evaluator());
     };

@@ -39,9 +39,9 @@ mod player;
 pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
 pub use decision::Decision;
 pub use network::{
-    describe_weights, evaluate_weights_on_empty_board, evaluator_from_bytes, shared,
-    shipped_evaluator, CacheUse, Evaluation, Evaluator, Heads, Position, Scratch, SharedEvaluator,
-    Uniform,
+    backends_here, choose_backend, describe_weights, evaluate_weights_on_empty_board,
+    evaluator_from_bytes, shared, shipped_evaluator, shipped_on, Backend, CacheUse, Evaluation,
+    Evaluator, Heads, Position, Scratch, SharedEvaluator, Uniform,
 };
 pub use params::{param, Param, ParamError, ParamKind, ParamValue, SearchParams, PARAMS};
 pub use player::{Player, PlayerConfig};

@@ -9,8 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::backend;
 use super::evaluator::{Evaluation, Evaluator, Heads, Position, Scratch};
 use super::forward::Network;
+use super::model::Model;
 use super::planes::RecentMoves;
 use crate::game::{BoardSize, Color};
 use crate::player::board::{PlayoutBoard, Point};
@@ -27,16 +29,19 @@ pub fn shared(backend: Box<dyn Evaluator>) -> Arc<SharedEvaluator> {
 /// The network shipped with hane: what a player evaluates with unless
 /// told otherwise.
 pub fn shipped_evaluator() -> Arc<SharedEvaluator> {
-    let network = Network::shipped();
-    log::debug!("network: {}", network.description());
-    shared(Box::new(network))
+    let backend = backend::build(Model::shipped()).unwrap_or_else(|why| {
+        log::warn!("network: {why}: on fp32");
+        Box::new(Network::shipped())
+    });
+    log::debug!("network: {}", backend.description());
+    shared(backend)
 }
 
 /// The network of a weights file's bytes, timed and cached, or why they
 /// cannot be used (`frontend::weights_file` reads the file).
 pub fn evaluator_from_bytes(bytes: &[u8]) -> Result<Arc<SharedEvaluator>, String> {
-    let network = Network::from_bytes(bytes).map_err(|e| e.to_string())?;
-    Ok(shared(Box::new(network)))
+    let model = Model::from_bytes(bytes).map_err(|e| e.to_string())?;
+    Ok(shared(backend::build(model)?))
 }
 
 /// How often a cache answered.

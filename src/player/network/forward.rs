@@ -57,11 +57,11 @@ impl Network {
 
 /// One thread's buffers for evaluating a network.
 pub struct EvalScratch {
-    planes: Vec<f32>,
+    pub(super) planes: Vec<f32>,
     columns: Vec<f32>,
     /// The trunk's activations, and a block's inner activations and its
     /// output before the skip connection: channels x points each.
-    trunk: Vec<f32>,
+    pub(super) trunk: Vec<f32>,
     inner: Vec<f32>,
     residual: Vec<f32>,
     /// A pooling block's channels over the board.
@@ -114,10 +114,22 @@ impl Network {
     /// The move logits and each head's judgement of `position` (its board
     /// left as it was).
     pub fn run(&self, scratch: &mut EvalScratch, position: Position<'_>) -> NetworkOutput {
+        self.run_with_trunk(scratch, position, |s, shape| self.trunk(s, shape))
+    }
+
+    /// `run` with the trunk computed by `trunk` (from `scratch.planes` into
+    /// `scratch.trunk`, channels by points): another backend's trunk, these
+    /// heads.
+    pub(super) fn run_with_trunk(
+        &self,
+        scratch: &mut EvalScratch,
+        position: Position<'_>,
+        trunk: impl FnOnce(&mut EvalScratch, (usize, usize)),
+    ) -> NetworkOutput {
         let size = position.board.size();
         let n = size.points();
         write_inputs(scratch, position, self.model.taught_komi);
-        self.trunk(scratch, (size.width, size.height));
+        trunk(scratch, (size.width, size.height));
         NetworkOutput {
             logits: self.policy(&scratch.trunk, n),
             value: self.value(scratch, (size.width, size.height)),
@@ -414,29 +426,36 @@ fn shift_into(
     }
 }
 
+/// A network's output as an evaluation for `to_move`, White's komi
+/// `komi` (a score head's win chance read at the side to move's komi).
+pub(super) fn evaluation_of(output: NetworkOutput, to_move: Color, komi: f32) -> Evaluation {
+    // The side to move's komi: White's komi, Black's its negative.
+    let komi = match to_move {
+        Color::White => komi,
+        Color::Black => -komi,
+    };
+    let (win_chance, final_margin) = match output.value {
+        Some(ValueOutput::WinLogit(logit)) => (Some(sigmoid(logit)), None),
+        Some(ValueOutput::Margins(belief)) => {
+            (Some(belief.win_chance(komi)), Some(belief.median()))
+        }
+        None => (None, None),
+    };
+    finite(Evaluation {
+        logits: output.logits,
+        win_chance,
+        final_margin,
+        ownership: output.ownership,
+    })
+}
+
 /// The CPU network: its buffers are an `EvalScratch` in the thread's
 /// scratch.
 impl Evaluator for Network {
     fn evaluate(&self, position: Position<'_>, scratch: &mut Scratch) -> Arc<Evaluation> {
-        // The side to move's komi: White's komi, Black's its negative.
-        let komi = match position.to_move {
-            Color::White => position.komi,
-            Color::Black => -position.komi,
-        };
+        let (to_move, komi) = (position.to_move, position.komi);
         let output = self.run(scratch.get::<EvalScratch>(), position);
-        let (win_chance, final_margin) = match output.value {
-            Some(ValueOutput::WinLogit(logit)) => (Some(sigmoid(logit)), None),
-            Some(ValueOutput::Margins(belief)) => {
-                (Some(belief.win_chance(komi)), Some(belief.median()))
-            }
-            None => (None, None),
-        };
-        Arc::new(finite(Evaluation {
-            logits: output.logits,
-            win_chance,
-            final_margin,
-            ownership: output.ownership,
-        }))
+        Arc::new(evaluation_of(output, to_move, komi))
     }
 
     fn description(&self) -> String {
@@ -593,6 +612,58 @@ mod tests {
     /// `net`'s logits, values and ownership on the golden game's positions
     /// (at its komi, 7.5) are the golden file's, within 1e-4.
     fn reproduces_golden(net: &Network, golden: &str) {
+        let mut scratch = EvalScratch::new();
+        reproduces_golden_on(
+            net,
+            &mut |board, color, recent| run(net, &mut scratch, board, color, recent),
+            golden,
+            1e-4,
+        );
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_bf16_backend_reproduces_the_golden_files_within_its_precision() {
+        use crate::player::network::bf16::{Bf16Network, LOGIT_TOLERANCE};
+        use crate::player::network::model::Model;
+        if !crate::player::network::amx::available() {
+            eprintln!("no AMX tiles on this CPU: the bf16 backend is refused (backend.rs's test)");
+            return;
+        }
+        for (bytes, golden) in [
+            (
+                include_bytes!("../../../data/policy-net.bin").as_slice(),
+                include_str!("../../../data/policy-net-golden.json"),
+            ),
+            (
+                include_bytes!("../../../data/training/net.bin"),
+                include_str!("../../../data/training/net-golden.json"),
+            ),
+        ] {
+            let reference = Network::from_bytes(bytes).expect("fp32");
+            let fast = Bf16Network::new(Model::from_bytes(bytes).expect("model")).expect("bf16");
+            let mut scratch = Scratch::new();
+            let mut evaluate = |board: &mut PlayoutBoard, to_move: Color, recent: &RecentMoves| {
+                let position = Position {
+                    board,
+                    to_move,
+                    recent,
+                    komi: 7.5,
+                };
+                fast.run(&mut scratch, position)
+            };
+            reproduces_golden_on(&reference, &mut evaluate, golden, LOGIT_TOLERANCE);
+        }
+    }
+
+    /// `evaluate`'s outputs (a backend of `net`'s weights) on the golden
+    /// game's positions are the golden file's, within `tolerance`.
+    fn reproduces_golden_on(
+        net: &Network,
+        evaluate: &mut dyn FnMut(&mut PlayoutBoard, Color, &RecentMoves) -> NetworkOutput,
+        golden: &str,
+        tolerance: f32,
+    ) {
         let golden: serde_json::Value = serde_json::from_str(golden).expect("golden file");
         let record = sgf::parse(include_bytes!("../../../data/selfplay/19x19/game-0000.sgf"))
             .expect("the golden game");
@@ -625,13 +696,12 @@ mod tests {
             owners.is_some(),
             "an ownership for each position"
         );
-        let mut scratch = EvalScratch::new();
         let mut board = PlayoutBoard::new(record.size);
         let mut recent: RecentMoves = [None; RECENT_MOVES];
         let mut worst = 0.0f32;
         for (i, &(color, mv)) in moves.iter().enumerate() {
             if let Some(k) = positions.iter().position(|&p| p == i) {
-                let output = run(net, &mut scratch, &mut board, color, &recent);
+                let output = evaluate(&mut board, color, &recent);
                 match (&output.value, values, score) {
                     (Some(ValueOutput::WinLogit(ours)), Some(values), None) => {
                         let theirs = values[k].as_f64().expect("a value logit") as f32;
@@ -668,7 +738,7 @@ mod tests {
             let point = mv.vertex().map(|v| board.point(v));
             play_and_remember(&mut board, color, point, &mut recent);
         }
-        assert!(worst <= 1e-4, "largest difference {worst}");
+        assert!(worst <= tolerance, "largest difference {worst}");
     }
 
     #[test]

@@ -23,6 +23,9 @@
 //!   sgemm a convolution), the reference;
 //! - `uniform`: `Uniform`, the backend that knows nothing (every move
 //!   alike, a fixed judgement), for the tests;
+//! - `backend`: which backend runs a model (`--backend fp32|bf16|auto`,
+//!   `HANE_BACKEND`); `bf16` (with `amx`, its convolutions on AMX tiles):
+//!   the bf16 backend, the fp32 one's heads on a bf16 trunk;
 //! - `cache`: wrappers over any evaluator: `Timed`, the measured cost of
 //!   an evaluation, and `Cached`, the evaluations a player's threads
 //!   share; a player's `SharedEvaluator` is both;
@@ -32,6 +35,11 @@
 //! It uses only `board` (and `game`); the search (`search::network_prior`,
 //! `search::network_score`) and the player use it.
 
+#[cfg(target_arch = "x86_64")]
+mod amx;
+mod backend;
+#[cfg(target_arch = "x86_64")]
+mod bf16;
 mod cache;
 mod evaluator;
 mod forward;
@@ -42,6 +50,7 @@ mod score_belief;
 mod symmetric;
 mod uniform;
 
+pub use backend::{backends_here, choose_backend, shipped_on, Backend};
 pub use cache::{evaluator_from_bytes, shared, shipped_evaluator, CacheUse, SharedEvaluator};
 pub use evaluator::{softmax, Evaluation, Evaluator, Heads, Position, Scratch};
 // Named outside only by tests' own evaluators.
