@@ -114,3 +114,18 @@ play b C2
 play w A3
 20 final_score
 #? [B\+5]
+
+# A count is written with the komi's decimals and no more: 4 - 2.2 in
+# binary floating point is 1.7999999999999998, and final_score, showboard's
+# count and printsgf's RE (SGF FF[4]: "RE[B+1.8]") must say 1.8.
+komi 2.2
+play w B3
+21 final_score
+#? [B\+1\.8]
+22 showboard
+#? [.*Tromp-Taylor count B\+1\.8]
+komi 4.7
+play b pass
+play w pass
+23 printsgf
+#? [.*RE\[W\+0\.7\].*]

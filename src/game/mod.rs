@@ -17,7 +17,7 @@ pub use color::{Color, PerColor};
 pub use handicap::{fixed_handicap_vertices, free_handicap_vertices};
 pub use history::{Action, Game, IllegalMove, MAX_RECORD_ACTIONS};
 pub use record::result_text;
-pub use rules::{Rules, DEFAULT_KOMI};
+pub use rules::{Rules, DEFAULT_KOMI, MAX_KOMI};
 pub use superko::Superko;
 pub use symmetry::Symmetry;
 pub use vertex::{BoardSize, Move, Vertex, MAX_SIZE};

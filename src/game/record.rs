@@ -151,10 +151,27 @@ impl Game {
 /// GTP's `final_score` write it.
 pub fn result_text(black_margin: f64) -> String {
     if black_margin > 0.0 {
-        format!("B+{black_margin}")
+        format!("B+{}", shortest_decimal(black_margin))
     } else if black_margin < 0.0 {
-        format!("W+{}", -black_margin)
+        format!("W+{}", shortest_decimal(-black_margin))
     } else {
         "0".into()
     }
+}
+
+/// The margin with the fewest decimals that stays within the rounding of
+/// the count's subtraction: the area difference is whole and the komi a
+/// short decimal, but `81 - 80.8` in binary floating point is
+/// 0.20000000000000284, which is the komi's decimals plus noise, not a
+/// finer result. Every margin lies within ±1900 (25x25, komi within
+/// `MAX_KOMI`), where that noise stays under 1e-12.
+fn shortest_decimal(margin: f64) -> String {
+    const NOISE: f64 = 1e-12;
+    (0..=12)
+        .map(|decimals| format!("{margin:.decimals$}"))
+        .find(|text| {
+            text.parse::<f64>()
+                .is_ok_and(|m| (m - margin).abs() <= NOISE)
+        })
+        .unwrap_or_else(|| margin.to_string())
 }

@@ -26,7 +26,7 @@ use nom::IResult;
 use super::command::{
     AnalyzeArgs, Command, Dialect, GfxView, GtpRequest, KgsTimeSystem, ParseError, StoneStatus,
 };
-use crate::game::{Color, Move, Vertex};
+use crate::game::{Color, Move, Vertex, MAX_KOMI};
 use crate::player::{FilterKind, MoveRule};
 
 type Input<'a> = &'a [u8];
@@ -282,11 +282,6 @@ fn float(input: Input) -> Parsed<f64> {
         number.is_finite().then_some(number)
     })(input)
 }
-
-/// The largest komi that still means something: the count of a 25x25
-/// board lies within ±625, so a komi past twice that plus one decides every
-/// game alone, and a larger one only overflows what analysis prints.
-const MAX_KOMI: f64 = 1251.0;
 
 /// A time in seconds: a finite number that is not negative (`-0` is 0).
 fn time(input: Input) -> Parsed<f64> {

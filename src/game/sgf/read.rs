@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use super::syntax::{walk_main_line, Property};
 use super::types::{quote, SgfAction, SgfError, SgfGame, MAX_MAIN_LINE_ACTIONS, MAX_SETUP_POINTS};
 use crate::game::color::Color;
+use crate::game::rules::MAX_KOMI;
 use crate::game::vertex::{BoardSize, Move, Vertex};
 
 /// Reads the first game tree of an SGF collection: game information from the
@@ -142,7 +143,9 @@ fn number(text: &[u8]) -> Option<usize> {
 /// `KM[6.5]`; an empty value means no komi is given. A decimal comma
 /// (`KM[6,5]`, as files from programs in a comma locale write it) is read
 /// as the point it stands for: refusing the whole game over it, where a
-/// missing komi reads as the default, served no one.
+/// missing komi reads as the default, served no one. A komi past
+/// [`MAX_KOMI`] is refused as GTP's `komi` refuses it: it would only turn
+/// every score printed after it into infinities.
 fn komi(property: &Property<'_>) -> Result<Option<f64>, SgfError> {
     let text = single_value(property)?.trim_ascii();
     if text.is_empty() {
@@ -155,7 +158,7 @@ fn komi(property: &Property<'_>) -> Result<Option<f64>, SgfError> {
         .ok()
         .filter(|t| is_real_syntax && t.matches(',').count() + t.matches('.').count() <= 1)
         .and_then(|t| t.replace(',', ".").parse::<f64>().ok())
-        .filter(|k| k.is_finite());
+        .filter(|k| k.is_finite() && k.abs() <= MAX_KOMI);
     komi.map(Some).ok_or_else(|| bad_value(property))
 }
 

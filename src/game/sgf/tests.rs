@@ -234,6 +234,19 @@ fn value_errors() {
     assert_eq!(error_text(b"(;KM[inf])"), "malformed SGF: bad KM 'inf'");
     assert_eq!(error_text(b"(;KM[6,5,0])"), "malformed SGF: bad KM '6,5,0'");
     assert_eq!(error_text(b"(;KM[6,5.0])"), "malformed SGF: bad KM '6,5.0'");
+    // A komi past GTP's bound for `komi` (±1251) is refused alike: one of
+    // 10^41 loaded and made kata-analyze print `scoreLead NaN`.
+    assert_eq!(
+        error_text(b"(;KM[1251.5])"),
+        "malformed SGF: bad KM '1251.5'"
+    );
+    assert_eq!(error_text(b"(;KM[-1252])"), "malformed SGF: bad KM '-1252'");
+    let huge = format!("(;KM[1{}])", "0".repeat(41));
+    assert_eq!(
+        error_text(huge.as_bytes()),
+        format!("malformed SGF: bad KM '1{}...'", "0".repeat(19))
+    );
+    assert_eq!(parse(b"(;KM[-1251])").unwrap().komi, Some(-1251.0));
     assert_eq!(error_text(b"(;HA[-1])"), "malformed SGF: bad HA '-1'");
     assert_eq!(error_text(b"(;SZ[abc])"), "malformed SGF: bad SZ 'abc'");
     assert_eq!(error_text(b"(;SZ[])"), "malformed SGF: bad SZ ''");
