@@ -103,3 +103,11 @@ clear_board
 #? [C3 E5]
 34 list_stones white
 #? [C5]
+
+# A setup that returns to an earlier position loads: superko restricts moves,
+# not setup, and SGF's setup properties overwrite what was there (SGF FF[4]
+# AB/AW/AE). (;SZ[9];B[ee];AE[ee]) was "setup repeats an earlier position".
+35 loadsgf sgf/setup-returns.sgf
+#? [white]
+36 list_stones black
+#? []

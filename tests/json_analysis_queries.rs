@@ -304,3 +304,53 @@ fn a_history_is_replayed_as_given() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert_eq!(lines[0]["error"], "Illegal move 1: A1");
 }
+
+/// A one-stone suicide is no move under any rules KataGo names
+/// (multiStoneSuicideLegal speaks of several stones only), situational
+/// superko included: a query's history holding one is an illegal move, as
+/// a move onto a stone is.
+#[test]
+fn a_one_stone_suicide_in_the_history_is_an_illegal_move_under_situational_ko() {
+    let mut client = Client::start(&["--threads", "1"]);
+    for (id, rules) in [
+        ("situational", r#"{"ko":"SITUATIONAL"}"#),
+        ("nz", r#""new zealand""#),
+        ("positional", r#""tromp-taylor""#),
+    ] {
+        client.send(&query(
+            id,
+            rules,
+            r#""initialStones":[["W","A2"],["W","B1"]],"moves":[["B","A1"]],"boardXSize":5,"boardYSize":5,"maxVisits":20"#,
+        ));
+        let lines = client.answer_to(id);
+        assert_eq!(lines.len(), 1, "{id}: {lines:?}");
+        assert_eq!(lines[0]["error"], "Illegal move 0: A1", "{id}");
+    }
+}
+
+/// KataGo's Analysis_Engine.md: `policy` is -1 for illegal moves, so -1
+/// exactly where a move is illegal. White's own eye at A1 (behind A2, B1
+/// and B2) is legal, as GTP's is_legal says, and the search never takes it
+/// up: its prior is 0, not -1. Only the four stones are -1 on this 3x3.
+#[test]
+fn the_policy_marks_only_illegal_moves_with_minus_one() {
+    let mut client = Client::start(&["--threads", "1"]);
+    client.send(&query(
+        "eye",
+        r#""tromp-taylor""#,
+        r#""initialStones":[["W","A2"],["W","B1"],["W","B2"],["B","C3"]],"moves":[],"initialPlayer":"W","boardXSize":3,"boardYSize":3,"maxVisits":30,"includePolicy":true"#,
+    ));
+    let lines = client.answer_to("eye");
+    let policy: Vec<f64> = final_answer(&lines)["policy"]
+        .as_array()
+        .expect("policy")
+        .iter()
+        .map(|p| p.as_f64().expect("a number"))
+        .collect();
+    // Row by row from the top: A1 is row 2, column 0.
+    const A1: usize = 2 * 3;
+    assert_eq!(policy[A1], 0.0, "{policy:?}");
+    let illegal: Vec<usize> = (0..policy.len()).filter(|&i| policy[i] == -1.0).collect();
+    // C3, A2, B2, B1 in KataGo's order.
+    assert_eq!(illegal, [2, 3, 4, 7], "{policy:?}");
+}

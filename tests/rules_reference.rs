@@ -101,7 +101,8 @@ impl Reference {
     /// Rule 6, and rule 5's test; None when the move is illegal.
     /// Positional superko: no earlier colouring, whoever was to move.
     /// Situational (the newsgroup text's rule 4): no colouring that `color`
-    /// left before, that is one that stood with the opponent to move.
+    /// left before, that is one that stood with the opponent to move; and
+    /// no one-stone suicide under either.
     fn after(&self, color: Color, p: usize) -> Option<(Coloring, usize, usize)> {
         if self.points[p] != 0 {
             return None;
@@ -110,6 +111,13 @@ impl Reference {
         points[p] = code(color);
         let captured = self.clear(&mut points, code(color.opponent()));
         let lost = self.clear(&mut points, code(color));
+        // A one-stone suicide changes only the turn; hane refuses it under
+        // both superko rules, as KataGo's rules do (multiStoneSuicideLegal
+        // speaks of several stones only). Positional superko refuses it
+        // anyway; situational would not.
+        if lost == 1 {
+            return None;
+        }
         let repeated = match self.superko {
             Superko::Positional => Color::BOTH
                 .iter()

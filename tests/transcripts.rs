@@ -437,6 +437,25 @@ fn situational_superko_allows_the_suicide_that_positional_refuses() {
     assert_fails_unchanged(&mut gtp, "play b C2", "? illegal move");
 }
 
+/// A one-stone suicide changes only the turn. README and KataGo's rules
+/// (multiStoneSuicideLegal: only a suicide of several stones may be legal)
+/// refuse it under every rule hane offers; situational superko alone once
+/// let it through, since the colouring with White to move was new.
+#[test]
+fn a_one_stone_suicide_is_illegal_under_both_superko_rules() {
+    const EYE: [&str; 3] = ["boardsize 5", "play w A2", "play w B1"];
+    for args in [
+        &["--superko", "positional"][..],
+        &["--superko", "situational"],
+        &["--superko", "situational", "--no-suicide"],
+    ] {
+        let mut gtp = common::started_with(args, &EYE);
+        assert_eq!(gtp.ok("is_legal b A1"), "0", "{args:?}");
+        assert!(!gtp.ok("all_legal b").contains("A1"), "{args:?}");
+        assert_fails_unchanged(&mut gtp, "play b A1", "? illegal move");
+    }
+}
+
 #[test]
 fn the_rules_in_force_are_in_the_record_and_the_start_up_log() {
     let mut gtp = Gtp::start_with_env(&["--threads", "1"], &[("RUST_LOG", "info")]);

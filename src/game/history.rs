@@ -32,10 +32,11 @@ pub enum IllegalMove {
     OffBoard,
     Occupied,
     /// The move would recreate an earlier colouring (this includes the
-    /// simple ko recapture and every one-stone suicide).
+    /// simple ko recapture).
     Superko,
-    /// The move would clear the mover's own string, under rules that
-    /// forbid suicide (`Rules::allow_suicide`).
+    /// The move would clear the mover's own string: a single stone under
+    /// every rule, a larger string under rules that forbid suicide
+    /// (`Rules::allow_suicide`).
     Suicide,
 }
 
@@ -52,8 +53,6 @@ pub enum SetupError {
     OffBoard,
     /// A string would be left without liberties: not a position of the game.
     NoLiberties,
-    /// The colouring already occurred in this game.
-    Repetition,
 }
 
 impl fmt::Display for SetupError {
@@ -61,7 +60,6 @@ impl fmt::Display for SetupError {
         f.write_str(match self {
             SetupError::OffBoard => "setup stone off the board",
             SetupError::NoLiberties => "setup leaves a string without liberties",
-            SetupError::Repetition => "setup repeats an earlier position",
         })
     }
 }
@@ -277,11 +275,10 @@ impl Game {
         if !position.board.every_string_reaches_empty() {
             return Err(SetupError::NoLiberties);
         }
-        // Stones set by hand are no one's turn: whatever the superko rule,
-        // they may not give back any earlier colouring.
-        if position.board != self.current().board && self.is_repetition(&position.board, None) {
-            return Err(SetupError::Repetition);
-        }
+        // Setup stones may give back an earlier colouring: superko
+        // restricts moves, and SGF's AB/AW/AE overwrite what was there
+        // (FF[4] setup properties); `(;B[ee];AE[ee])` is a record of
+        // the empty board again.
         position.consecutive_passes = 0;
         self.push(position, Action::Setup(stones.to_vec()));
         Ok(())
@@ -351,6 +348,15 @@ impl Game {
             return Ok(());
         }
         if !self.rules.allow_suicide && !effect.suicided.is_empty() {
+            return Err(IllegalMove::Suicide);
+        }
+        // A one-stone suicide changes nothing but the turn. Every rule set
+        // hane offers forbids it: positional superko as a repetition, and
+        // KataGo's rules, whose multiStoneSuicideLegal allows only a
+        // suicide of several stones. Situational superko alone would let
+        // it through (the colouring with the other side to move may be
+        // new), so it is refused here for every rule.
+        if effect.suicided.len() == 1 {
             return Err(IllegalMove::Suicide);
         }
         let situation = match self.rules.superko {
@@ -459,8 +465,20 @@ mod tests {
         play(&mut game, B, "B1");
         play(&mut game, B, "A2");
         let before = game.board().clone();
-        assert_eq!(game.play(W, Move::Play(v("A1"))), Err(IllegalMove::Superko));
+        assert_eq!(game.play(W, Move::Play(v("A1"))), Err(IllegalMove::Suicide));
         assert_eq!(game.board(), &before);
+        // Under situational superko too: the colouring with Black to move
+        // after it is new, yet the move changes nothing but the turn, and
+        // every rule set hane offers forbids it (README, KataGo's rules).
+        let mut game = Game::new(3, 0.0).with_superko(Superko::Situational);
+        play(&mut game, B, "B1");
+        play(&mut game, B, "A2");
+        assert!(!game.is_legal(W, Move::Play(v("A1"))));
+        assert_eq!(game.play(W, Move::Play(v("A1"))), Err(IllegalMove::Suicide));
+        assert_eq!(
+            game.play_as_given(W, Move::Play(v("A1"))),
+            Err(IllegalMove::Superko)
+        );
 
         let mut game = Game::new(3, 0.0);
         for (c, s) in [

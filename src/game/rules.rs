@@ -8,14 +8,20 @@ use super::superko::Superko;
 /// Komi when the client has set none: the usual one for area scoring.
 pub const DEFAULT_KOMI: f64 = 7.5;
 
+/// The largest komi that still means something: the count of a 25x25
+/// board lies within ±625, so a komi past twice that plus one decides every
+/// game alone, and a larger one only overflows what analysis prints. GTP's
+/// `komi` and an SGF's `KM` are held to it alike.
+pub const MAX_KOMI: f64 = 1251.0;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rules {
     /// Which earlier colourings a move may not recreate.
     pub superko: Superko,
     /// Whether a move may clear the mover's own string of two or more
     /// stones: Tromp-Taylor allows it (the default); GNU Go's rules and
-    /// most others do not (`--no-suicide`). A one-stone suicide recreates
-    /// the colouring before it, so superko refuses it either way.
+    /// most others do not (`--no-suicide`). A one-stone suicide changes
+    /// only the turn, and the game refuses it under every rule.
     pub allow_suicide: bool,
     /// Points added to White's count.
     pub komi: f64,

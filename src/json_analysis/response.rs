@@ -113,7 +113,7 @@ pub(super) fn analysis(report: &SearchReport, context: &ResponseSpec) -> Analysi
         ownership_stdev: include
             .ownership_stdev
             .then(|| grid(report.size, &report.ownership_stdev, 1.0)),
-        policy: include.policy.then(|| policy(report)),
+        policy: include.policy.then(|| policy(report, context.game)),
     }
 }
 
@@ -180,16 +180,16 @@ fn round(value: f32, scale: f32) -> f32 {
     (value * scale).round() / scale + 0.0
 }
 
-/// The search's prior per point in KataGo's order, then pass; -1 where the
-/// root has no such move (occupied, illegal, or filtered out).
-fn policy(report: &SearchReport) -> Vec<f32> {
+/// The search's prior per point in KataGo's order, then pass. KataGo's
+/// Analysis_Engine.md: "-1 for illegal moves", so -1 only where `game`
+/// refuses the move; a legal move the tree never takes up (an own eye, a
+/// move the client filtered out) has the prior the search gave it, 0.
+fn policy(report: &SearchReport, game: &Game) -> Vec<f32> {
     let size = report.size;
-    let prior = |mv: Move| {
-        report
-            .moves
-            .iter()
-            .find(|m| m.mv == mv)
-            .map_or(-1.0, |m| round(m.prior, 1e6))
+    let prior = |mv: Move| match report.moves.iter().find(|m| m.mv == mv) {
+        Some(m) => round(m.prior, 1e6),
+        None if game.is_legal(report.to_move, mv) => 0.0,
+        None => -1.0,
     };
     let mut out = Vec::with_capacity(size.points() + 1);
     for row in (0..size.height).rev() {
