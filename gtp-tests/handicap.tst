@@ -232,3 +232,11 @@ clear_board
 #? [1]
 95 list_stones black
 #? [B1 A2]
+
+# Ten free stones on 19x19: README promises the fixed points first, the
+# nine star points of the spec's table (GTP 2 section 4.1.1), then one more;
+# they were a clump of ten around the centre.
+boardsize 19
+clear_board
+96 place_free_handicap 10
+#? [D4 Q16 D16 Q4 D10 Q10 K4 K16 K10 [A-HJ-T][0-9]+]

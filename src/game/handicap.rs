@@ -49,24 +49,52 @@ pub fn fixed_handicap_vertices(size: BoardSize, stones: usize) -> Option<Vec<Ver
 }
 
 /// Where `stones` free handicap stones go: the fixed placement where the
-/// spec has one, else points of one checkerboard colour from the centre
-/// outwards, so that no stone is ever left without a liberty. The caller
-/// checks that `stones` lies in 2..width*height.
+/// spec has one; past the spec's largest, its points first and then points
+/// from the centre outwards that touch no stone already placed; where that
+/// cannot find room, points of one checkerboard colour from the centre
+/// outwards. No stone is ever left without a liberty. The caller checks
+/// that `stones` lies in 2..width*height.
 pub fn free_handicap_vertices(size: BoardSize, stones: usize) -> Vec<Vertex> {
     if let Some(fixed) = fixed_handicap_vertices(size, stones) {
         return fixed;
     }
-    let (centre_col, centre_row) = ((size.width / 2) as i32, (size.height / 2) as i32);
+    let largest_fixed = (2..stones)
+        .rev()
+        .find_map(|n| fixed_handicap_vertices(size, n));
+    if let Some(mut placed) = largest_fixed {
+        for v in from_the_centre(size, Vertex::all(size).collect()) {
+            if placed.len() == stones {
+                break;
+            }
+            if placed
+                .iter()
+                .all(|p| p.col.abs_diff(v.col) + p.row.abs_diff(v.row) >= 2)
+            {
+                placed.push(v);
+            }
+        }
+        if placed.len() == stones {
+            return placed;
+        }
+    }
     // The checkerboard colour of A1: the larger one when the board has an
     // odd number of points (on a square board it holds the centre too).
-    let mut points: Vec<Vertex> = Vertex::all(size)
+    let points = Vertex::all(size)
         .filter(|v| (v.col + v.row) % 2 == 0)
         .collect();
+    let mut points = from_the_centre(size, points);
+    points.truncate(stones);
+    points
+}
+
+/// `points` by their distance from the centre, nearest first: by ring,
+/// then by steps along the lines, then row and column.
+fn from_the_centre(size: BoardSize, mut points: Vec<Vertex>) -> Vec<Vertex> {
+    let (centre_col, centre_row) = ((size.width / 2) as i32, (size.height / 2) as i32);
     points.sort_by_key(|v| {
         let (dc, dr) = (v.col as i32 - centre_col, v.row as i32 - centre_row);
         (dc.abs().max(dr.abs()), dc.abs() + dr.abs(), v.row, v.col)
     });
-    points.truncate(stones);
     points
 }
 
@@ -96,6 +124,27 @@ mod tests {
         assert_eq!(list(19, 1), None);
         let rectangle = BoardSize::new(19, 13).expect("a playable size");
         assert_eq!(fixed_handicap_vertices(rectangle, 4), None);
+    }
+
+    /// README: `place_free_handicap N` puts the fixed points first. Ten on
+    /// 19x19 were a clump of ten around tengen; now the spec's nine (GTP
+    /// 4.1.1) and one more beside none of them.
+    #[test]
+    fn free_handicap_past_the_fixed_ones_starts_with_the_fixed_points() {
+        for (size, stones) in [(19, 10), (19, 12), (13, 11), (9, 15), (10, 6)] {
+            let vertices = free_handicap_vertices(size.into(), stones);
+            let largest = (2..stones)
+                .rev()
+                .find_map(|n| fixed_handicap_vertices(size.into(), n))
+                .expect("a fixed placement");
+            assert_eq!(vertices.len(), stones, "{size}: {stones}");
+            assert_eq!(vertices[..largest.len()], largest[..], "{size}: {stones}");
+        }
+        let ten: Vec<String> = free_handicap_vertices(19.into(), 10)
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        assert_eq!(ten[..9].join(" "), "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10");
     }
 
     #[test]
