@@ -228,6 +228,42 @@ nnCacheSizePowerOfTwo = 20\n",
     );
 }
 
+/// KataGo's gtp_example.cfg gives the rules either as `rules = ...` or as
+/// single keys (koRule, scoringRule, taxRule, multiStoneSuicideLegal, ...),
+/// never both. The single keys were "no setting of KataGo's or hane's" and
+/// dropped; they set the rules as `rules` does.
+#[test]
+fn katagos_single_rule_keys_set_the_rules() {
+    let dir = TempDir::new("katago-single-rules");
+    let config = dir.file(
+        "gtp.cfg",
+        b"numSearchThreads = 1\nkoRule = SITUATIONAL\nmultiStoneSuicideLegal = false\n",
+    );
+    let config = config.to_string_lossy().to_string();
+    let mut gtp = Gtp::start_with(&["gtp", "-config", &config]);
+    let rules = gtp.ok("kata-get-rules");
+    assert!(rules.contains(r#""ko":"SITUATIONAL""#), "{rules}");
+    assert!(rules.contains(r#""suicide":false"#), "{rules}");
+    let record = gtp.ok("printsgf");
+    assert!(
+        record.contains("RU[Tromp-Taylor, situational superko, suicide forbidden]"),
+        "{record}"
+    );
+    let (status, stderr) = gtp.close();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(!stderr.contains("koRule"), "{stderr}");
+    assert!(!stderr.contains("multiStoneSuicideLegal"), "{stderr}");
+    // Both forms at once are refused, as KataGo refuses them.
+    let output = common::start_up(&[
+        "gtp",
+        "-override-config",
+        "rules=tromp-taylor,koRule=SIMPLE",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot both be given"), "{stderr}");
+}
+
 #[test]
 fn katagos_misspelt_or_bad_settings_are_refused_at_start_up() {
     for (args, expected) in [

@@ -79,6 +79,12 @@ pub struct KataSettings {
     /// `rules` (GTP): the nearest rules hane plays, and what differs from
     /// those asked for when they are not played exactly.
     pub rules: Option<(Rules, Option<String>)>,
+    /// KataGo's single rule keys (`koRule`, `multiStoneSuicideLegal`...),
+    /// as the fields of a rules object, for `rules` above.
+    pub single_rules: serde_json::Map<String, serde_json::Value>,
+    /// Whether `rules` itself was given: KataGo refuses it beside the
+    /// single rule keys.
+    pub rules_named: bool,
     /// `ponderingEnabled` (GTP).
     pub ponder: Option<bool>,
     /// `allowResignation` and `resignThreshold` (GTP), as the winning
@@ -193,11 +199,15 @@ impl KataSettings {
                 )
             }
             "rules" => {
+                if let Some(single) = self.single_rules.keys().next() {
+                    return Err(format!("rules = {value}: {BOTH_RULES} ({single} given)"));
+                }
                 // The client sets the komi; the rules give superko and suicide.
                 let asked = RulesObject::parse(value).map_err(|_| bad("rules KataGo reads"))?;
-                let nearest = asked.nearest(DEFAULT_KOMI);
-                self.rules = Some((nearest, asked.played(DEFAULT_KOMI).err()));
+                self.rules_named = true;
+                self.set_rules(asked);
             }
+            _ if single_rule_field(key).is_some() => self.set_single_rule(key, value)?,
             "ponderingEnabled" => {
                 self.ponder = Some(boolean(value).ok_or_else(|| bad("true or false"))?)
             }
@@ -234,6 +244,33 @@ impl KataSettings {
             }
         }
         Ok(Setting::Used)
+    }
+
+    /// The rules asked for, as the nearest hane plays and what differs.
+    fn set_rules(&mut self, asked: RulesObject) {
+        let nearest = asked.nearest(DEFAULT_KOMI);
+        self.rules = Some((nearest, asked.played(DEFAULT_KOMI).err()));
+    }
+
+    /// One of KataGo's single rule keys (its setup's loadSingleRules reads
+    /// them where no `rules` is given): Tromp-Taylor's rules with each
+    /// field given so far, read as a rules object's field.
+    fn set_single_rule(&mut self, key: &str, value: &str) -> Result<(), String> {
+        if self.rules_named {
+            return Err(format!("{key} = {value}: {BOTH_RULES}"));
+        }
+        let field = single_rule_field(key).unwrap_or(key);
+        let json = match boolean(value) {
+            Some(flag) => serde_json::Value::Bool(flag),
+            None => serde_json::Value::String(value.to_string()),
+        };
+        let mut fields = self.single_rules.clone();
+        fields.insert(field.to_string(), json);
+        let text = serde_json::Value::Object(fields.clone()).to_string();
+        let asked = RulesObject::parse(&text).map_err(|why| format!("{key} = {value}: {why}"))?;
+        self.single_rules = fields;
+        self.set_rules(asked);
+        Ok(())
     }
 
     /// Sets every pair; the keys not used, each with why, in their order.
@@ -279,6 +316,26 @@ impl KataSettings {
 pub const MAX_THREADS: usize = 1024;
 
 const THREADS: &str = "a whole number from 1 to 1024";
+
+/// KataGo's refusal of both forms at once.
+const BOTH_RULES: &str = "rules and the single rule keys (koRule, scoringRule, taxRule, \
+multiStoneSuicideLegal, hasButton, whiteHandicapBonus, friendlyPassOk) cannot both be given";
+
+/// The field of a rules object that one of KataGo's single rule config
+/// keys sets (KataGo's gtp_example.cfg: koRule, scoringRule, taxRule,
+/// multiStoneSuicideLegal, hasButton, whiteHandicapBonus, friendlyPassOk).
+fn single_rule_field(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "koRule" => "ko",
+        "scoringRule" => "scoring",
+        "taxRule" => "tax",
+        "multiStoneSuicideLegal" => "suicide",
+        "hasButton" => "hasButton",
+        "whiteHandicapBonus" => "whiteHandicapBonus",
+        "friendlyPassOk" => "friendlyPassOk",
+        _ => return None,
+    })
+}
 
 fn thread_count(text: &str) -> Option<usize> {
     whole(text).filter(|&n| n <= MAX_THREADS)
