@@ -1046,3 +1046,28 @@ fn run_with_python(script: &str) -> Option<std::process::Output> {
         }
     }
 }
+
+/// `hane analysis` whose client closes its end of stdout but keeps stdin
+/// open: it logged "stopping" and then waited on stdin for ever. It exits,
+/// with status 0 as GTP mode does for a closed pipe
+/// (`closed_stdout_ends_the_engine_cleanly`).
+#[test]
+fn analysis_exits_once_its_output_is_gone_though_stdin_stays_open() {
+    let mut child = spawn_hane(&["analysis", "--threads", "1"]);
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let query = br#"{"id":"q","moves":[],"rules":"tromp-taylor","komi":7.5,"boardXSize":9,"boardYSize":9,"maxVisits":50}"#;
+    stdin.write_all(query).expect("write the query");
+    stdin.write_all(b"\n").expect("write the query");
+    stdin.flush().expect("flush the query");
+    // stdin stays open until hane is gone.
+    let status = wait_bounded(
+        &mut child,
+        Duration::from_secs(30),
+        "analysis_exits_once_its_output_is_gone",
+    );
+    drop(stdin);
+    assert!(status.success(), "exit status {status}");
+    let stderr = stderr_of(&mut child);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
-use log::{debug, info, warn};
+use log::{debug, error, info, warn};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -63,15 +63,42 @@ pub struct AnalysisOptions {
 
 /// Serves the protocol on stdin and stdout until the input ends and every
 /// query is answered.
+/// Once stdout cannot be written the process exits, as GTP mode does: 0
+/// where the client closed its end, 1 on any other write error. The
+/// reading thread may wait on stdin for ever (a client that closes stdout
+/// may keep stdin open), and no one is left to read an answer.
 pub fn serve_analysis(options: &AnalysisOptions) -> io::Result<()> {
-    run_analysis(options, io::stdin().lock(), io::stdout())
+    serve(
+        options,
+        io::stdin().lock(),
+        io::stdout(),
+        WhenOutputGone::Exit,
+    )
 }
 
-/// Serves the protocol on `input` and `output`.
+/// Serves the protocol on `input` and `output` until the input ends.
 pub fn run_analysis(
     options: &AnalysisOptions,
     input: impl BufRead,
     output: impl Write + Send,
+) -> io::Result<()> {
+    serve(options, input, output, WhenOutputGone::ReadOn)
+}
+
+/// What becomes of the process once the output cannot be written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WhenOutputGone {
+    /// The searches stop and the input is read to its end, unanswered.
+    ReadOn,
+    /// The process exits.
+    Exit,
+}
+
+fn serve(
+    options: &AnalysisOptions,
+    input: impl BufRead,
+    output: impl Write + Send,
+    when_gone: WhenOutputGone,
 ) -> io::Result<()> {
     let shared = Shared {
         options: options.clone(),
@@ -81,6 +108,7 @@ pub fn run_analysis(
             writer: output,
             broken: false,
         }),
+        when_gone,
     };
     let defaults = Defaults {
         max_visits: options.max_visits,
@@ -164,6 +192,7 @@ struct Shared<W> {
     state: Mutex<State>,
     wake: Condvar,
     out: Mutex<Output<W>>,
+    when_gone: WhenOutputGone,
 }
 
 /// A lock whose holder panicked is still good: every change under these
@@ -194,6 +223,14 @@ impl<W: Write + Send> Shared<W> {
             out.broken = true;
             drop(out);
             self.stop_everything();
+            if self.when_gone == WhenOutputGone::Exit {
+                let closed = e.kind() == io::ErrorKind::BrokenPipe;
+                if !closed {
+                    error!("hane analysis: cannot write standard output: {e}");
+                }
+                log::logger().flush();
+                std::process::exit(if closed { 0 } else { 1 });
+            }
         }
     }
 
