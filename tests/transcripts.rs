@@ -456,6 +456,43 @@ fn a_one_stone_suicide_is_illegal_under_both_superko_rules() {
     }
 }
 
+/// KGS's kgs-genmove_cleanup: the engine does not pass while dead stones
+/// remain, and README has genmove take dead stones off first. White's B1
+/// stands alone in Black's corner behind A3-D3 and D1-D2, White passes, and
+/// the count as it stands wins for Black: every visit went to the pass that
+/// ends the game, so the search saw no dead stone, and Black passed.
+#[test]
+fn cleanup_takes_a_dead_stone_off_before_passing() {
+    for command in ["kgs-genmove_cleanup b", "genmove b"] {
+        let mut setup = vec!["boardsize 9".to_string(), "komi 7.5".to_string()];
+        for col in ["A", "B", "C", "D", "E", "F", "G", "H", "J"] {
+            setup.push(format!("play b {col}6"));
+            setup.push(format!("play w {col}7"));
+        }
+        for v in ["A3", "B3", "C3", "D3", "D2", "D1", "B1"] {
+            let color = if v == "B1" { "w" } else { "b" };
+            setup.push(format!("play {color} {v}"));
+        }
+        setup.push("play w pass".to_string());
+        let setup: Vec<&str> = setup.iter().map(String::as_str).collect();
+        let mut gtp = common::started_with(&["--threads", "1", "--playouts", "300"], &setup);
+        assert!(gtp.ok("final_score").starts_with("B+"));
+        let first = gtp.ok(command);
+        assert!(
+            ["A1", "C1", "B2"].contains(&first.as_str()),
+            "{command}: {first}"
+        );
+        for _ in 0..4 {
+            if !gtp.ok("list_stones white").contains("B1") {
+                break;
+            }
+            gtp.ok("play w pass");
+            assert_ne!(gtp.ok(command), "pass", "{command}");
+        }
+        assert!(!gtp.ok("list_stones white").contains("B1"), "{command}");
+    }
+}
+
 #[test]
 fn the_rules_in_force_are_in_the_record_and_the_start_up_log() {
     let mut gtp = Gtp::start_with_env(&["--threads", "1"], &[("RUST_LOG", "info")]);

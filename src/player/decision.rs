@@ -19,6 +19,8 @@ use crate::game::{Action, Color, Game, Move, Vertex};
 use crate::player::board::board_of;
 use crate::player::clock::Budget;
 use crate::player::knowledge::{features, Gammas, Recent};
+use crate::player::playout::{light_playout, PlayoutRecords};
+use crate::player::rng::FastRng;
 use crate::player::search::{MoveFilter, RootMove, SearchReport};
 
 /// Playouts the search of the opponent's reply to a pass gets at least
@@ -228,7 +230,12 @@ fn first_choice(game: &Game, color: Color, report: &SearchReport, resign: Resign
     // leaving it makes the count differ from the one any referee who
     // removes dead stones would give.
     if game.consecutive_passes() >= 1 && wins_as_it_stands(game, color) {
-        return match capture_of_dead_string(game, color, report) {
+        let capture = capture_of_dead_string(game, color, report).or_else(|| {
+            only_the_pass_searched(report)
+                .then(|| capture_of_string_dead_in_playouts(game, color))
+                .flatten()
+        });
+        return match capture {
             Some(vertex) => {
                 info!("opponent passed, the count wins for {color}; capturing dead stones first");
                 Decision::Play(vertex)
@@ -426,6 +433,55 @@ fn capture_of_dead_string(game: &Game, color: Color, report: &SearchReport) -> O
         }
         _ => None,
     })
+}
+
+/// Whether the pass took nearly every visit of the search (nine in ten):
+/// where it ends the game, the search then knows nothing of the board.
+fn only_the_pass_searched(report: &SearchReport) -> bool {
+    let visits = |pass: bool| -> u64 {
+        report
+            .moves
+            .iter()
+            .filter(|m| (m.mv == Move::Pass) == pass)
+            .map(|m| u64::from(m.visits))
+            .sum()
+    };
+    visits(true) >= 9 * visits(false)
+}
+
+/// Light playouts that judge which stones are dead where the search
+/// cannot: a few milliseconds on 19x19.
+const CLEANUP_PLAYOUTS: u32 = 128;
+
+/// Where `color` should play to take off the board an opponent string that
+/// light playouts from the position, `color` to move, nearly always
+/// capture, when the search cannot say: with the opponent's pass just made,
+/// our pass ends the game, the search's visits go to it, and its ownership
+/// is the board as it stands. KGS's kgs-genmove_cleanup asks for no pass
+/// while dead stones remain (README: dead stones are taken first); a dead
+/// White stone in Black's area was left standing, Black passing. The
+/// learned prior's best liberty of such a string; None when there is none.
+/// Only where the pass took the search (`only_the_pass_searched`): a
+/// search that rated the liberties is the better judge.
+fn capture_of_string_dead_in_playouts(game: &Game, color: Color) -> Option<Vertex> {
+    let start = board_of(game);
+    let mut ours = vec![0u32; game.size().points()];
+    let mut rng = FastRng::new(start.hash());
+    for _ in 0..CLEANUP_PLAYOUTS {
+        let mut board = start.clone();
+        light_playout(&mut board, color, &mut rng, PlayoutRecords::default());
+        for (i, v) in Vertex::all(game.size()).enumerate() {
+            ours[i] += u32::from(board.owner(board.point(v)) == Some(color));
+        }
+    }
+    let board = game.board();
+    let dead = |i: usize| ours[i] as f32 > SURE_OWNER * CLEANUP_PLAYOUTS as f32;
+    let liberties: Vec<Vertex> = Vertex::all(game.size())
+        .enumerate()
+        .filter(|&(i, v)| board.get(v) == Some(color.opponent()) && dead(i))
+        .flat_map(|(_, v)| board.neighbours(v).filter(|&n| board.get(n).is_none()))
+        .collect();
+    prior_choice(game, color, |v| liberties.contains(&v))
 }
 
 /// A move whose win rate is within this of passing's is taken as no worse
