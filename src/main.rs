@@ -160,7 +160,9 @@ komi 7.5 until the client sets one",
         rules,
     );
     log::info!("search parameters: {}", config.search.summary());
-    let mut engine = Engine::new(&config).with_rules(rules);
+    let mut engine = Engine::new(&config)
+        .with_rules(rules)
+        .with_move_time_cap(kata.max_time);
     say_ready_to_a_person();
     if let Some(seconds) = cli.gogui_live_gfx {
         engine = engine.with_live_gfx(LiveGfx {

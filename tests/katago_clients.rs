@@ -264,6 +264,19 @@ fn katagos_single_rule_keys_set_the_rules() {
     assert!(stderr.contains("cannot both be given"), "{stderr}");
 }
 
+/// KataGo's maxTime caps every move, a clocked one too: with maxTime 0.3
+/// and `time_settings 600 0 0`, 9x9 moves took 7-9 s.
+#[test]
+fn katagos_max_time_caps_a_clocked_move() {
+    let mut gtp = Gtp::start_with(&["gtp", "-override-config", "maxTime=0.3,numSearchThreads=1"]);
+    gtp.ok("boardsize 9");
+    gtp.ok("time_settings 600 0 0");
+    let start = std::time::Instant::now();
+    gtp.ok("genmove b");
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+}
+
 #[test]
 fn katagos_misspelt_or_bad_settings_are_refused_at_start_up() {
     for (args, expected) in [

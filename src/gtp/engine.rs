@@ -109,6 +109,13 @@ impl Engine {
     /// positional superko with suicide unless told), from the start: its
     /// games, the ones it loads and its searches follow them. The komi is
     /// the client's to set.
+    /// The engine with no move thinking longer than `seconds` (a KataGo
+    /// config's `maxTime`), under a clock too.
+    pub fn with_move_time_cap(mut self, seconds: Option<f64>) -> Engine {
+        self.clock = self.clock.with_move_cap(seconds);
+        self
+    }
+
     pub fn with_rules(mut self, rules: Rules) -> Engine {
         self.rules = rules;
         self.game = self.empty_board(self.game.size());

@@ -359,6 +359,8 @@ pub struct Clock {
     playouts: Option<u64>,
     /// The command line's seconds per move when no time limit is set.
     seconds_per_move: Option<f64>,
+    /// A KataGo config's `maxTime`: no move thinks longer, clock or not.
+    move_cap: Option<f64>,
 }
 
 impl Clock {
@@ -371,6 +373,7 @@ impl Clock {
             reported: PerColor::both(false),
             playouts: None,
             seconds_per_move: None,
+            move_cap: None,
         }
     }
 
@@ -385,12 +388,20 @@ impl Clock {
         }
     }
 
+    /// The same clock with no move thinking longer than `seconds`, as
+    /// KataGo's `maxTime` caps its search under a clock too.
+    pub fn with_move_cap(self, seconds: Option<f64>) -> Clock {
+        let move_cap = seconds.map(|s| s.clamp(MIN_SECONDS_PER_MOVE, MAX_THINK_SECONDS));
+        Clock { move_cap, ..self }
+    }
+
     /// New time settings; both colours start full again. The command
     /// line's settings stay.
     pub fn set_control(&mut self, control: TimeControl) {
         *self = Clock {
             playouts: self.playouts,
             seconds_per_move: self.seconds_per_move,
+            move_cap: self.move_cap,
             ..Clock::new(control)
         };
     }
@@ -521,10 +532,15 @@ impl Clock {
             (None, None) => (Some(self.default_move_time(board_size)), None),
         };
         let cap = Duration::from_secs_f64(MAX_THINK_SECONDS);
+        let move_cap = self.move_cap.map(Duration::from_secs_f64);
+        let deadline = match (deadline, move_cap) {
+            (Some(d), Some(m)) => Some(d.min(m)),
+            (d, m) => d.or(m),
+        };
         Budget {
             deadline: deadline.map(|d| start + d.min(cap)),
             playouts: self.playouts.unwrap_or(u64::MAX),
-            latest: latest.map(|d| start + d.min(cap)),
+            latest: latest.map(|d| start + d.min(move_cap.unwrap_or(cap)).min(cap)),
             // Only the time the search aims for counts: a target within
             // the cap whose unclear stretch was cut is still a clock's.
             capped: deadline.is_some_and(|d| d > cap),

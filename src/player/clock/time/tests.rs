@@ -571,3 +571,25 @@ fn a_long_game_counts_the_round_trips_it_cannot_see() {
         "the client counted {on_the_clients_clock} s of 30"
     );
 }
+
+/// KataGo's maxTime caps a move's search under a clock too (its config's
+/// comment: "If provided, cap on the time per move, in seconds"): with
+/// `maxTime = 0.3` and `time_settings 600 0 0`, 9x9 moves took 7-9 s.
+#[test]
+fn a_move_time_cap_bounds_a_clocked_move() {
+    let mut clock = Clock::with_settings(None, Some(0.3)).with_move_cap(Some(0.3));
+    clock.set_control(TimeControl::Absolute { main: 600.0 });
+    let start = Instant::now();
+    let budget = clock.budget(B, 9, 0, 81);
+    let cap = start + Duration::from_secs_f64(0.3) + Duration::from_millis(50);
+    assert!(budget.deadline.is_some_and(|d| d <= cap), "{budget:?}");
+    assert!(budget.latest.is_none_or(|l| l <= cap), "{budget:?}");
+    // Without the cap the clock gives the move several seconds.
+    let mut uncapped = Clock::with_settings(None, Some(0.3));
+    uncapped.set_control(TimeControl::Absolute { main: 600.0 });
+    let free = uncapped.budget(B, 9, 0, 81);
+    assert!(free.deadline.is_some_and(|d| d > cap), "{free:?}");
+    // With fixed playouts and no clock, the cap is the one deadline.
+    let fixed = Clock::with_settings(Some(300), None).with_move_cap(Some(0.3));
+    assert!(fixed.budget(B, 9, 0, 81).deadline.is_some_and(|d| d <= cap));
+}
