@@ -591,3 +591,18 @@ fn rules_hane_does_not_play_are_named_and_a_decimal_comma_komi_is_read() {
     let (stderr, _) = reviewed(&dir, "comma.sgf", &with("KM[6,5]"));
     assert!(!stderr.contains("KM"), "{stderr}");
 }
+
+/// A record whose rules allowed a move that hane's rules in force forbid
+/// (here Black's B1, a two-stone suicide back to a colouring Black faced,
+/// which positional superko refuses) was refused whole by `hane analyze`,
+/// where `hane analysis` replays such moves with a warning (KataGo's way).
+/// It is reviewed, with a note on stderr and in the root's comment.
+#[test]
+fn a_move_the_rules_in_force_forbid_is_reviewed_with_a_note() {
+    let dir = TempDir::new("analyze-repetition");
+    let game = b"(;FF[4]SZ[5]KM[0.5]RU[Japanese];B[ea];W[ad];B[eb];W[bd];B[da];W[cd];B[ec];W[ce];B[ae];W[];B[be];W[cc])";
+    let (stderr, comment) = reviewed(&dir, "repetition.sgf", game);
+    let note = "move 11: black B1 repeats an earlier position, which positional superko forbids; reviewed as played";
+    assert!(stderr.contains(note), "{stderr}");
+    assert!(comment.contains(note), "{comment}");
+}

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::color::Color;
-use super::history::{Action, Game, SetupError};
+use super::history::{Action, Game, IllegalMove, SetupError};
 use super::sgf::{SgfAction, SgfGame};
 use super::superko::Superko;
 use super::vertex::{BoardSize, Move};
@@ -102,6 +102,33 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// `replay_sgf_action`, but a move that breaks only the rules in force
+    /// (a repetition superko forbids, a suicide they forbid) is played as
+    /// given, as `hane analysis` replays a query's moves in KataGo's way;
+    /// the rule it broke comes back. A move the board cannot take (onto a
+    /// stone, a one-stone suicide) is refused all the same.
+    pub fn replay_sgf_action_as_given(
+        &mut self,
+        action: &SgfAction,
+        handicap: Option<u32>,
+        moves_played: &mut u64,
+    ) -> Result<Option<IllegalMove>, ReplayError> {
+        let SgfAction::Play(color, mv) = *action else {
+            return self
+                .replay_sgf_action(action, handicap, moves_played)
+                .map(|()| None);
+        };
+        let broken = self
+            .play_as_given(color, mv)
+            .map_err(|_| ReplayError::IllegalMove {
+                color,
+                mv,
+                number: *moves_played + 1,
+            })?;
+        *moves_played += 1;
+        Ok(broken)
     }
 
     /// The game as SGF describes it, under the Tromp-Taylor rules with this

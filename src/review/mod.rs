@@ -21,7 +21,7 @@ use std::time::Instant;
 use crate::frontend::{open_for_writing, read_sgf_file, write_over};
 use crate::frontend::{RulesObject, Scoring};
 use crate::game::sgf::{count_game_trees, MainLine, NodeId, SgfAction, SgfError, SgfGame, SgfTree};
-use crate::game::{Color, Game, Move, Rules, DEFAULT_KOMI};
+use crate::game::{Color, Game, IllegalMove, Move, Rules, DEFAULT_KOMI};
 use crate::player::{Clock, Player, PlayerConfig, RootMove, SearchReport, SearchRequest};
 use notes::{comment, Judged, Verdict};
 use progress::Progress;
@@ -132,9 +132,12 @@ pub fn review_file(options: &ReviewOptions) -> Result<ReviewSummary, ReviewError
         return Err(ReviewError::Collection(options.input.clone(), games));
     }
     let main_line = tree.main_line().map_err(sgf_error)?;
-    let plan = plan(&main_line, options.rules)
+    let (plan, broken) = plan(&main_line, options.rules)
         .map_err(|why| ReviewError::Replay(options.input.clone(), why))?;
-    if let Some(note) = rules_note(&main_line.game, options.rules) {
+    for note in rules_note(&main_line.game, options.rules)
+        .into_iter()
+        .chain(broken)
+    {
         log::warn!("{}: {note}", options.input.display());
         tree.append_comment(tree.root(), &format!("hane analyze: {note}"));
     }
@@ -216,17 +219,34 @@ struct Step {
     game_move: Option<(Color, Move)>,
 }
 
-/// Replays the main line and says per node what to search; the text of
-/// the first illegal move or setup otherwise.
-fn plan(main_line: &MainLine, rules: Rules) -> Result<Vec<Step>, String> {
+/// Replays the main line and says per node what to search, with a note
+/// for each move the rules in force forbid, replayed as played (a
+/// repetition the game's own rules allowed, as `hane analysis` replays
+/// one); the text of the first move the board cannot take or bad setup
+/// otherwise.
+fn plan(main_line: &MainLine, rules: Rules) -> Result<(Vec<Step>, Vec<String>), String> {
     let record = &main_line.game;
     let mut game = game_for(record, rules)?;
     let mut moves_played = 0;
     let mut steps = Vec::with_capacity(main_line.nodes.len());
+    let mut broken = Vec::new();
     for (index, (_, actions)) in main_line.nodes.iter().enumerate() {
         for action in &record.actions[actions.clone()] {
-            game.replay_sgf_action(action, record.handicap, &mut moves_played)
+            let rule = game
+                .replay_sgf_action_as_given(action, record.handicap, &mut moves_played)
                 .map_err(|e| e.to_string())?;
+            if let (Some(rule), SgfAction::Play(color, mv)) = (rule, action) {
+                let what = match rule {
+                    IllegalMove::Suicide => "is a suicide, which the rules forbid".to_string(),
+                    _ => format!(
+                        "repeats an earlier position, which {} superko forbids",
+                        rules.superko
+                    ),
+                };
+                broken.push(format!(
+                    "move {moves_played}: {color} {mv} {what}; reviewed as played"
+                ));
+            }
         }
         let next_move = main_line
             .nodes
@@ -238,7 +258,7 @@ fn plan(main_line: &MainLine, rules: Rules) -> Result<Vec<Step>, String> {
             game_move: single_move(record, actions.clone()),
         });
     }
-    Ok(steps)
+    Ok((steps, broken))
 }
 
 /// What to say when the game names rules (RU) that hane does not play,
@@ -315,7 +335,7 @@ impl Review {
                 break;
             }
             for action in &record.actions[actions.clone()] {
-                game.replay_sgf_action(action, record.handicap, &mut moves_played)
+                game.replay_sgf_action_as_given(action, record.handicap, &mut moves_played)
                     .map_err(|e| e.to_string())?;
             }
             let searched = match step.search_for {
