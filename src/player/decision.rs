@@ -435,8 +435,9 @@ fn capture_of_dead_string(game: &Game, color: Color, report: &SearchReport) -> O
     })
 }
 
-/// Whether the pass took nearly every visit of the search (nine in ten):
-/// where it ends the game, the search then knows nothing of the board.
+/// Whether the pass took most of the search's visits: where it ends the
+/// game, each of its visits counts the board as it stands, and the
+/// search's ownership then says little of which stones are dead.
 fn only_the_pass_searched(report: &SearchReport) -> bool {
     let visits = |pass: bool| -> u64 {
         report
@@ -446,7 +447,7 @@ fn only_the_pass_searched(report: &SearchReport) -> bool {
             .map(|m| u64::from(m.visits))
             .sum()
     };
-    visits(true) >= 9 * visits(false)
+    visits(true) >= visits(false)
 }
 
 /// Light playouts that judge which stones are dead where the search
@@ -718,7 +719,7 @@ mod tests {
         // A stone the playouts do not call dead is left standing.
         let mut unsure = ownership;
         unsure[20] = 0.5;
-        let moves = [("pass", 0.9), ("A4", 0.9)];
+        let moves = [("A4", 0.9), ("pass", 0.9)];
         let report = self::report(&game, B, &moves, unsure);
         assert_eq!(first_choice(&game, B, &report, NO_RESIGN), Decision::Pass);
     }
