@@ -717,7 +717,7 @@ mod tests {
 
     #[test]
     fn the_lead_is_the_ownership_heads_where_the_network_has_one() {
-        let report = |score_network: u64, judge: bool| {
+        let report_on = |side: usize, score_network: u64, judge: bool| {
             let mut search = SearchParams::default();
             search
                 .set("score_network", &score_network.to_string())
@@ -732,16 +732,21 @@ mod tests {
                 search,
                 ..PlayerConfig::with_shipped_network()
             });
-            let game = Game::new(9, 7.5);
+            let game = Game::new(side, 7.5);
             let stop = AtomicBool::new(false);
             player.search(
                 SearchRequest::new(&game, Color::White, playouts(300), &stop).judging_moves(judge),
             )
         };
-        // The whole board, 81 points, less the komi: for the position and
+        let report = |score_network, judge| report_on(19, score_network, judge);
+        let whole = 361.0 - 7.5;
+        // The whole board, 361 points, less the komi: for the position and
         // for every move the network judged the position after.
+        // (Near it: a playout through White's pass and Black's reply pass
+        // meets the finished game's count, 0, as its judgement.)
+        let near = |m: f32| (m - whole).abs() < 100.0;
         let network = report(100, false);
-        assert_eq!(network.black_margin, 81.0 - 7.5);
+        assert!(near(network.black_margin), "{}", network.black_margin);
         let judged: Vec<f32> = network
             .moves
             .iter()
@@ -749,7 +754,7 @@ mod tests {
             .filter_map(|m| m.black_margin)
             .collect();
         assert!(!judged.is_empty());
-        assert!(judged.iter().all(|&m| m == 81.0 - 7.5), "{judged:?}");
+        assert!(judged.iter().all(|&m| near(m)), "{judged:?}");
         // The moves of a few visits: their playouts' margins, unless the
         // report judges every move searched (analysis).
         let searched = |report: &SearchReport| -> Vec<f32> {
@@ -760,20 +765,25 @@ mod tests {
                 .filter_map(|m| m.black_margin)
                 .collect()
         };
-        assert!(searched(&network).iter().any(|&m| m != 81.0 - 7.5));
+        assert!(searched(&network).iter().any(|&m| !near(m)));
         let analysis = report(100, true);
         let every = searched(&analysis);
         assert!(every.len() > judged.len());
-        assert!(every.iter().all(|&m| m == 81.0 - 7.5), "{every:?}");
-        assert_eq!(analysis.black_margin, 81.0 - 7.5);
+        assert!(every.iter().all(|&m| near(m)), "{every:?}");
+        assert!(near(analysis.black_margin), "{}", analysis.black_margin);
         // Half and half; and the playouts' alone, which know nothing of it.
         let half = report(50, false).black_margin;
         let playouts = report(0, true).black_margin;
-        assert!(playouts.abs() < 30.0, "{playouts}");
+        assert!(playouts.abs() < 60.0, "{playouts}");
         assert!(
-            (half - (73.5 + playouts) / 2.0).abs() < 3.0,
+            (half - (whole + playouts) / 2.0).abs() < 15.0,
             "{half} {playouts}"
         );
+        // On 9x9, a board the network was not taught on, its areas are no
+        // judgement to show: the lead is the playouts' whatever the share.
+        let small = report_on(9, 100, true).black_margin;
+        assert!(small.abs() < 30.0, "{small}");
+        assert_eq!(small, report_on(9, 0, true).black_margin);
     }
 
     /// The shipped network, each evaluation taking `0` longer: a network

@@ -117,6 +117,14 @@ impl NetworkPrior {
         settled_judgement(count, self.komi)
     }
 
+    /// Whether the board is the one its judgement was taught on
+    /// (`VALUE_SIDE`): elsewhere neither its value nor its areas are
+    /// shown as a judgement (on 9x9 its areas read the empty board W+12.4
+    /// at komi 7 whatever the visits, where the game is near even).
+    pub fn judges_the_board(&self) -> bool {
+        self.taught_board
+    }
+
     /// Whether its evaluations judge the winning chance (a value head).
     pub fn judges_value(&self) -> bool {
         self.evaluator.heads().value
@@ -350,6 +358,17 @@ fn policy_over(evaluation: &Evaluation, board: &PlayoutBoard, moves: &[Point]) -
         .collect();
     softmax(&mut policy);
     policy
+}
+
+/// The share (0 to 1) of the reported lead the network's areas give:
+/// `percent` (`score_network`) where its judgement is believed, none on a
+/// board it was not taught on (`NetworkPrior::judges_the_board`).
+pub fn lead_share(network: Option<&NetworkPrior>, percent: u32) -> f32 {
+    let believed = network.is_none_or(NetworkPrior::judges_the_board);
+    if !believed {
+        return 0.0;
+    }
+    percent.min(100) as f32 / 100.0
 }
 
 /// The recent moves at a node: those of the path (`path_moves`, oldest

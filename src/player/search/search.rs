@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use super::filter::MoveFilter;
 use super::judgement;
 use super::margins::Margins;
-use super::network_prior::{recent_moves, NetworkPrior};
+use super::network_prior::{lead_share, recent_moves, NetworkPrior};
 use super::priors::candidates;
 use super::selection::select;
 use super::tree::{Expansion, HalfWins, NodeId, Tree, PASS};
@@ -305,7 +305,7 @@ impl Search {
 
     /// The share (0 to 1) of the reported lead the ownership head gives.
     pub fn score_network_share(&self) -> f32 {
-        self.params.score_network.min(100) as f32 / 100.0
+        lead_share(self.network.as_ref(), self.params.score_network)
     }
 
     pub fn board(&self) -> &PlayoutBoard {
