@@ -208,7 +208,10 @@ class PackTest(unittest.TestCase):
 
     @unittest.skipUnless(os.environ.get("WRITE_PLANES"), "WRITE_PLANES: a built examples/write_planes")
     def test_write_planes_reads_packed_ownership(self):
-        data, _ = po.pack(self.games, {"tygem-100": [25] * 361, "3": [-50] * 361}, 25)
+        # White owns the board in all three: Tom 3 and TYGEM 100 are White's
+        # wins, TYGEM 102 Black's, whose reading disagrees with its result
+        # and is not taught.
+        data, _ = po.pack(self.games, {"tygem-100": [-25] * 361, "3": [-50] * 361, "tygem-102": [-25] * 361}, 25)
         _, meta = self.write_planes("wp-own", data)
         # Every position of Tom 3 and of TYGEM 100, and no other.
         by_game = {g["id"]: len(g["moves"]) for g in self.games}
