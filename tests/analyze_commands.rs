@@ -782,6 +782,32 @@ fn a_move_the_rules_choose_outside_the_tree_keeps_to_the_filter() {
     }
 }
 
+/// KataGo's GTP_Extensions.md: `allow` restricts the search to the moves
+/// listed. An own eye the tree never takes up of itself is one of them when
+/// the list names it, and a legal one is played: White's A1 behind A2, B1
+/// and B2 was answered `play pass`.
+#[test]
+fn an_allow_list_of_one_own_eye_plays_the_eye() {
+    for seed in ["1", "2"] {
+        let args = ["--threads", "1", "--playouts", "50", "--seed", seed];
+        let setup = [
+            "boardsize 5",
+            "play w A2",
+            "play w B1",
+            "play w B2",
+            "play b E5",
+        ];
+        let mut gtp = started_with(&args, &setup);
+        assert_eq!(gtp.ok("is_legal w A1"), "1");
+        let response = gtp.send("kata-genmove_analyze w 10 allow w A1 1");
+        assert_eq!(
+            response.lines().last(),
+            Some("play A1"),
+            "{seed}: {response}"
+        );
+    }
+}
+
 #[test]
 fn the_search_follows_the_superko_rule_in_force() {
     // Black may only play B1, a two-stone suicide back to the colouring

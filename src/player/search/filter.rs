@@ -85,6 +85,14 @@ impl MoveFilter {
             })
     }
 
+    /// Whether an `allow` rule confines `color`'s moves at `depth`, so
+    /// that only the moves it names may be played there.
+    pub(super) fn confines(&self, color: Color, depth: usize) -> bool {
+        self.rules.iter().any(|r| {
+            r.kind == FilterKind::Allow && r.color == color && depth < r.until_depth as usize
+        })
+    }
+
     /// Keeps the candidates `color` may play at `depth`; pass alone when
     /// none is left, so that every node has a move.
     pub(super) fn retain(

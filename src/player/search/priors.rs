@@ -12,13 +12,15 @@ use crate::player::params::SearchParams;
 use super::tree::{Candidate, PASS};
 
 /// The moves a new node gets: every point where `to_move` may play that
-/// is not one of its own eyes, and pass; each with a prior in virtual
+/// is not one of its own eyes (those too with `own_eyes`, where a client's
+/// `allow` list may name one), and pass; each with a prior in virtual
 /// playouts from the heuristics (nearness to the last move, shape,
 /// tactics: captures, saves and ladders read out; self-ataris, escapes
 /// into a working ladder and lonely edge moves discouraged).
 pub fn candidates(
     p: &SearchParams,
     allow_suicide: bool,
+    own_eyes: bool,
     reader: &mut TacticalReader,
     board: &mut PlayoutBoard,
     to_move: Color,
@@ -39,7 +41,7 @@ pub fn candidates(
     };
     let mut strengths = Vec::new();
     for &point in board.empty_points() {
-        if board.is_eye(point, to_move) {
+        if !own_eyes && board.is_eye(point, to_move) {
             continue;
         }
         let suicide = !board.is_playout_legal(point, to_move);
@@ -213,6 +215,7 @@ mod tests {
         candidates(
             params,
             true,
+            false,
             &mut TacticalReader::new(DEEP_BUDGET),
             board,
             to_move,

@@ -396,6 +396,7 @@ impl Search {
         let candidates = candidates(
             &self.params,
             self.rules.allow_suicide,
+            self.filter.confines(self.root_to_move, 0),
             &mut TacticalReader::new(DEEP_BUDGET),
             &mut self.root_board.clone(),
             self.root_to_move,
@@ -581,16 +582,19 @@ impl Search {
                 0 | 1 => self.root_recent[1],
                 n => Some(moves[n - 2]).filter(|&m| m != PASS),
             };
+            let depth = path.len() - 1;
+            // An allow list may name an own eye, which the tree else skips.
+            let own_eyes = self.filter.confines(at.to_move, depth);
             let mut candidates = candidates(
                 &self.params,
                 self.rules.allow_suicide,
+                own_eyes,
                 &mut w.deep_reader,
                 board,
                 at.to_move,
                 [at.last_move, last2],
             );
             if !self.filter.is_empty() {
-                let depth = path.len() - 1;
                 self.filter
                     .retain(&mut candidates, board, at.to_move, depth);
             }
