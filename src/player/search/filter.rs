@@ -94,7 +94,7 @@ impl MoveFilter {
     }
 
     /// Keeps the candidates `color` may play at `depth`; pass alone when
-    /// none is left, so that every node has a move.
+    /// none is left, so that every node has a move. No rules: every one.
     pub(super) fn retain(
         &self,
         candidates: &mut Vec<Candidate>,
@@ -102,6 +102,9 @@ impl MoveFilter {
         color: Color,
         depth: usize,
     ) {
+        if self.rules.is_empty() {
+            return;
+        }
         let as_move = |point: Point| {
             if point == PASS {
                 Move::Pass

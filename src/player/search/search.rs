@@ -582,22 +582,19 @@ impl Search {
                 0 | 1 => self.root_recent[1],
                 n => Some(moves[n - 2]).filter(|&m| m != PASS),
             };
-            let depth = path.len() - 1;
             // An allow list may name an own eye, which the tree else skips.
-            let own_eyes = self.filter.confines(at.to_move, depth);
+            let depth = path.len() - 1;
             let mut candidates = candidates(
                 &self.params,
                 self.rules.allow_suicide,
-                own_eyes,
+                self.filter.confines(at.to_move, depth),
                 &mut w.deep_reader,
                 board,
                 at.to_move,
                 [at.last_move, last2],
             );
-            if !self.filter.is_empty() {
-                self.filter
-                    .retain(&mut candidates, board, at.to_move, depth);
-            }
+            self.filter
+                .retain(&mut candidates, board, at.to_move, depth);
             candidates
         });
         expansion == Expansion::Expanded
