@@ -606,3 +606,48 @@ fn a_move_the_rules_in_force_forbid_is_reviewed_with_a_note() {
     assert!(stderr.contains(note), "{stderr}");
     assert!(comment.contains(note), "{comment}");
 }
+
+/// A move stored in the root node (`(;SZ[9]B[ee];W[...])`, legal SGF) was
+/// reviewed as setup: no comment and no variation, where every other move
+/// gets both. It is moved into a node of its own (the root keeps the game's
+/// information), judged like the rest, and hane's alternative, where it
+/// has one, stands beside it as a variation from the root.
+#[test]
+fn a_move_in_the_root_node_is_judged_like_every_other() {
+    let dir = TempDir::new("analyze-root-move");
+    // B A1 in the corner: a move hane would not choose on an empty board.
+    let game = b"(;FF[4]SZ[9]KM[7]PB[Ann]C[Root comment.]B[aa];W[ee];B[cc])";
+    let input = dir.file("root-move.sgf", game);
+    let output = dir.path().join("reviewed.sgf");
+    let run = hane_analyze(&input, &output);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let written = std::fs::read(&output).expect("the review");
+    assert_eq!(
+        sgf::parse(&written).expect("the review reads").actions,
+        sgf::parse(game).unwrap().actions,
+        "the game's moves are unchanged"
+    );
+    let tree = SgfTree::parse(&written).expect("the review reads");
+    let root = tree.root();
+    assert_eq!(text(tree.property(root, "PB")), "Ann");
+    assert!(text(tree.property(root, "C")).starts_with("Root comment."));
+    assert_eq!(tree.property(root, "B"), None);
+    let children = tree.children(root);
+    let first = children[0];
+    assert_eq!(text(tree.property(first, "B")), "aa");
+    let comment = text(tree.property(first, "C"));
+    assert!(comment.contains(": win rate "), "{comment}");
+    let _ = points_lost(&comment);
+    let choice = preferred(&comment, Move::Play(Vertex::parse_gtp("A9").unwrap()));
+    assert_ne!(
+        choice,
+        Move::Play(Vertex::parse_gtp("A9").unwrap()),
+        "{comment}"
+    );
+    assert_eq!(children.len(), 2, "hane's line beside the root's move");
+    assert_eq!(
+        text(tree.property(children[1], "B")),
+        sgf_point(choice, 9),
+        "{comment}"
+    );
+}

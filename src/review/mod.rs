@@ -131,6 +131,14 @@ pub fn review_file(options: &ReviewOptions) -> Result<ReviewSummary, ReviewError
     if games > 1 {
         return Err(ReviewError::Collection(options.input.clone(), games));
     }
+    // A move in the root has no node for the position before it: given one,
+    // it is judged like every other move, hane's line beside it.
+    if tree.split_root_move().is_some() {
+        log::info!(
+            "{}: the root's move is written in a node of its own",
+            options.input.display()
+        );
+    }
     let main_line = tree.main_line().map_err(sgf_error)?;
     let (plan, broken) = plan(&main_line, options.rules)
         .map_err(|why| ReviewError::Replay(options.input.clone(), why))?;

@@ -123,6 +123,37 @@ impl<'a> SgfTree<'a> {
         Ok(MainLine { game, nodes })
     }
 
+    /// Moves a move stored in the root (`(;SZ[19]B[pd];W[dp])`, which the
+    /// SGF spec allows) into a node of its own between the root and its
+    /// children, with the properties that annotate a move (SGF FF[4]'s
+    /// move properties: BM, DO, IT, TE, KO, MN, and the times BL, WL, OB,
+    /// OW). The root keeps the game's information and setup, so the
+    /// position before the move has a node: a review judges the move
+    /// there and can put its alternative beside it as a variation. The
+    /// node made, or None when the root holds no move.
+    pub fn split_root_move(&mut self) -> Option<NodeId> {
+        const MOVE_PROPERTIES: [&[u8]; 12] = [
+            b"B", b"W", b"BM", b"DO", b"IT", b"TE", b"KO", b"MN", b"BL", b"WL", b"OB", b"OW",
+        ];
+        let root = self.root();
+        let properties = &mut self.nodes[root.0].properties;
+        if !properties.iter().any(|p| matches!(&*p.ident, b"B" | b"W")) {
+            return None;
+        }
+        let (moved, kept): (Vec<_>, Vec<_>) = std::mem::take(properties)
+            .into_iter()
+            .partition(|p| MOVE_PROPERTIES.contains(&&*p.ident));
+        *properties = kept;
+        let children = std::mem::take(&mut self.nodes[root.0].children);
+        let id = NodeId(self.nodes.len());
+        self.nodes.push(TreeNode {
+            properties: moved,
+            children,
+        });
+        self.nodes[root.0].children.push(id);
+        Some(id)
+    }
+
     /// Sets the node's property `ident` to the one `value`, in place of any
     /// it had.
     pub fn set_property(&mut self, node: NodeId, ident: &str, value: &str) {
@@ -309,6 +340,26 @@ mod tests {
         assert_eq!(added, tree.children(root).last().copied());
         assert_eq!(tree.children(root).len(), 2, "the game's move stays first");
         assert_eq!(parse(text.as_bytes()).unwrap(), parse(GAME).unwrap());
+    }
+
+    #[test]
+    fn a_move_in_the_root_gets_a_node_of_its_own_and_the_game_is_unchanged() {
+        let text = b"(;FF[4]SZ[9]KM[7]C[game]AB[cc]B[ee]BL[30]TE[1];W[dc]C[second])";
+        let mut tree = SgfTree::parse(text).unwrap();
+        let node = tree.split_root_move().expect("the root holds a move");
+        assert_eq!(tree.children(tree.root()), &[node]);
+        let written = String::from_utf8(tree.write()).unwrap();
+        assert_eq!(
+            written,
+            "(;FF[4]SZ[9]KM[7]C[game]AB[cc]\n;B[ee]BL[30]TE[1]\n;W[dc]C[second]\n)\n"
+        );
+        assert_eq!(parse(written.as_bytes()).unwrap(), parse(text).unwrap());
+        let main_line = tree.main_line().unwrap();
+        assert_eq!(main_line.nodes.len(), 3);
+        assert_eq!(main_line.nodes[0].1, 0..1, "the root: its setup alone");
+        assert_eq!(tree.split_root_move(), None, "no move is left in the root");
+        let plain = SgfTree::parse(GAME).unwrap().split_root_move();
+        assert_eq!(plain, None, "a root of setup alone is left as it is");
     }
 
     #[test]
