@@ -13,6 +13,7 @@ Per hane setting it prints:
   lead off     mean |hane's lead - the judge's| (and median, 90th centile);
   side right   in positions the judge reads as --decided points or more for
                one side, the share where hane's lead names that side;
+  lead corr    the correlation of hane's lead with the judge's (Pearson);
   rate off     mean |hane's win rate - the judge's|;
   split        the positions where hane's own win rate and lead name
                different sides (one judgement should not), and the same of
@@ -153,8 +154,9 @@ def report(name, answers, moves, judged, base_off, decided_at):
     shown = [m for k in keys for m in moves[k] if m[0] >= MOVE_VISITS]
     split_moves = [m for m in shown if splits(m[1:])]
     by_visits = sum(m[0] for m in split_moves) / max(sum(m[0] for m in shown), 1)
+    corr = statistics.correlation([answers[k][1] for k in keys], [judged[k][1] for k in keys])
     line = (f"{name}: lead off {statistics.mean(lead_off):.2f} (median {statistics.median(lead_off):.2f}, "
-            f"90th centile {cut:.1f}); side right {right}/{len(decided)}"
+            f"90th centile {cut:.1f}); lead corr {corr:.2f}; side right {right}/{len(decided)}"
             f" ({100 * right / max(len(decided), 1):.1f}%) where the judge reads {decided_at:g}+; "
             f"rate off {statistics.mean(rate_off):.3f}; win rate and lead name different sides in {split}/{len(keys)}"
             f" (of the moves with {MOVE_VISITS}+ visits {len(split_moves)}/{len(shown)}, {100 * by_visits:.1f}% by visits)")

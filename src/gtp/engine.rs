@@ -3,6 +3,7 @@
 //! fails and changes nothing: every command validates first, then applies.
 
 use std::panic::{self, AssertUnwindSafe};
+use std::time::{Duration, Instant};
 
 use log::{error, info, warn};
 
@@ -26,8 +27,8 @@ use crate::frontend::panic_message;
 use crate::frontend::RulesObject;
 use crate::game::{result_text, BoardSize, Color, Game, Move, Rules, DEFAULT_KOMI};
 use crate::player::{
-    Budget, Clock, Decision, MoveFilter, Player, PlayerConfig, SearchReport, SearchRequest,
-    TimeControl, Watch, UNSEEN_LATENCY,
+    Budget, Clock, Decision, MoveCost, MoveFilter, Player, PlayerConfig, SearchReport,
+    SearchRequest, TimeControl, Watch,
 };
 
 /// What a genmove asks of the search beyond the position and the clock's
@@ -63,6 +64,15 @@ pub struct CommandIo<'a> {
     pub stream: &'a mut dyn ResponseStream,
 }
 
+/// A move genmove played, waiting for its answer to be written.
+struct Unanswered {
+    color: Color,
+    /// The time its search took ...
+    searched: Duration,
+    /// ... and how far that ran past the latest its budget allowed.
+    late: Duration,
+}
+
 /// The GTP engine: owns the game (position, record, superko history), the
 /// handicap count the record needs, the player (its search threads and
 /// their tree) and the clock. It maps one typed `Command` to one `Reply`; the
@@ -82,6 +92,10 @@ pub struct Engine {
     rules: Rules,
     /// Whether genmove draws its search in GoGui while it thinks.
     live_gfx: Option<LiveGfx>,
+    /// A move played by genmove whose answer is not written yet, with the
+    /// time it ran past its search's latest: the clock is charged for it
+    /// once the answer is out (`answered`), as the client's clock is.
+    unanswered: Option<Unanswered>,
 }
 
 impl Engine {
@@ -95,6 +109,7 @@ impl Engine {
             ponder_due: false,
             rules: Rules::default(),
             live_gfx: None,
+            unanswered: None,
         }
     }
 
@@ -140,13 +155,31 @@ impl Engine {
     /// cap on thinking time stops after its first playouts, as in the GTP
     /// loop once stdin has ended.
     pub fn execute_detached(&mut self, command: Command) -> Reply {
+        let received = Instant::now();
         let signals = Signals::at_end_of_input();
         let mut sink = ResponseWriter::new(std::io::sink(), None);
         let mut context = CommandIo {
             signals: &signals,
             stream: &mut sink,
         };
-        self.execute(command, &mut context)
+        let reply = self.execute(command, &mut context);
+        self.answered(received);
+        reply
+    }
+
+    /// The answer to the command read at `received` is out: a move that
+    /// genmove played is charged on the clock from then to now, the wait
+    /// for the scheduler and the writing included (issue 74: a busy
+    /// machine lost on time by what the search never saw).
+    pub fn answered(&mut self, received: Instant) {
+        if let Some(move_made) = self.unanswered.take() {
+            let used = received.elapsed();
+            let cost = MoveCost {
+                used,
+                beyond_search: used.saturating_sub(move_made.searched) + move_made.late,
+            };
+            self.clock.record_answered_move(move_made.color, cost);
+        }
     }
 
     /// Answers one command. The input reader raises `context.signals.stop`
@@ -308,7 +341,6 @@ impl Engine {
         if commit {
             self.check_record_room()?;
         }
-        let started = std::time::Instant::now();
         let empty_points = self.game.size().points() - self.game.board().stone_count();
         let moves_played = self.game.moves().count();
         let budget = self
@@ -327,13 +359,18 @@ impl Engine {
         if !commit {
             request = request.keeping_no_tree();
         }
+        let search_started = Instant::now();
         let decision = self.player.genmove(request);
         if !commit {
             return Ok(decision);
         }
-        // The clients' clocks also count what we cannot see.
-        self.clock
-            .record_move(color, started.elapsed() + UNSEEN_LATENCY);
+        self.unanswered = Some(Unanswered {
+            color,
+            searched: search_started.elapsed(),
+            late: budget
+                .clock_limit()
+                .map_or(Duration::ZERO, |limit| limit.elapsed()),
+        });
         info!("genmove {color}: {}", decision_text(decision));
         if let Some(mv) = decision.as_move() {
             if let Err(e) = self.game.play(color, mv) {

@@ -11,6 +11,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
+use std::time::Instant;
 
 use log::{debug, warn};
 
@@ -33,7 +34,7 @@ fn queue_cost(input: &Input) -> usize {
     const PER_LINE: usize = 64;
     PER_LINE
         + match input {
-            Input::Line(bytes) | Input::TooLong(bytes) => bytes.len(),
+            Input::Line(bytes, _) | Input::TooLong(bytes, _) => bytes.len(),
             Input::Eof => 0,
             Input::ReadError(message) => message.len(),
         }
@@ -68,10 +69,12 @@ impl QueuedBytes {
 }
 
 /// What the reader thread hands to the engine loop.
+/// A line comes with the moment it was read: the client's clock for a move
+/// runs from then.
 enum Input {
-    Line(Vec<u8>),
+    Line(Vec<u8>, Instant),
     /// A line longer than MAX_LINE_BYTES: its first MAX_LINE_BYTES bytes.
-    TooLong(Vec<u8>),
+    TooLong(Vec<u8>, Instant),
     Eof,
     /// Reading stdin failed (not for want of input): the engine stops.
     ReadError(String),
@@ -94,12 +97,12 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
     for input in lines {
         queued.remove(queue_cost(&input));
         signals.pending_lines.fetch_sub(1, Ordering::SeqCst);
-        if matches!(&input, Input::Line(line) if is_interrupt(line)) {
+        if matches!(&input, Input::Line(line, _) if is_interrupt(line)) {
             signals.pending_interrupts.fetch_sub(1, Ordering::SeqCst);
         }
-        let (request, line) = match input {
-            Input::Line(line) => (parse_line(&line), line),
-            Input::TooLong(start) => (too_long(&start), start),
+        let (request, line, received) = match input {
+            Input::Line(line, received) => (parse_line(&line), line, received),
+            Input::TooLong(start, received) => (too_long(&start), start, received),
             Input::Eof => break,
             Input::ReadError(message) => {
                 return Err(io::Error::other(format!(
@@ -135,6 +138,7 @@ pub fn serve(engine: &mut Engine) -> io::Result<()> {
                 format!("cannot write standard output: {e}"),
             ));
         }
+        engine.answered(received);
         if engine.has_quit() {
             return Ok(());
         }
@@ -226,9 +230,10 @@ fn spawn_reader(signals: Arc<Signals>, queued: Arc<QueuedBytes>) -> Receiver<Inp
                     if interrupt || signals.stop_on_any_line.load(Ordering::SeqCst) {
                         signals.stop.store(true, Ordering::SeqCst);
                     }
+                    let received = Instant::now();
                     let input = match end {
-                        LineEnd::TooLong => Input::TooLong(line),
-                        _ => Input::Line(line),
+                        LineEnd::TooLong => Input::TooLong(line, received),
+                        _ => Input::Line(line, received),
                     };
                     // Counted and signalled first: a line that waits here
                     // for room still stops the running command.

@@ -36,7 +36,7 @@ mod search;
 #[allow(clippy::module_inception)]
 mod player;
 
-pub use clock::{Budget, Clock, TimeControl, MAX_THINK_SECONDS, UNSEEN_LATENCY};
+pub use clock::{Budget, Clock, MoveCost, TimeControl, MAX_THINK_SECONDS};
 pub use decision::Decision;
 pub use network::{
     backends_here, choose_backend, describe_weights, evaluate_weights_on_empty_board,

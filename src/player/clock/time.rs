@@ -6,37 +6,13 @@
 //! threads. The clock also holds the command line's playouts and
 //! seconds per move, so that it alone turns settings into a budget.
 //!
-//! # How the commands are read
-//!
-//! * `time_settings MAIN BYO STONES` (GTP v2, section 4.2 and 6.3.x): Canadian
-//!   byo-yomi. `BYO == 0` means no byo-yomi, i.e. absolute time (even with
-//!   `MAIN == 0`: the letter of the spec, so we play as fast as we can rather
-//!   than risk losing on time). `BYO > 0 && STONES == 0` means no time limits.
-//!   `MAIN == 0` with `BYO > 0 && STONES > 0` is Canadian byo-yomi from the
-//!   first move. See [`TimeControl::gtp`].
-//! * `time_left COLOUR TIME STONES`: while main time runs, `STONES == 0` and
-//!   `TIME` is the main time left. In Canadian byo-yomi `TIME` is the time left
-//!   in the current period and `STONES` the stones still to play in it.
-//! * `kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS |
-//!   canadian MAIN PERIOD STONES`: KGS's extension. In Japanese byo-yomi KGS
-//!   (kgsGtp) sends `time_left COLOUR TIME PERIODS`, where `TIME` is the time
-//!   left in the current period and `PERIODS` the periods left, `0` again
-//!   meaning main time. This is how Leela, Leela Zero, Pachi and KataGo read
-//!   it ("KGS extension" in their time-control code), and we do the same.
-//!   GoGui (and gogui-twogtp) only know Canadian byo-yomi and send the
-//!   standard form.
-//! * Some controllers send `time_left COLOUR 0 0` when main time has just run
-//!   out (noted in Pachi and Leela). With byo-yomi that can only mean "main
-//!   time is over and the first period starts full", which is also what the
-//!   spec's reading gives, so we take it so.
-//! * Under "no time limits" a `time_left` that reports real time is still
-//!   honoured (the server's word beats our settings: never lose on time);
-//!   a report of `0 0` there carries no information and is ignored.
+//! How the time commands are read: the clock module's header.
 //!
 //! # Budget rules
 //!
 //! Every amount of time left is first cut by a safety margin,
-//! `max(0.5 s, 5 %)`, for process start-up, the GUI and the network. Main time
+//! `max(0.5 s, 5 %)`, for process start-up, the GUI and the network, and
+//! main time by what each move to come costs beyond its search (`lag`). Main time
 //! is spread over an estimate of our moves still to come (from the empty
 //! points, never fewer than [`MIN_MOVES_LEFT`]), so it decays geometrically and
 //! never runs out. A byo-yomi share is added on top while main time lasts,
@@ -48,6 +24,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::lag::{Lag, MoveCost};
 use crate::game::{BoardSize, Color, PerColor};
 
 /// The least time the margin leaves us per move, in seconds.
@@ -57,15 +34,6 @@ const MARGIN_FRACTION: f64 = 0.05;
 /// Latency counted on our clock for each further move of a Canadian period,
 /// in seconds: the stones after this one need time to be sent too.
 const PER_MOVE_LAG: f64 = 0.2;
-/// What each of our moves costs on the opponent's or the GUI's clock
-/// beyond the time we measure between reading `genmove` and writing its
-/// answer: the command and the answer through the pipes, and the wait for
-/// the scheduler on a busy machine. Our own reckoning (`Clock::record_move`,
-/// when no `time_left` comes) charges it on every move: a 19x19 game of 551
-/// moves against GNU Go under gogui-twogtp, on a loaded machine, overran a
-/// 30 s sudden-death clock by 0.2 s without it, some 2.5 ms a move that we
-/// never saw. Four times that is charged.
-pub const UNSEEN_LATENCY: Duration = Duration::from_millis(10);
 /// The least time the search is given, in seconds, even when the clock says
 /// nothing is left: enough for the search to return its first legal move.
 pub const MIN_THINK: f64 = 0.02;
@@ -91,15 +59,11 @@ const OPENING_LENGTH_PER_POINT: f64 = 1.0 / 12.0;
 /// Times are capped here (about 31 years) so that `Duration` never overflows.
 const MAX_SECONDS: f64 = 1e9;
 /// The most one move may think, in seconds: an hour. No real time control
-/// comes near it: the longest in play, eight hours each (the Honinbo and
-/// Meijin finals), aim a 19x19 move at 1.5 to 3 minutes by the rules
-/// below, and at most at 25 minutes (50 while the choice is unclear) with
-/// the whole clock still left near the end of the game; a byo-yomi or
-/// Canadian period is minutes at most. A clock past it is a client's way of saying "no limit" (`time_settings 1e30 0
-/// 0`) or a mistake (`time_left b 99999999999 0`), and used to give a
-/// genmove that never answered, even on 2x2. `--time` is refused above it.
-/// A budget cut to it is marked [`Budget::capped`]: its search has no clock
-/// reason to run on, so the end of input stops it.
+/// comes near it (eight hours each aim a 19x19 move at 1.5 to 3 minutes,
+/// at most 25 near the end). A clock past it is a client's "no limit"
+/// (`time_settings 1e30 0 0`) or a mistake, which once gave a genmove that
+/// never answered. `--time` is refused above it. A budget cut to it is
+/// marked [`Budget::capped`]: the end of input stops its search.
 pub const MAX_THINK_SECONDS: f64 = 3600.0;
 /// The least thinking time per move from the command line, in seconds.
 const MIN_SECONDS_PER_MOVE: f64 = 0.001;
@@ -314,6 +278,12 @@ impl Allowance {
         self.hard_limit.min(self.target.mul_f64(UNCLEAR_STRETCH))
     }
 
+    /// Both times `seconds` shorter (never under [`MIN_THINK`]).
+    fn less(self, seconds: f64) -> Allowance {
+        let shorter = |d: Duration| d.as_secs_f64() - seconds;
+        Allowance::new(shorter(self.target), shorter(self.hard_limit))
+    }
+
     /// From seconds: both at least [`MIN_THINK`], and `target <= hard_limit`.
     fn new(target: f64, hard_limit: f64) -> Allowance {
         let hard_limit = seconds(hard_limit).max(MIN_THINK);
@@ -361,6 +331,8 @@ pub struct Clock {
     seconds_per_move: Option<f64>,
     /// A KataGo config's `maxTime`: no move thinks longer, clock or not.
     move_cap: Option<f64>,
+    /// What a move costs beyond its search on this machine, measured.
+    lag: Lag,
 }
 
 impl Clock {
@@ -374,6 +346,7 @@ impl Clock {
             playouts: None,
             seconds_per_move: None,
             move_cap: None,
+            lag: Lag::default(),
         }
     }
 
@@ -402,6 +375,7 @@ impl Clock {
             playouts: self.playouts,
             seconds_per_move: self.seconds_per_move,
             move_cap: self.move_cap,
+            lag: self.lag,
             ..Clock::new(control)
         };
     }
@@ -454,6 +428,15 @@ impl Clock {
                 period, periods, ..
             } => main_or_period(left, stones, period, periods),
         };
+    }
+
+    /// A move of `color`'s answered at `cost`: the reckoning charges it
+    /// with what no one could see (`Lag::unseen`), and the estimate of
+    /// what a move costs beyond its search takes it in.
+    pub fn record_answered_move(&mut self, color: Color, cost: MoveCost) {
+        self.lag.observe(cost);
+        let unseen = Duration::from_secs_f64(self.lag.unseen());
+        self.record_move(color, cost.used + unseen);
     }
 
     /// Our own reckoning after `color` took `used` for a move, for when no
@@ -568,8 +551,15 @@ impl Clock {
         empty_points: usize,
     ) -> Option<Allowance> {
         let board_size = board_size.into();
-        let state = self.remaining[color];
+        let mut state = self.remaining[color];
         let moves = moves_left(board_size, empty_points);
+        // Each move to come costs more than its search: kept back from main
+        // time, and taken off this move's own share (`Lag`).
+        let lag = self.lag.per_move();
+        let floor = state.seconds;
+        if !state.in_overtime {
+            state.seconds = (state.seconds - moves * lag).max(0.0);
+        }
         let opening = opening_factor(board_size, moves_played);
         let budget = match self.control {
             TimeControl::Unlimited => {
@@ -601,7 +591,7 @@ impl Clock {
                 }
             }
         };
-        Some(budget.floored(state.seconds))
+        Some(budget.less(lag).floored(floor))
     }
 }
 

@@ -1,3 +1,4 @@
+use super::super::lag::UNSEEN_LATENCY;
 use super::*;
 
 const B: Color = Color::Black;
@@ -592,4 +593,45 @@ fn a_move_time_cap_bounds_a_clocked_move() {
     // With fixed playouts and no clock, the cap is the one deadline.
     let fixed = Clock::with_settings(Some(300), None).with_move_cap(Some(0.3));
     assert!(fixed.budget(B, 9, 0, 81).deadline.is_some_and(|d| d <= cap));
+}
+
+/// A busy machine (issue 74 item 14): every move costs 20 ms on the
+/// client's clock beyond its search that the engine can see (the wait to be
+/// scheduled before genmove starts, the answer written) and 20 ms more that
+/// it cannot (before it reads the line). 20 s sudden death, 150 moves a
+/// side, each search using its whole hard limit. Counting the search alone
+/// and a fixed 10 ms for the rest, the engine's reckoning fell 30 ms a move
+/// behind the client's and lost on time; measuring from the line read to
+/// the answer written, charging as much again for what it cannot see, and
+/// keeping that back for the moves to come, the client's count stays under
+/// the clock.
+#[test]
+fn a_busy_machine_is_measured_and_kept_back_for() {
+    use super::super::lag::MoveCost;
+    let (seen, unseen) = (Duration::from_millis(20), Duration::from_millis(20));
+    let clients_count = |measured: bool| {
+        let mut clock = Clock::new(TimeControl::gtp(20.0, 0.0, 0));
+        let mut count = 0.0;
+        for move_number in 0..150 {
+            let empty = 361 - 2 * move_number;
+            let allowance = clock
+                .allowance(B, 19, 2 * move_number, empty)
+                .expect("a time limit is set");
+            count += secs(allowance.hard_limit + seen + unseen);
+            if measured {
+                let cost = MoveCost {
+                    used: allowance.hard_limit + seen,
+                    beyond_search: seen,
+                };
+                clock.record_answered_move(B, cost);
+            } else {
+                clock.record_move(B, allowance.hard_limit + UNSEEN_LATENCY);
+            }
+        }
+        count
+    };
+    let before = clients_count(false);
+    assert!(before > 20.0, "the fixed charge held: {before} s of 20");
+    let now = clients_count(true);
+    assert!(now < 20.0, "the client counted {now} s of 20");
 }
