@@ -448,6 +448,9 @@ FIT_PROBE = 300
 # Seconds kept after the training for the checkpoint, the measures on all
 # held-out positions, the export and its check (--end-by).
 END_BY_RESERVE = 75
+# --fit-schedule starts a new schedule when the fitted one ends with more
+# than this left of the call (seconds): a probe, a warm-up and a cosine.
+RESTART_SECONDS = 600
 
 
 def rate(config, step, total):
@@ -627,7 +630,10 @@ def main():
     held_sample = {k: (v[sample] if torch.is_tensor(v) else v) for k, v in held_t.items()}
 
     batches = Batches(len(train), config["batch"], config["seed"])
-    if checkpoint and state["step"] >= checkpoint["config"]["steps"] and (args.fit_schedule or config["steps"] > state["step"]):
+    # Under --fit-schedule a schedule within a probe of its end counts as
+    # ended: its last steps at a rate near 0 teach nothing.
+    near_end = FIT_PROBE if args.fit_schedule else 0
+    if checkpoint and state["step"] + near_end >= checkpoint["config"]["steps"] and (args.fit_schedule or config["steps"] > state["step"]):
         config["schedule_start"] = state["step"]
         if args.fit_schedule:
             # A provisional length the fitted one replaces at the probe:
@@ -694,10 +700,25 @@ def main():
             progress_line(args.progress, summary, steps_now * config["batch"], seconds, final)
         log(f"wrote {args.out}.bin ({os.path.getsize(args.out + '.bin')} bytes), .json, .pt" + (", -golden.json" if args.golden else ""))
 
-    while state["step"] < stop:
-        if state["step"] - first == FIT_WARM:
+    probe_from = first
+    while True:
+        if state["step"] >= stop:
+            left = args.minutes * 60 - (time.time() - t0) if args.minutes else 0
+            if not (args.fit_schedule and args.stop_after is None and left > RESTART_SECONDS):
+                break
+            # The fitted schedule ended with time to spare (its pace was
+            # timed while the machine was busier than it became): a new
+            # warm-up and cosine from here, fitted again, rather than the
+            # rest of the call at a rate of 0 (as a CPU run beside a match
+            # once spent 70 of its 112 minutes).
+            config["schedule_start"] = state["step"]
+            config["steps"] = state["step"] + 100 * FIT_PROBE
+            total = stop = config["steps"]
+            probe_from = state["step"]
+            log(f"the fitted schedule ended at step {state['step']} with {left:.0f} s left: a new one from here")
+        if state["step"] - probe_from == FIT_WARM:
             t_warm = time.time()
-        if args.fit_schedule and args.minutes and state["step"] - first == FIT_PROBE:
+        if args.fit_schedule and args.minutes and state["step"] - probe_from == FIT_PROBE:
             pace = (time.time() - t_warm) / (FIT_PROBE - FIT_WARM)
             total, stop, eval_every = fitted(config, args, state, first, t0, pace,
                                                    lambda: log(f"step {state['step']} held: {describe(measure(model, held_sample, precision))}"))
