@@ -26,49 +26,7 @@ import shlex
 import subprocess
 import sys
 
-from lead_steadiness import TOM_MOVE, vertex
-
-
-def games_of_year(tom, index, year):
-    """(moves, komi, Black won) of the Tom games of `year` whose index line
-    gives a komi and a winner, distinct, in the file's order."""
-    known = {}
-    with open(index, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) < 6 or fields[1][:4] != year:
-                continue
-            try:
-                komi = float(fields[4])
-            except ValueError:
-                continue
-            result = fields[5].strip().upper()
-            if result[:2] in ("B+", "W+"):
-                known[fields[0]] = (komi, result[0] == "B")
-    seen, out = set(), []
-    with open(tom, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            gid, _, record = line.rstrip("\n").partition("\t")
-            if gid not in known:
-                continue
-            moves = tuple((c, vertex(p, 19)) for c, p in TOM_MOVE.findall(record))
-            if moves and moves not in seen:
-                seen.add(moves)
-                out.append((list(moves), *known[gid]))
-    return out
-
-
-def positions(games, count, move_numbers):
-    """(key, moves, komi, Black won) of up to `count` positions, one a game."""
-    out = []
-    for g, (moves, komi, black_won) in enumerate(games):
-        at = move_numbers[len(out) % len(move_numbers)]
-        if len(moves) <= at:
-            continue
-        out.append((f"{g}@{at}", moves[:at], komi, black_won))
-        if len(out) >= count:
-            break
-    return out
+from judgement import games_of_year, positions
 
 
 def shown_rates(hane, setting, todo, visits):
@@ -120,7 +78,8 @@ def main():
     p.add_argument("--setting", action="append", default=[], help="NAME=hane arguments (repeatable)")
     p.add_argument("--dump", help="a JSON file of every position's shown win rate and result, by setting")
     args = p.parse_args()
-    games = games_of_year(args.tom, args.index, args.year)
+    # Only games whose index line gives both a komi and a result.
+    games = [g for g in games_of_year(args.tom, args.index, args.year) if None not in g[1:]]
     todo = positions(games, args.positions, [int(m) for m in args.moves.split(",")])
     print(f"{len(todo)} positions of {len(games)} games of {args.year} with a result; {args.visits} visits", flush=True)
     dump = {}

@@ -48,36 +48,54 @@ KOMI = 7.5
 MOVE_VISITS = 10
 
 
+def index_reading(fields):
+    """(komi, Black won) of a Kifu.index line's fields, each None where the
+    line gives none."""
+    komi = black_won = None
+    if len(fields) >= 6:
+        try:
+            komi = float(fields[4])
+        except ValueError:
+            pass
+        result = fields[5].strip().upper()
+        if result[:2] in ("B+", "W+"):
+            black_won = result[0] == "B"
+    return komi, black_won
+
+
 def games_of_year(tom, index, year):
-    """The moves of the Tom games whose Kifu.index line dates them `year`,
-    distinct, in the file's order."""
+    """(moves, komi, Black won) of the Tom games whose Kifu.index line dates
+    them `year`, distinct, in the file's order; komi and Black won are None
+    where the index gives none (scripts/calibration.py keeps the games with
+    both)."""
     dated = {}
     with open(index, encoding="utf-8", errors="replace") as f:
         for line in f:
-            fields = line.split("\t")
-            if len(fields) > 1:
-                dated[fields[0]] = fields[1][:4]
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) > 1 and fields[1][:4] == year:
+                dated[fields[0]] = index_reading(fields)
     seen, out = set(), []
     with open(tom, encoding="utf-8", errors="replace") as f:
         for line in f:
             gid, _, record = line.rstrip("\n").partition("\t")
-            if dated.get(gid) != year:
+            if gid not in dated:
                 continue
             moves = tuple((c, vertex(p, 19)) for c, p in TOM_MOVE.findall(record))
             if moves and moves not in seen:
                 seen.add(moves)
-                out.append(list(moves))
+                out.append((list(moves), *dated[gid]))
     return out
 
 
 def positions(games, count, move_numbers):
-    """(key, moves) of up to `count` positions, one a game."""
+    """(key, moves, komi, Black won) of up to `count` positions, one a game
+    at a move number that cycles through `move_numbers`."""
     out = []
-    for g, moves in enumerate(games):
+    for g, (moves, komi, black_won) in enumerate(games):
         at = move_numbers[len(out) % len(move_numbers)]
         if len(moves) <= at:
             continue
-        out.append((f"{g}@{at}", moves[:at]))
+        out.append((f"{g}@{at}", moves[:at], komi, black_won))
         if len(out) >= count:
             break
     return out
@@ -116,20 +134,20 @@ def judge(args, todo):
     except FileNotFoundError:
         cache = {}
     key = lambda k: f"{k}/{args.judge_visits}"
-    asked = [query(k, moves, args.judge_visits) for k, moves in todo if key(k) not in cache]
+    asked = [query(k, moves, args.judge_visits) for k, moves, *_ in todo if key(k) not in cache]
     if asked:
         print(f"the judge reads {len(asked)} positions at {args.judge_visits} visits", file=sys.stderr)
         for k, answer in run_analysis(shlex.split(args.judge), asked)[0].items():
             cache[key(k)] = answer
         with open(args.judge_cache, "w") as f:
             json.dump(cache, f)
-    return {k: cache[key(k)] for k, _ in todo}
+    return {k: cache[key(k)] for k, *_ in todo}
 
 
 def hane(args, setting, todo):
     command = [args.hane, "--threads", "1", "--seed", "1", *shlex.split(setting),
                "analysis", "--analysis-threads", str(args.analysis_threads)]
-    return run_analysis(command, [query(k, moves, args.visits) for k, moves in todo])
+    return run_analysis(command, [query(k, moves, args.visits) for k, moves, *_ in todo])
 
 
 def interval(diffs):
