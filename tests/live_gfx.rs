@@ -144,7 +144,7 @@ fn genmove_draws_its_search_on_legal_points_and_clears_it_at_the_end() {
         let labelled: Vec<&str> = labels.iter().step_by(2).copied().collect();
         assert_eq!(
             drawing[1],
-            format!("COLOR #a0c8ff {}", labelled.join(" ")),
+            format!("COLOR #0064ff {}", labelled.join(" ")),
             "{drawing:?}"
         );
         assert!(square.is_match(&drawing[3]), "{drawing:?}");

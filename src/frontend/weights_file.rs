@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::sgf_file::{read_regular_file, Unreadable};
-use crate::player::{evaluator_from_bytes, Evaluator, SharedEvaluator};
+use crate::player::{evaluator_from_bytes, SharedEvaluator};
 
 /// Weights files larger than this are refused unread: the largest network
 /// the header's bounds allow is far smaller than a corrupt length could

@@ -320,9 +320,13 @@ pub(super) fn gfx_live(report: &SearchReport) -> String {
     gfx
 }
 
-/// The field colour of a candidate move in the live drawing: a light blue
-/// that the labels' black text and the board's lines read on.
-const CANDIDATE_COLOR: &str = "#a0c8ff";
+/// The field colour of a candidate move in the live drawing. GoGui paints
+/// a field colour at half strength over its wood (`#e0b870` or so), so a
+/// light blue (`#a0c8ff`) came out a grey (about `#bbbbb7`, read off a
+/// screenshot) that told nothing apart; a full blue comes out a steel blue
+/// (about `#7084b8`) that the labels' black text and the board's lines
+/// still read on.
+const CANDIDATE_COLOR: &str = "#0064ff";
 
 /// The status line's key to the live drawing.
 const LIVE_LEGEND: &str = "numbered stones: its line; blue N%: win rates";
@@ -670,7 +674,7 @@ ownershipStdev{}",
         // sign and a coloured point (issue 75: `27` read either way).
         assert_eq!(
             gfx_live(&report_with_c2_searched()),
-            "VAR w B2 b C2 w pass\nCOLOR #a0c8ff B2\nLABEL B2 60%\nSQUARE B2\nTEXT best B2 60.0% \
+            "VAR w B2 b C2 w pass\nCOLOR #0064ff B2\nLABEL B2 60%\nSQUARE B2\nTEXT best B2 60.0% \
 (300 visits, 67%); numbered stones: its line; blue N%: win rates"
         );
         // Without C2 in the variation, C2 keeps its label.
@@ -678,7 +682,7 @@ ownershipStdev{}",
         report.moves[0].pv.truncate(1);
         let live = gfx_live(&report);
         let lines: Vec<&str> = live.lines().collect();
-        assert_eq!(lines[1..3], ["COLOR #a0c8ff B2 C2", "LABEL B2 60% C2 45%"]);
+        assert_eq!(lines[1..3], ["COLOR #0064ff B2 C2", "LABEL B2 60% C2 45%"]);
     }
 
     #[test]

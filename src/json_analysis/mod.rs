@@ -36,7 +36,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::frontend::{panic_message, BoundedLines, LineEnd, MAX_LINE_BYTES};
-use crate::player::{Budget, Evaluator, Player, PlayerConfig, SearchReport, SearchRequest, Watch};
+use crate::player::{Budget, Player, PlayerConfig, SearchReport, SearchRequest, Watch};
 use query::{Defaults, JsonRequest, Query};
 use response::{analysis, ResponseSpec};
 

@@ -1,48 +1,17 @@
-//! Wrappers over any evaluator: `Timed` measures what an evaluation costs,
-//! `Cached` keeps its answers so that the root, the pass check's second
-//! search, pondering and the turns of an analysis reuse an evaluation
-//! rather than run it again. A player evaluates through both, one
-//! `SharedEvaluator` its threads share.
+//! The evaluations a player's threads share: a fixed table that the
+//! root, the pass check's second search, pondering, the turns of an
+//! analysis and the orientations of a symmetric judgement look up before
+//! they run the network. `SharedEvaluator` (`shared`) asks it; nothing
+//! else does.
 
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
 
-use super::backend;
-use super::evaluator::{Evaluation, Evaluator, Heads, Position, Scratch};
-use super::forward::Network;
-use super::model::Model;
+use super::evaluator::{Evaluation, Position};
 use super::planes::RecentMoves;
-use crate::game::{BoardSize, Color};
-use crate::player::board::{PlayoutBoard, Point};
-
-/// What a player evaluates with: a backend, its cost measured, behind a
-/// cache its threads share.
-pub type SharedEvaluator = Cached<Timed<Box<dyn Evaluator>>>;
-
-/// `backend` timed and cached, for a player.
-pub fn shared(backend: Box<dyn Evaluator>) -> Arc<SharedEvaluator> {
-    Arc::new(Cached::new(Timed::new(backend)))
-}
-
-/// The network shipped with hane: what a player evaluates with unless
-/// told otherwise.
-pub fn shipped_evaluator() -> Arc<SharedEvaluator> {
-    let backend = backend::build(Model::shipped()).unwrap_or_else(|why| {
-        log::warn!("network: {why}: on fp32");
-        Box::new(Network::shipped())
-    });
-    log::debug!("network: {}", backend.description());
-    shared(backend)
-}
-
-/// The network of a weights file's bytes, timed and cached, or why they
-/// cannot be used (`frontend::weights_file` reads the file).
-pub fn evaluator_from_bytes(bytes: &[u8]) -> Result<Arc<SharedEvaluator>, String> {
-    let model = Model::from_bytes(bytes).map_err(|e| e.to_string())?;
-    Ok(shared(backend::build(model)?))
-}
+use crate::game::Color;
+use crate::player::board::Point;
 
 /// How often a cache answered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,84 +30,13 @@ impl CacheUse {
     }
 }
 
-/// An evaluator whose evaluations are timed: a large network file can cost
-/// a second a position, and a search on a short clock must know that
-/// before it asks.
-pub struct Timed<E> {
-    inner: E,
-    /// Nanoseconds an evaluation takes per point of the board, a moving
-    /// average over the evaluations run.
-    nanos_per_point: AtomicU64,
-}
-
-impl<E: Evaluator> Timed<E> {
-    /// `inner`, its cost measured on one evaluation of the empty 19x19
-    /// board after an untimed one. The first evaluation of a process pays
-    /// for cold caches and the scratch's allocation: timed alone on 9x9 it
-    /// read 12 ms a 19x19 evaluation against the 5 ms it takes, and a 60 s
-    /// sudden-death 19x19 game (about 200 ms a move, under 20 evaluations
-    /// at 12 ms) then went without the network from its first move to its
-    /// last, since an evaluation never run never corrects the average.
-    pub fn new(inner: E) -> Timed<E> {
-        let timed = Timed {
-            inner,
-            nanos_per_point: AtomicU64::new(0),
-        };
-        let mut board = PlayoutBoard::new(BoardSize::square(19));
-        let mut scratch = Scratch::new();
-        timed
-            .inner
-            .evaluate(Position::black_first(&mut board), &mut scratch);
-        timed.evaluate(Position::black_first(&mut board), &mut scratch);
-        timed
-    }
-
-    /// What one evaluation of a board of `points` points costs, as far as
-    /// it has been measured.
-    pub fn cost(&self, points: usize) -> Option<Duration> {
-        let per_point = self.nanos_per_point.load(Ordering::Relaxed);
-        (per_point > 0).then(|| Duration::from_nanos(per_point.saturating_mul(points as u64)))
-    }
-
-    /// The evaluator it times.
-    pub fn inner(&self) -> &E {
-        &self.inner
-    }
-}
-
-impl<E: Evaluator> Evaluator for Timed<E> {
-    fn evaluate(&self, position: Position<'_>, scratch: &mut Scratch) -> Arc<Evaluation> {
-        let start = Instant::now();
-        let points = position.board.size().points().max(1) as u64;
-        let evaluation = self.inner.evaluate(position, scratch);
-        let per_point = (start.elapsed().as_nanos() as u64 / points).max(1);
-        // Races between threads lose an update at worst.
-        let old = self.nanos_per_point.load(Ordering::Relaxed);
-        let average = if old == 0 {
-            per_point
-        } else {
-            (3 * old + per_point) / 4
-        };
-        self.nanos_per_point.store(average, Ordering::Relaxed);
-        evaluation
-    }
-
-    fn description(&self) -> String {
-        self.inner.description()
-    }
-
-    fn heads(&self) -> Heads {
-        self.inner.heads()
-    }
-}
-
 /// What an evaluator reads of a position, and so what an evaluation is
 /// cached under: the colouring (its hash, and the board's size, since an
 /// empty board hashes the same on every size), the side to move, the
 /// simple-ko point, the recent moves and the komi. The planes are a
 /// function of these alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct PositionKey {
+pub struct PositionKey {
     colouring: u64,
     width: usize,
     height: usize,
@@ -149,7 +47,7 @@ struct PositionKey {
 }
 
 impl PositionKey {
-    fn of(position: &Position<'_>) -> PositionKey {
+    pub fn of(position: &Position<'_>) -> PositionKey {
         let board = &position.board;
         let size = board.size();
         PositionKey {
@@ -186,27 +84,40 @@ fn lock(slot: &Slot) -> MutexGuard<'_, Option<(PositionKey, Arc<Evaluation>)>> {
     slot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// An evaluator with a cache of its answers in front: a fixed table of
-/// slots, each position in the one its key hashes to, a newer position
-/// replacing an older one there. Shared by every thread of a player (and
-/// every player made from one configuration); a slot's lock is held only
-/// to copy a pointer in or out.
-pub struct Cached<E> {
-    inner: E,
+/// A cache of evaluations: a fixed table of slots, each position in the
+/// one its key hashes to, a newer position replacing an older one there.
+/// A slot's lock is held only to copy a pointer in or out.
+pub struct EvaluationCache {
     slots: Vec<Slot>,
     lookups: AtomicU64,
     hits: AtomicU64,
 }
 
-impl<E: Evaluator> Cached<E> {
-    /// `inner` with an empty cache.
-    pub fn new(inner: E) -> Cached<E> {
-        Cached {
-            inner,
+impl Default for EvaluationCache {
+    fn default() -> EvaluationCache {
+        EvaluationCache {
             slots: (0..CACHE_SLOTS).map(|_| Mutex::new(None)).collect(),
             lookups: AtomicU64::new(0),
             hits: AtomicU64::new(0),
         }
+    }
+}
+
+impl EvaluationCache {
+    /// The evaluation held for `key`, counted as a lookup (and a hit).
+    pub fn get(&self, key: &PositionKey) -> Option<Arc<Evaluation>> {
+        self.lookups.fetch_add(1, Ordering::Relaxed);
+        let held = lock(self.slot(key)).clone();
+        let (k, evaluation) = held?;
+        (k == *key).then(|| {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            evaluation
+        })
+    }
+
+    /// Keeps `evaluation` as `key`'s, in place of what its slot held.
+    pub fn put(&self, key: PositionKey, evaluation: &Arc<Evaluation>) {
+        *lock(self.slot(&key)) = Some((key, Arc::clone(evaluation)));
     }
 
     /// How often it answered.
@@ -225,212 +136,7 @@ impl<E: Evaluator> Cached<E> {
         }
     }
 
-    /// The evaluator it caches.
-    pub fn inner(&self) -> &E {
-        &self.inner
-    }
-
     fn slot(&self, key: &PositionKey) -> &Slot {
         &self.slots[key.slot(self.slots.len())]
-    }
-}
-
-impl<E: Evaluator> std::fmt::Debug for Cached<E> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Cached({})", self.inner.description())
-    }
-}
-
-impl Cached<Timed<Box<dyn Evaluator>>> {
-    /// What one evaluation of a board of `points` points costs, as far as
-    /// it has been measured (a cached one costs nothing).
-    pub fn cost(&self, points: usize) -> Option<Duration> {
-        self.inner.cost(points)
-    }
-
-    /// The backend behind the cache and the timing: what a benchmark times.
-    pub fn backend(&self) -> &dyn Evaluator {
-        &**self.inner.inner()
-    }
-}
-
-impl<E: Evaluator> Evaluator for Cached<E> {
-    fn evaluate(&self, position: Position<'_>, scratch: &mut Scratch) -> Arc<Evaluation> {
-        let key = PositionKey::of(&position);
-        self.lookups.fetch_add(1, Ordering::Relaxed);
-        let slot = self.slot(&key);
-        let cached = lock(slot).clone();
-        if let Some((k, evaluation)) = cached {
-            if k == key {
-                self.hits.fetch_add(1, Ordering::Relaxed);
-                return evaluation;
-            }
-        }
-        let evaluation = self.inner.evaluate(position, scratch);
-        let entry = Some((key, Arc::clone(&evaluation)));
-        *lock(slot) = entry;
-        evaluation
-    }
-
-    fn description(&self) -> String {
-        self.inner.description()
-    }
-
-    fn heads(&self) -> Heads {
-        self.inner.heads()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::Vertex;
-    use crate::player::network::uniform::Uniform;
-
-    fn board_with(size: usize, stones: &[(&str, Color)]) -> PlayoutBoard {
-        let mut board = PlayoutBoard::new(BoardSize::square(size));
-        for &(v, color) in stones {
-            let vertex = Vertex::parse_gtp(v).expect("vertex");
-            board.play(board.point(vertex), color);
-        }
-        board
-    }
-
-    fn ask<E: Evaluator>(
-        evaluator: &E,
-        board: &mut PlayoutBoard,
-        to_move: Color,
-        recent: &RecentMoves,
-        komi: f32,
-        scratch: &mut Scratch,
-    ) -> Arc<Evaluation> {
-        let position = Position {
-            board,
-            to_move,
-            recent,
-            komi,
-        };
-        evaluator.evaluate(position, scratch)
-    }
-
-    #[test]
-    fn the_cache_answers_a_position_it_has_seen_and_no_other() {
-        let cached = Cached::new(Network::shipped());
-        let mut scratch = Scratch::new();
-        let mut board = board_with(19, &[("D4", Color::Black), ("Q16", Color::White)]);
-        let recent = [
-            Some(board.point(Vertex::parse_gtp("Q16").expect("v"))),
-            None,
-            None,
-            None,
-        ];
-        let first = ask(
-            &cached,
-            &mut board,
-            Color::Black,
-            &recent,
-            7.5,
-            &mut scratch,
-        );
-        let again = ask(
-            &cached,
-            &mut board,
-            Color::Black,
-            &recent,
-            7.5,
-            &mut scratch,
-        );
-        assert!(Arc::ptr_eq(&first, &again));
-        assert_eq!(
-            cached.cache_use(),
-            CacheUse {
-                lookups: 2,
-                hits: 1
-            }
-        );
-        // The same stones with the other side to move, other recent moves,
-        // another komi or on another board size are other positions.
-        let white = ask(
-            &cached,
-            &mut board,
-            Color::White,
-            &recent,
-            7.5,
-            &mut scratch,
-        );
-        let none = [None; 4];
-        let no_recent = ask(&cached, &mut board, Color::Black, &none, 7.5, &mut scratch);
-        assert_ne!(first.logits, white.logits);
-        assert_ne!(first.logits, no_recent.logits);
-        let other_komi = ask(
-            &cached,
-            &mut board,
-            Color::Black,
-            &recent,
-            0.5,
-            &mut scratch,
-        );
-        assert!(!Arc::ptr_eq(&first, &other_komi));
-        let mut small = PlayoutBoard::new(BoardSize::square(9));
-        let mut large = PlayoutBoard::new(BoardSize::square(13));
-        let a = ask(&cached, &mut small, Color::Black, &none, 7.5, &mut scratch);
-        let b = ask(&cached, &mut large, Color::Black, &none, 7.5, &mut scratch);
-        assert_eq!((a.logits.len(), b.logits.len()), (82, 170));
-        assert_eq!(cached.cache_use().hits, 1);
-        // What the cache answers is what the network says.
-        let network = Network::shipped();
-        let plain = ask(
-            &network,
-            &mut board,
-            Color::Black,
-            &recent,
-            7.5,
-            &mut scratch,
-        );
-        assert_eq!(*plain, *first);
-        // Cleared, it answers nothing it held.
-        cached.clear();
-        let fresh = ask(
-            &cached,
-            &mut board,
-            Color::Black,
-            &recent,
-            7.5,
-            &mut scratch,
-        );
-        assert!(!Arc::ptr_eq(&first, &fresh));
-        assert_eq!(*fresh, *first);
-    }
-
-    #[test]
-    fn a_timed_evaluator_knows_its_cost_and_a_cache_hit_adds_none() {
-        let shared = shared(Box::new(Uniform::default()));
-        assert!(shared.cost(361).is_some_and(|c| c > Duration::ZERO));
-        assert_eq!(
-            shared.backend().description(),
-            Uniform::default().description()
-        );
-        let mut board = PlayoutBoard::new(BoardSize::square(9));
-        let mut scratch = Scratch::new();
-        let none = [None; 4];
-        ask(&*shared, &mut board, Color::Black, &none, 7.5, &mut scratch);
-        ask(&*shared, &mut board, Color::Black, &none, 7.5, &mut scratch);
-        assert_eq!(
-            shared.cache_use(),
-            CacheUse {
-                lookups: 2,
-                hits: 1
-            }
-        );
-    }
-
-    #[test]
-    fn bytes_that_are_no_network_say_why() {
-        let error = evaluator_from_bytes(b"HANEPOL1").err();
-        assert_eq!(error.as_deref(), Some("not a hane policy network file"));
-        let shipped = include_bytes!("../../../data/policy-net.bin");
-        let evaluator = evaluator_from_bytes(shipped).expect("the shipped file");
-        let heads = evaluator.heads();
-        assert!(heads.ownership && heads.value);
     }
 }

@@ -1,12 +1,13 @@
-//! "Evaluate this position": the seam every backend fits. A backend (the
-//! CPU network of `forward`, the uniform evaluator of the tests, a batched
-//! or GPU one) is one type that implements `Evaluator`: it is given a
-//! `Position` (the board, the side to move, the moves before it and the
-//! komi the game is counted with) and the calling thread's `Scratch`, in
-//! which it keeps whatever buffers it needs, and answers an `Evaluation`
-//! (the move logits and each head it has). Caching and cost timing
-//! (`cache`) and the average over the board's symmetries (`symmetric`) are
-//! wrappers over any evaluator, not part of the seam.
+//! "Evaluate these positions": the seam every backend fits. A backend (the
+//! CPU networks of `forward` and `bf16`, the uniform evaluator of the
+//! tests, a GPU one) is one type that implements `Evaluator`: it is given
+//! a `Position` (the board, the side to move, the moves before it and the
+//! komi the game is counted with), or a batch of them, and the calling
+//! thread's `Scratch`, in which it keeps whatever buffers it needs, and
+//! answers an `Evaluation` each (the move logits and each head it has).
+//! The cache, the cost figures and the average over the board's
+//! symmetries are not part of the seam: one `SharedEvaluator` (`shared`)
+//! owns them above any backend.
 
 use std::any::Any;
 use std::fmt;
@@ -144,6 +145,21 @@ pub trait Evaluator: Send + Sync {
     /// The evaluation of `position`; `scratch` is the calling thread's.
     fn evaluate(&self, position: Position<'_>, scratch: &mut Scratch) -> Arc<Evaluation>;
 
+    /// The evaluations of `positions`, in their order, one each: a batch,
+    /// which a backend that runs positions together (a GPU's, or a CPU one
+    /// whose matrix products gain from more columns) runs at once. By
+    /// default one after another.
+    fn evaluate_batch(
+        &self,
+        positions: Vec<Position<'_>>,
+        scratch: &mut Scratch,
+    ) -> Vec<Arc<Evaluation>> {
+        positions
+            .into_iter()
+            .map(|position| self.evaluate(position, scratch))
+            .collect()
+    }
+
     /// What it is, in words, for the log and for clients that ask.
     fn description(&self) -> String;
 
@@ -154,6 +170,14 @@ pub trait Evaluator: Send + Sync {
 impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn evaluate(&self, position: Position<'_>, scratch: &mut Scratch) -> Arc<Evaluation> {
         (**self).evaluate(position, scratch)
+    }
+
+    fn evaluate_batch(
+        &self,
+        positions: Vec<Position<'_>>,
+        scratch: &mut Scratch,
+    ) -> Vec<Arc<Evaluation>> {
+        (**self).evaluate_batch(positions, scratch)
     }
 
     fn description(&self) -> String {

@@ -8,8 +8,8 @@
 //! owner).
 //!
 //! - `evaluator`: the seam, `Evaluator`, that every backend implements:
-//!   a position and the calling thread's `Scratch` (where a backend keeps
-//!   its buffers) in, an evaluation out;
+//!   a position (or a batch of them) and the calling thread's `Scratch`
+//!   (where a backend keeps its buffers) in, an evaluation each out;
 //! - `model`: `Model`, the network a weights file describes (the trunk and
 //!   each head, fp32 weights), apart from any backend; each backend is
 //!   built from one;
@@ -26,11 +26,13 @@
 //! - `backend`: which backend runs a model (`--backend fp32|bf16|auto`,
 //!   `HANE_BACKEND`); `bf16` (with `amx`, its convolutions on AMX tiles):
 //!   the bf16 backend, the fp32 one's heads on a bf16 trunk;
-//! - `cache`: wrappers over any evaluator: `Timed`, the measured cost of
-//!   an evaluation, and `Cached`, the evaluations a player's threads
-//!   share; a player's `SharedEvaluator` is both;
-//! - `symmetric`: a judgement averaged over the board's symmetries,
-//!   through any evaluator and its cache.
+//! - `shared`: `SharedEvaluator`, what a player evaluates with: one
+//!   backend, the measured cost of an evaluation, the cache its threads
+//!   share, and the judgement over the board's symmetries asked as one
+//!   batch;
+//! - `cache`: that cache, a fixed table of evaluations by position;
+//! - `symmetric`: a position's orientations and the mean judgement of
+//!   their evaluations.
 //!
 //! It uses only `board` (and `game`); the search (`search::network_prior`,
 //! `search::network_score`) and the player use it.
@@ -47,11 +49,12 @@ mod model;
 mod network_file;
 mod planes;
 mod score_belief;
+mod shared;
 mod symmetric;
 mod uniform;
 
 pub use backend::{backends_here, choose_backend, shipped_on, Backend};
-pub use cache::{evaluator_from_bytes, shared, shipped_evaluator, CacheUse, SharedEvaluator};
+pub use cache::CacheUse;
 pub use evaluator::{softmax, Evaluation, Evaluator, Heads, Position, Scratch};
 // Named outside only by tests' own evaluators.
 #[cfg(test)]
@@ -60,5 +63,6 @@ pub use evaluator::KomiRange;
 pub use forward::Network;
 pub use network_file::{describe_weights, evaluate_weights_on_empty_board};
 pub use planes::{play_and_remember, write_planes, RecentMoves, PLANES, RECENT_MOVES};
-pub use symmetric::{symmetric_judgement, symmetries_of, Judgement};
+pub use shared::{evaluator_from_bytes, shared, shipped_evaluator, SharedEvaluator};
+pub use symmetric::{symmetries_of, Judgement};
 pub use uniform::Uniform;

@@ -19,8 +19,8 @@ use super::tree::{chance_for, NodeId, Tree, PASS};
 use crate::game::Color;
 use crate::player::board::{settled_count, PlayoutBoard, Point};
 use crate::player::network::{
-    play_and_remember, softmax, symmetric_judgement, symmetries_of, Evaluation, Evaluator,
-    Judgement, Position, RecentMoves, Scratch, SharedEvaluator, RECENT_MOVES,
+    play_and_remember, softmax, symmetries_of, Evaluation, Judgement, Position, RecentMoves,
+    Scratch, SharedEvaluator, RECENT_MOVES,
 };
 use crate::player::params::SearchParams;
 
@@ -220,7 +220,7 @@ impl NetworkPrior {
 
     /// Judges the root's position (`board`, `to_move` to play, `recent`
     /// its last moves), then the positions after `moves` in their order,
-    /// each over the board's symmetries (`symmetric_judgement`), while the next
+    /// each over the board's symmetries (`SharedEvaluator::symmetric_judgement`), while the next
     /// judgement fits before `until` by the evaluator's measured cost and
     /// `stop` is down: they came after the search's time, and a large
     /// network's made a one-second analysis take twelve. What is not
@@ -299,7 +299,9 @@ impl NetworkPrior {
             return Some(self.settled(count));
         }
         let position = (board, to_move, recent);
-        let judged = symmetric_judgement(&*self.evaluator, position, self.komi, scratch)?;
+        let judged = self
+            .evaluator
+            .symmetric_judgement(position, self.komi, scratch)?;
         Some(Judgement {
             area: to_move.sign() * judged.area,
             win_chance: judged.win_chance.map(|c| chance_for(to_move, c)),
