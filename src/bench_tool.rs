@@ -90,32 +90,50 @@ pub fn run(b: &Bench) {
             continue;
         };
         progress(format_args!("{size}x{size} network"));
-        let net = bench::network_evaluations(size, 50, network.backend());
-        let _ = writeln!(
-            out,
-            "network {size}x{size}: {:.2} ms an evaluation ({} in {:.2}s, one thread)",
-            net.milliseconds_each(),
-            net.evaluations,
-            net.seconds
-        );
+        network_lines(&mut out, size, "", network.backend(), b.cores);
         for backend in hane::backends_here() {
             let Ok(evaluator) = hane::shipped_on(backend) else {
                 continue;
             };
-            let net = bench::network_evaluations(size, 50, &*evaluator);
-            let _ = writeln!(
-                out,
-                "network {size}x{size}, {} backend: {:.2} ms an evaluation ({} in {:.2}s, one thread)",
-                backend.name(),
-                net.milliseconds_each(),
-                net.evaluations,
-                net.seconds
-            );
+            let label = format!(", {} backend", backend.name());
+            network_lines(&mut out, size, &label, &*evaluator, b.cores);
         }
     }
     if b.advise {
         advise(&mut out, b);
     }
+}
+
+/// The network's time an evaluation on one thread (the line as it always
+/// read), then on every core at once, where the machine has more than one:
+/// what each search thread then waits, and what they evaluate together.
+fn network_lines(
+    out: &mut impl Write,
+    size: usize,
+    label: &str,
+    evaluator: &dyn hane::Evaluator,
+    cores: usize,
+) {
+    let net = bench::network_evaluations(size, 50, evaluator, 1);
+    let _ = writeln!(
+        out,
+        "network {size}x{size}{label}: {:.2} ms an evaluation ({} in {:.2}s, one thread)",
+        net.milliseconds_each(),
+        net.evaluations,
+        net.seconds
+    );
+    if cores < 2 {
+        return;
+    }
+    let net = bench::network_evaluations(size, 50, evaluator, cores);
+    let _ = writeln!(
+        out,
+        "network {size}x{size}{label}, every thread ({cores}): {:.2} ms an evaluation on each, {:.0} a second in all ({} in {:.2}s)",
+        net.milliseconds_each(),
+        net.per_second(),
+        net.evaluations * net.threads as u64,
+        net.seconds
+    );
 }
 
 fn line(out: &mut impl Write, search: &bench::SearchBench, label: &str) {

@@ -109,8 +109,9 @@ pub struct Cli {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum Tool {
-    /// Measure light playouts (one thread) and tree search (not GTP); the
-    /// same on every run, with --seed 1 unless given.
+    /// Measure light playouts (one thread), tree search and the network's
+    /// evaluations on each backend, on one thread and on every core at
+    /// once (not GTP); the same on every run, with --seed 1 unless given.
     Bench {
         /// Board sizes to measure, 2 to 25, separated by commas: 9,13,19.
         #[arg(

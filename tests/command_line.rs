@@ -352,6 +352,32 @@ fn bench_shows_progress_and_recommends_threads() {
         );
     }
     assert!(!advice.contains("more threads"), "{advice}");
+    // The network timed on one thread, and on every core at once where
+    // there are several, for the network in use and on each backend.
+    for label in ["", ", fp32 backend"] {
+        let one = format!("network 9x9{label}: ");
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&one) && l.contains("ms an evaluation (50 in")),
+            "{one} in {stdout}"
+        );
+        let every = format!("network 9x9{label}, every thread ({cores}): ");
+        let line = stdout.lines().find(|l| l.starts_with(&every));
+        if cores < 2 {
+            assert!(line.is_none(), "{stdout}");
+            continue;
+        }
+        let line = line.unwrap_or_else(|| panic!("{every} in {stdout}"));
+        let rate: f64 = line
+            .split(" a second in all")
+            .next()
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(rate > 0.0, "{line}");
+        assert!(line.contains(&format!("({} in", 50 * cores)), "{line}");
+    }
 
     let mut chosen = args.to_vec();
     chosen.extend(["--threads", "1"]);

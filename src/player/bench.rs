@@ -212,55 +212,85 @@ impl Runner<'_> {
     }
 }
 
-/// The policy network's evaluations of one position.
+/// The policy network's evaluations of one position, on one thread or
+/// several at once.
 #[derive(Clone, Copy, Debug)]
 pub struct NetworkBench {
     pub size: usize,
+    /// The threads evaluating at once, each its own copy of the position.
+    pub threads: usize,
+    /// The evaluations each thread made.
     pub evaluations: u64,
+    /// From the first thread's start to the last thread's end.
     pub seconds: f64,
 }
 
 impl NetworkBench {
+    /// What one evaluation takes on one thread while the others run: what
+    /// a search thread waits for a node's prior.
     pub fn milliseconds_each(&self) -> f64 {
         1000.0 * self.seconds / self.evaluations.max(1) as f64
     }
+
+    /// Evaluations a second on all the threads together.
+    pub fn per_second(&self) -> f64 {
+        (self.threads as u64 * self.evaluations) as f64 / self.seconds.max(f64::MIN_POSITIVE)
+    }
 }
 
-/// `evaluations` evaluations of the network on a shipped middle-game
-/// position of `size` (the empty board where none is shipped), after one
-/// that warms the buffers: what a node that earns the network's prior
-/// costs in a game. `evaluator` without a cache in front (each evaluation
-/// runs the network).
+/// `evaluations` evaluations of the network on each of `threads` threads
+/// at once, on a shipped middle-game position of `size` (the empty board
+/// where none is shipped), after one a thread that warms its buffers:
+/// what a node that earns the network's prior costs in a game searched on
+/// that many threads. `evaluator` without a cache in front (each
+/// evaluation runs the network).
 pub fn network_evaluations(
     size: usize,
     evaluations: u64,
     evaluator: &dyn Evaluator,
+    threads: usize,
 ) -> NetworkBench {
     let game = middle_games(size)
         .into_iter()
         .next()
         .unwrap_or_else(|| Game::new(size, 7.0));
-    let mut board = board_of(&game);
-    let mut scratch = Scratch::new();
-    let recent = [None; RECENT_MOVES];
-    let mut evaluate = |board: &mut PlayoutBoard| {
-        let position = Position {
-            board,
-            to_move: game.to_move(),
-            recent: &recent,
-            komi: game.komi() as f32,
-        };
-        evaluator.evaluate(position, &mut scratch);
-    };
-    evaluate(&mut board);
-    let start = Instant::now();
-    for _ in 0..evaluations {
-        evaluate(&mut board);
-    }
+    let threads = threads.max(1);
+    // Every thread warmed before the clock starts, then all let go at once.
+    let ready = std::sync::Barrier::new(threads + 1);
+    let done = std::sync::Barrier::new(threads + 1);
+    let seconds = std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut board = board_of(&game);
+                let mut scratch = Scratch::new();
+                let recent = [None; RECENT_MOVES];
+                let mut evaluate = |board: &mut PlayoutBoard| {
+                    let position = Position {
+                        board,
+                        to_move: game.to_move(),
+                        recent: &recent,
+                        komi: game.komi() as f32,
+                    };
+                    evaluator.evaluate(position, &mut scratch);
+                };
+                evaluate(&mut board);
+                ready.wait();
+                for _ in 0..evaluations {
+                    evaluate(&mut board);
+                }
+                done.wait();
+            });
+        }
+        ready.wait();
+        let start = Instant::now();
+        done.wait();
+        start.elapsed().as_secs_f64()
+    });
     NetworkBench {
         size,
+        threads,
         evaluations,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
     }
 }
 
@@ -287,12 +317,25 @@ mod tests {
     #[test]
     fn network_evaluations_are_timed_on_every_size() {
         for size in [9, 13, 19] {
-            let bench = network_evaluations(size, 3, &crate::player::network::Network::shipped());
-            assert_eq!((bench.size, bench.evaluations), (size, 3));
+            let bench =
+                network_evaluations(size, 3, &crate::player::network::Network::shipped(), 1);
+            assert_eq!((bench.size, bench.threads, bench.evaluations), (size, 1, 3));
             assert!(
                 bench.seconds > 0.0 && bench.milliseconds_each() > 0.0,
                 "{bench:?}"
             );
         }
+    }
+
+    #[test]
+    fn network_evaluations_on_several_threads_count_them_all() {
+        let network = crate::player::network::Network::shipped();
+        let bench = network_evaluations(9, 4, &network, 3);
+        assert_eq!((bench.threads, bench.evaluations), (3, 4));
+        let one_thread_rate = 1000.0 / bench.milliseconds_each();
+        assert!(
+            (bench.per_second() - 3.0 * one_thread_rate).abs() < 1e-6 * bench.per_second(),
+            "{bench:?}"
+        );
     }
 }
