@@ -95,11 +95,13 @@ pub struct Cli {
     /// that cannot be read stops hane with the reason and exit status 1.
     #[arg(long, global = true, value_name = "FILE")]
     pub network: Option<PathBuf>,
-    /// The network's backend: fp32 (the reference, every CPU), bf16 (its
-    /// trunk in bf16 on Intel AMX tiles) or auto, the fastest that runs
-    /// here (default; the HANE_BACKEND environment variable sets it too).
+    /// The network's backend: fp32 (the reference, every CPU), winograd
+    /// (fp32, its blocks' convolutions by Winograd's transform; every
+    /// CPU), bf16 (its trunk in bf16 on Intel AMX tiles) or auto, the
+    /// fastest that runs here (default; the HANE_BACKEND environment
+    /// variable sets it too).
     /// A backend this CPU cannot run is refused, naming what it lacks.
-    #[arg(long, global = true, value_name = "fp32|bf16|auto")]
+    #[arg(long, global = true, value_name = "fp32|winograd|bf16|auto")]
     pub backend: Option<String>,
     /// A search parameter, NAME=VALUE, for tuning experiments
     /// (docs/strength.md); may be repeated. `hane params` lists them.

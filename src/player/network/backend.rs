@@ -1,6 +1,9 @@
 //! Which backend evaluates a model: `fp32` (`forward`, the reference, on
-//! every CPU), `bf16` (`bf16`, AMX tiles where the CPU has them) or `auto`,
-//! the fastest that runs here (bf16 where it can, else fp32). Chosen once
+//! every CPU), `winograd` (`winograd`, fp32 with the blocks' convolutions
+//! by Winograd's F(4x4, 3x3), AVX2 where the CPU has it, on every CPU),
+//! `bf16` (`bf16`, AMX tiles where the CPU has them) or `auto`, the
+//! fastest that runs here and runs the model (bf16, else winograd, else
+//! fp32). Chosen once
 //! a process, by `--backend` or else the `HANE_BACKEND` environment
 //! variable (so that CI can force the fp32 fallback on a CPU that has the
 //! faster instructions), `auto` by default.
@@ -10,23 +13,28 @@ use std::sync::OnceLock;
 use super::evaluator::Evaluator;
 use super::forward::Network;
 use super::model::Model;
+use super::winograd::WinogradNetwork;
 
 /// A backend a user may ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Fp32,
+    Winograd,
     Bf16,
     Auto,
 }
 
 impl Backend {
-    /// The backend named `name` (fp32, bf16 or auto), or why not.
+    /// The backend named `name` (fp32, winograd, bf16 or auto), or why not.
     pub fn parse(name: &str) -> Result<Backend, String> {
         match name {
             "fp32" => Ok(Backend::Fp32),
+            "winograd" => Ok(Backend::Winograd),
             "bf16" => Ok(Backend::Bf16),
             "auto" => Ok(Backend::Auto),
-            _ => Err(format!("backend {name:?}: expected fp32, bf16 or auto")),
+            _ => Err(format!(
+                "backend {name:?}: expected fp32, winograd, bf16 or auto"
+            )),
         }
     }
 
@@ -34,6 +42,7 @@ impl Backend {
     pub fn name(self) -> &'static str {
         match self {
             Backend::Fp32 => "fp32",
+            Backend::Winograd => "winograd",
             Backend::Bf16 => "bf16",
             Backend::Auto => "auto",
         }
@@ -97,15 +106,20 @@ fn chosen() -> Backend {
 }
 
 /// `model` on `backend`, or why it cannot run there: bf16 where the CPU or
-/// the model does not allow it, auto then falling back to fp32.
+/// the model does not allow it, winograd where the model does not; auto
+/// then falls back to the next fastest.
 pub fn build_on(backend: Backend, model: Model) -> Result<Box<dyn Evaluator>, String> {
     match backend {
         Backend::Fp32 => Ok(Box::new(Network::new(model))),
+        Backend::Winograd => Ok(Box::new(WinogradNetwork::new(model)?)),
         Backend::Bf16 => {
             backend.runs_here()?;
             bf16_backend(model)
         }
         Backend::Auto if bf16_available() && bf16_runs(&model) => bf16_backend(model),
+        Backend::Auto if WinogradNetwork::runs(&model) => {
+            Ok(Box::new(WinogradNetwork::new(model)?))
+        }
         Backend::Auto => Ok(Box::new(Network::new(model))),
     }
 }
@@ -123,7 +137,7 @@ pub fn shipped_on(backend: Backend) -> Result<Box<dyn Evaluator>, String> {
 /// The backend names that run `model` here, fastest first: what a
 /// benchmark times.
 pub fn backends_here() -> Vec<Backend> {
-    let mut here = vec![Backend::Fp32];
+    let mut here = vec![Backend::Winograd, Backend::Fp32];
     if bf16_available() {
         here.insert(0, Backend::Bf16);
     }
@@ -154,15 +168,27 @@ mod tests {
         assert_eq!(Backend::parse("auto"), Ok(Backend::Auto));
         assert!(Backend::parse("gpu")
             .unwrap_err()
-            .contains("fp32, bf16 or auto"));
+            .contains("fp32, winograd, bf16 or auto"));
         assert_eq!(Backend::Fp32.runs_here(), Ok(()));
         match Backend::Bf16.runs_here() {
             Ok(()) => assert!(bf16_available()),
             Err(why) => assert!(why.contains("AMX"), "{why}"),
         }
-        // fp32 always builds, and auto builds on every CPU.
+        assert_eq!(Backend::parse("winograd"), Ok(Backend::Winograd));
+        assert_eq!(Backend::Winograd.runs_here(), Ok(()));
+        // fp32 and winograd always build, and auto builds on every CPU.
         let fp32 = build_on(Backend::Fp32, Model::shipped()).expect("fp32");
+        let winograd = build_on(Backend::Winograd, Model::shipped()).expect("winograd");
         let auto = build_on(Backend::Auto, Model::shipped()).expect("auto");
         assert_eq!(fp32.description(), auto.description());
+        assert_eq!(fp32.description(), winograd.description());
+        assert_eq!(
+            backends_here(),
+            if bf16_available() {
+                vec![Backend::Bf16, Backend::Winograd, Backend::Fp32]
+            } else {
+                vec![Backend::Winograd, Backend::Fp32]
+            }
+        );
     }
 }

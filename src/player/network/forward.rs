@@ -139,6 +139,23 @@ impl Network {
 
     /// The trunk over `scratch.planes`, into `scratch.trunk`.
     fn trunk(&self, scratch: &mut EvalScratch, shape: (usize, usize)) {
+        self.trunk_with(scratch, shape, |block, second, input, columns, out| {
+            let block = &self.model.blocks[block];
+            let conv = if second { &block.second } else { &block.first };
+            convolve(conv, input, shape, columns, out);
+        });
+    }
+
+    /// `trunk` with each block's convolutions computed by `block_conv`
+    /// (block, whether its second, input, scratch, output: the output
+    /// written whole, bias added): another backend's convolutions in this
+    /// trunk.
+    pub(super) fn trunk_with(
+        &self,
+        scratch: &mut EvalScratch,
+        shape: (usize, usize),
+        block_conv: impl Fn(usize, bool, &[f32], &mut Vec<f32>, &mut [f32]),
+    ) {
         let n = shape.0 * shape.1;
         let c = self.model.channels;
         let s = scratch;
@@ -153,8 +170,8 @@ impl Network {
             &mut s.trunk,
         );
         relu(&mut s.trunk);
-        for block in &self.model.blocks {
-            convolve(&block.first, &s.trunk, shape, &mut s.columns, &mut s.inner);
+        for (index, block) in self.model.blocks.iter().enumerate() {
+            block_conv(index, false, &s.trunk, &mut s.columns, &mut s.inner);
             if let Some(pooling) = &block.pooling {
                 let g = pooling.conv.out;
                 let pooled = pool_board(
@@ -174,13 +191,7 @@ impl Network {
                 }
             }
             relu(&mut s.inner);
-            convolve(
-                &block.second,
-                &s.inner,
-                shape,
-                &mut s.columns,
-                &mut s.residual,
-            );
+            block_conv(index, true, &s.inner, &mut s.columns, &mut s.residual);
             for (t, r) in s.trunk.iter_mut().zip(&s.residual) {
                 *t = (*t + r).max(0.0);
             }
@@ -338,7 +349,7 @@ fn relu(values: &mut [f32]) {
 /// `conv` over `input` (its `conv.input` channels of `width * height`
 /// points each), zero padding at the edges, into `out` (`conv.out`
 /// channels of as many points); `columns` is scratch.
-fn convolve(
+pub(super) fn convolve(
     conv: &Conv,
     input: &[f32],
     (width, height): (usize, usize),
@@ -619,6 +630,47 @@ mod tests {
             golden,
             1e-4,
         );
+    }
+
+    /// The winograd backend within fp32's 1e-4 of every golden file the
+    /// reference is checked against.
+    #[test]
+    fn the_winograd_backend_reproduces_the_golden_files() {
+        use crate::player::network::model::Model;
+        use crate::player::network::winograd::WinogradNetwork;
+        for (bytes, golden) in [
+            (
+                include_bytes!("../../../data/policy-net.bin").as_slice(),
+                include_str!("../../../data/policy-net-golden.json"),
+            ),
+            (
+                include_bytes!("../../../data/training/net.bin"),
+                include_str!("../../../data/training/net-golden.json"),
+            ),
+            (
+                include_bytes!("../../../data/pooling-net.bin"),
+                include_str!("../../../data/pooling-net-golden.json"),
+            ),
+            (
+                include_bytes!("../../../data/training/cpu/net.bin"),
+                include_str!("../../../data/training/cpu/net-golden.json"),
+            ),
+        ] {
+            let reference = Network::from_bytes(bytes).expect("fp32");
+            let fast =
+                WinogradNetwork::new(Model::from_bytes(bytes).expect("model")).expect("winograd");
+            let mut scratch = Scratch::new();
+            let mut evaluate = |board: &mut PlayoutBoard, to_move: Color, recent: &RecentMoves| {
+                let position = Position {
+                    board,
+                    to_move,
+                    recent,
+                    komi: 7.5,
+                };
+                fast.run(&mut scratch, position)
+            };
+            reproduces_golden_on(&reference, &mut evaluate, golden, 1e-4);
+        }
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -23,9 +23,12 @@
 //!   sgemm a convolution), the reference;
 //! - `uniform`: `Uniform`, the backend that knows nothing (every move
 //!   alike, a fixed judgement), for the tests;
-//! - `backend`: which backend runs a model (`--backend fp32|bf16|auto`,
-//!   `HANE_BACKEND`); `bf16` (with `amx`, its convolutions on AMX tiles):
-//!   the bf16 backend, the fp32 one's heads on a bf16 trunk;
+//! - `backend`: which backend runs a model (`--backend
+//!   fp32|winograd|bf16|auto`, `HANE_BACKEND`); `winograd`: fp32 with the
+//!   blocks' 3x3 convolutions by Winograd's F(4x4, 3x3) (AVX2 where the
+//!   CPU has it), the fp32 one's stem and heads; `bf16` (with `amx`, its
+//!   convolutions on AMX tiles): the bf16 backend, the fp32 one's heads on
+//!   a bf16 trunk;
 //! - `shared`: `SharedEvaluator`, what a player evaluates with: one
 //!   backend, the measured cost of an evaluation, the cache its threads
 //!   share, and the judgement over the board's symmetries asked as one
@@ -52,6 +55,7 @@ mod score_belief;
 mod shared;
 mod symmetric;
 mod uniform;
+mod winograd;
 
 pub use backend::{backends_here, choose_backend, shipped_on, Backend};
 pub use cache::CacheUse;
