@@ -210,10 +210,12 @@ impl Bf16Network {
     /// The move logits and each head's judgement of `position`.
     pub(super) fn run(&self, scratch: &mut Scratch, position: Position<'_>) -> NetworkOutput {
         let Bf16Scratch { eval, buffers } = scratch.get::<Bf16Scratch>();
-        self.reference
-            .run_with_trunk(eval, position, |eval, shape| {
-                self.trunk(eval, buffers, shape)
-            })
+        self.reference.run_with_trunk(
+            eval,
+            position,
+            |eval, shape| self.trunk(eval, buffers, shape),
+            None,
+        )
     }
 }
 

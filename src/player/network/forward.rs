@@ -27,6 +27,9 @@ use super::score_belief::ScoreBelief;
 use crate::game::Color;
 use crate::player::board::TacticalReader;
 
+/// Another backend's ownership-head convolution (`run_with_trunk`).
+pub(super) type OwnershipConv<'a> = dyn Fn(&[f32], (usize, usize), &mut Vec<f32>, &mut [f32]) + 'a;
+
 /// What a value head says of a position, for the side to move.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ValueOutput {
@@ -114,17 +117,20 @@ impl Network {
     /// The move logits and each head's judgement of `position` (its board
     /// left as it was).
     pub fn run(&self, scratch: &mut EvalScratch, position: Position<'_>) -> NetworkOutput {
-        self.run_with_trunk(scratch, position, |s, shape| self.trunk(s, shape))
+        self.run_with_trunk(scratch, position, |s, shape| self.trunk(s, shape), None)
     }
 
     /// `run` with the trunk computed by `trunk` (from `scratch.planes` into
     /// `scratch.trunk`, channels by points): another backend's trunk, these
-    /// heads.
+    /// heads; the ownership head's 3x3 convolution by `ownership_conv`
+    /// where given (input, shape, scratch, output written whole, bias
+    /// added), else by im2col.
     pub(super) fn run_with_trunk(
         &self,
         scratch: &mut EvalScratch,
         position: Position<'_>,
         trunk: impl FnOnce(&mut EvalScratch, (usize, usize)),
+        ownership_conv: Option<&OwnershipConv<'_>>,
     ) -> NetworkOutput {
         let size = position.board.size();
         let n = size.points();
@@ -133,7 +139,7 @@ impl Network {
         NetworkOutput {
             logits: self.policy(&scratch.trunk, n),
             value: self.value(scratch, (size.width, size.height)),
-            ownership: self.ownership(scratch, (size.width, size.height)),
+            ownership: self.ownership(scratch, (size.width, size.height), ownership_conv),
         }
     }
 
@@ -260,17 +266,24 @@ impl Network {
 
 impl Network {
     /// The ownership head over `scratch.trunk`, where the network has one.
-    fn ownership(&self, scratch: &mut EvalScratch, shape: (usize, usize)) -> Option<Vec<f32>> {
+    fn ownership(
+        &self,
+        scratch: &mut EvalScratch,
+        shape: (usize, usize),
+        conv: Option<&OwnershipConv<'_>>,
+    ) -> Option<Vec<f32>> {
         let head = self.model.ownership.as_ref()?;
         let n = shape.0 * shape.1;
         scratch.ownership_points.resize(head.conv.out * n, 0.0);
-        convolve(
-            &head.conv,
+        let (input, columns, out) = (
             &scratch.trunk,
-            shape,
             &mut scratch.columns,
             &mut scratch.ownership_points,
         );
+        match conv {
+            Some(conv) => conv(input, shape, columns, out),
+            None => convolve(&head.conv, input, shape, columns, out),
+        }
         relu(&mut scratch.ownership_points);
         let mut owners = vec![0.0f32; n];
         convolve(

@@ -11,14 +11,15 @@
 //!
 //! The filters are transformed once, when the backend is built; a
 //! convolution transforms its input, multiplies and transforms back. The
-//! stem, the pooling and the heads are the reference's. The transforms'
+//! stem, the pooling and the heads are the reference's, but for the
+//! ownership head's 3x3 convolution, computed here too. The transforms'
 //! constants (up to 8 and 1/24) cost a few bits of fp32's precision:
 //! measured against the reference in this file's tests.
 
 use std::sync::Arc;
 
 use super::evaluator::{Evaluation, Evaluator, Heads, Position, Scratch};
-use super::forward::{evaluation_of, EvalScratch, Network, NetworkOutput};
+use super::forward::{evaluation_of, EvalScratch, Network, NetworkOutput, OwnershipConv};
 use super::model::{Conv, Model};
 
 /// Output points a tile a side, and input points its patch a side.
@@ -239,9 +240,16 @@ impl WinogradConv {
         padded.fill(0.0);
         let (transformed, products) = rest.split_at_mut(POINTS * tiles * ci);
         // The input points by channels on the padded board.
-        for (c, channel) in input.chunks_exact(n).enumerate() {
-            for (p, &value) in channel.iter().enumerate() {
-                padded[tiling.padded(p % shape.0, p / shape.0) * ci + c] = value;
+        // Point by point, its channels written in a row: the reads stride
+        // over the channels but stay in the cache lines of the points next
+        // to it (a channel at a time, the writes strided, was slower).
+        for y in 0..shape.1 {
+            for x in 0..shape.0 {
+                let at = tiling.padded(x, y) * ci;
+                let p = y * shape.0 + x;
+                for (c, value) in padded[at..at + ci].iter_mut().enumerate() {
+                    *value = input[c * n + p];
+                }
             }
         }
         transform_input(padded, tiling, ci, transformed);
@@ -346,7 +354,13 @@ fn multiply_portable(
     }
 }
 
-/// `multiply_portable` on AVX2 registers: blocks of four tiles (fewer at
+/// Tiles a block of the AVX2 kernel: six by two registers of outputs are
+/// twelve accumulators, with the two filter registers and the broadcast
+/// fifteen of AVX2's sixteen; eight loads a step for twelve multiply-adds
+/// (four tiles, six loads for eight, measured slower).
+const BLOCK_TILES: usize = 6;
+
+/// `multiply_portable` on AVX2 registers: blocks of six tiles (fewer at
 /// the end) by sixteen output channels (eight at the end), an accumulator
 /// each, the filters read in place (no packing: they were laid out input
 /// by out when the backend was built).
@@ -379,8 +393,12 @@ unsafe fn multiply_avx2(
             // SAFETY: the blocks lie inside the matrices asserted above.
             unsafe {
                 match (tiles - t, wide) {
-                    (4.., true) => block_avx2::<4, 2>(&matrices, t, o),
-                    (4.., false) => block_avx2::<4, 1>(&matrices, t, o),
+                    (6.., true) => block_avx2::<6, 2>(&matrices, t, o),
+                    (6.., false) => block_avx2::<6, 1>(&matrices, t, o),
+                    (5, true) => block_avx2::<5, 2>(&matrices, t, o),
+                    (5, false) => block_avx2::<5, 1>(&matrices, t, o),
+                    (4, true) => block_avx2::<4, 2>(&matrices, t, o),
+                    (4, false) => block_avx2::<4, 1>(&matrices, t, o),
                     (3, true) => block_avx2::<3, 2>(&matrices, t, o),
                     (3, false) => block_avx2::<3, 1>(&matrices, t, o),
                     (2, true) => block_avx2::<2, 2>(&matrices, t, o),
@@ -391,7 +409,7 @@ unsafe fn multiply_avx2(
             }
             o += if wide { 2 * LANES } else { LANES };
         }
-        t += 4;
+        t += BLOCK_TILES;
     }
 }
 
@@ -442,6 +460,9 @@ pub struct WinogradNetwork {
     reference: Network,
     /// Each block's two convolutions.
     blocks: Vec<(WinogradConv, WinogradConv)>,
+    /// The ownership head's 3x3 convolution, where it has one of whole
+    /// lanes.
+    ownership: Option<WinogradConv>,
 }
 
 impl WinogradNetwork {
@@ -463,8 +484,13 @@ impl WinogradNetwork {
             .map(|b| Some((WinogradConv::new(&b.first)?, WinogradConv::new(&b.second)?)))
             .collect::<Option<Vec<_>>>()
             .ok_or("the winograd backend computes 3x3 block convolutions of a multiple of 8 channels only")?;
+        let ownership = model
+            .ownership
+            .as_ref()
+            .and_then(|head| WinogradConv::new(&head.conv));
         Ok(WinogradNetwork {
             blocks,
+            ownership,
             reference: Network::new(model),
         })
     }
@@ -473,15 +499,24 @@ impl WinogradNetwork {
 impl WinogradNetwork {
     /// The move logits and each head's judgement of `position`.
     pub(super) fn run(&self, scratch: &mut Scratch, position: Position<'_>) -> NetworkOutput {
-        self.reference
-            .run_with_trunk(scratch.get::<EvalScratch>(), position, |eval, shape| {
+        let ownership = self.ownership.as_ref().map(|conv| {
+            move |input: &[f32], shape, buffer: &mut Vec<f32>, out: &mut [f32]| {
+                conv.convolve(input, shape, buffer, out)
+            }
+        });
+        self.reference.run_with_trunk(
+            scratch.get::<EvalScratch>(),
+            position,
+            |eval, shape| {
                 self.reference
                     .trunk_with(eval, shape, |block, second, input, buffer, out| {
                         let (first, after) = &self.blocks[block];
                         let conv = if second { after } else { first };
                         conv.convolve(input, shape, buffer, out);
                     })
-            })
+            },
+            ownership.as_ref().map(|c| c as &OwnershipConv<'_>),
+        )
     }
 }
 
