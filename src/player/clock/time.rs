@@ -556,7 +556,9 @@ impl Clock {
         // Each move to come costs more than its search: kept back from main
         // time, and taken off this move's own share (`Lag`).
         let lag = self.lag.per_move();
-        let floor = state.seconds;
+        // What is on the clock, before the lag kept back: what `floored`
+        // may take its share of.
+        let on_clock = state.seconds;
         if !state.in_overtime {
             state.seconds = (state.seconds - moves * lag).max(0.0);
         }
@@ -591,7 +593,7 @@ impl Clock {
                 }
             }
         };
-        Some(budget.less(lag).floored(floor))
+        Some(budget.less(lag).floored(on_clock))
     }
 }
 
