@@ -239,8 +239,8 @@ impl WinogradConv {
         let (padded, rest) = buffer.split_at_mut(padded_len);
         padded.fill(0.0);
         let (transformed, products) = rest.split_at_mut(POINTS * tiles * ci);
-        // The input points by channels on the padded board.
-        // Point by point, its channels written in a row: the reads stride
+        // The input points by channels on the padded board, point by
+        // point, its channels written in a row: the reads stride
         // over the channels but stay in the cache lines of the points next
         // to it (a channel at a time, the writes strided, was slower).
         for y in 0..shape.1 {
