@@ -11,7 +11,9 @@ error (ECE: the mean over --bins equal-width bins of |shown - won|,
 weighed by the positions in the bin), the Brier score (mean squared error
 against the result, the value MSE of docs/network.md's tables), the share
 of positions whose shown favourite won, and the reliability table (per
-bin: positions, mean shown, share won). With --dump, every position's
+bin: positions, mean shown, share won); the ECE with a 95% bootstrap
+interval, and against the first setting the paired difference of the
+Brier score with its interval (the same positions). With --dump, every position's
 shown win rate and result as JSON.
 
   scripts/calibration.py --tom tom2011.txt --index Kifu.index \\
@@ -22,6 +24,8 @@ Nothing but the standard library.
 """
 import argparse
 import json
+import random
+import statistics
 import shlex
 import subprocess
 import sys
@@ -65,6 +69,20 @@ def measures(pairs, bins):
     return ece, brier, right, rows
 
 
+def paired_interval(diffs, draws=2000, seed=1):
+    """The mean of paired differences and its 95% bootstrap interval."""
+    rng = random.Random(seed)
+    means = sorted(statistics.fmean(rng.choices(diffs, k=len(diffs))) for _ in range(draws))
+    return statistics.fmean(diffs), means[int(0.025 * draws)], means[int(0.975 * draws) - 1]
+
+
+def ece_interval(pairs, bins, draws=1000, seed=1):
+    """The ECE's 95% bootstrap interval (positions drawn again)."""
+    rng = random.Random(seed)
+    eces = sorted(measures(rng.choices(pairs, k=len(pairs)), bins)[0] for _ in range(draws))
+    return eces[int(0.025 * draws)], eces[int(0.975 * draws) - 1]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--hane", default="target/release/hane")
@@ -82,15 +100,24 @@ def main():
     games = [g for g in games_of_year(args.tom, args.index, args.year) if None not in g[1:]]
     todo = positions(games, args.positions, [int(m) for m in args.moves.split(",")])
     print(f"{len(todo)} positions of {len(games)} games of {args.year} with a result; {args.visits} visits", flush=True)
-    dump = {}
+    dump, first = {}, None
     for spec in args.setting or ["default="]:
         name, _, setting = spec.partition("=")
         rates = shown_rates(args.hane, setting, todo, args.visits)
         pairs = [(rates[k], 1 if won else 0) for k, _, _, won in todo if k in rates]
         ece, brier, right, rows = measures(pairs, args.bins)
         black_won = sum(w for _, w in pairs) / len(pairs)
-        print(f"{name}: {len(pairs)} positions, ECE {ece:.3f}, Brier {brier:.4f}, favourite won {right:.1%}, "
-              f"shown {min(s for s, _ in pairs):.2f} to {max(s for s, _ in pairs):.2f} (Black won {black_won:.1%})")
+        lo, hi = ece_interval(pairs, args.bins)
+        print(f"{name}: {len(pairs)} positions, ECE {ece:.3f} [{lo:.3f}, {hi:.3f}], Brier {brier:.4f}, "
+              f"favourite won {right:.1%}, shown {min(s for s, _ in pairs):.2f} to {max(s for s, _ in pairs):.2f} "
+              f"(Black won {black_won:.1%})")
+        squares = {k: (rates[k] - (1 if won else 0)) ** 2 for k, _, _, won in todo if k in rates}
+        if first is None:
+            first = (name, squares)
+        else:
+            both = [k for k in squares if k in first[1]]
+            mean, lo, hi = paired_interval([squares[k] - first[1][k] for k in both])
+            print(f"  Brier against {first[0]}, paired over {len(both)} positions: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}]")
         for lo, hi, c, s, w in rows:
             print(f"  {lo:.1f}-{hi:.1f}: {c:4d} positions, shown {s:.3f}, won {w:.3f}")
         dump[name] = {k: [rates.get(k), won] for k, _, _, won in todo}

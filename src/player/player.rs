@@ -927,13 +927,20 @@ mod tests {
         assert!((root - 0.7).abs() < 0.002, "{root}");
         assert!((best - 0.7).abs() < 0.002, "{best}");
         assert!((tree - 0.7).abs() < 0.1, "{tree}");
-        // Half of each result the judge's: half the shown rate is.
-        let (judged_half, _, _) = rates(true, 50);
+        // Half of each result the judge's: the tree's rate is half the
+        // judge's, but the rate shown is the judgement alone, the
+        // playouts' share won left out of it (docs/judgement.md).
+        let (judged_half, tree_half, best_half) = rates(true, 50);
         let (playouts_alone, _, _) = rates(true, 0);
+        assert!((judged_half - 0.7).abs() < 0.002, "{judged_half}");
+        assert!((best_half - 0.7).abs() < 0.002, "{best_half}");
         assert!(
-            (judged_half - (0.7 + playouts_alone) / 2.0).abs() < 0.1,
-            "{judged_half} {playouts_alone}"
+            (tree_half - (0.7 + playouts_alone) / 2.0).abs() < 0.1,
+            "{tree_half} {playouts_alone}"
         );
+        // No share of the results the judge's: a value not believed is not
+        // shown; the playouts' share won is.
+        assert!((playouts_alone - 0.7).abs() > 0.05, "{playouts_alone}");
         // A komi-blind judge: the playouts' share won against the game's
         // komi is shown, not the judge's 0.7.
         let (blind, _, _) = rates(false, 100);

@@ -34,9 +34,10 @@ pub struct RootMove {
     /// The side to move's winning chance after the move against the
     /// game's komi, where the tree's `win_rate` is not what a client is
     /// shown: with the value head's judgement at that komi mixed into
-    /// the results (`value_share`), the judgement over the subtree's
-    /// judged nodes, weighed as the lead is (`network_score`), mixed with
-    /// the playouts' share won as the search mixed them; with a dynamic
+    /// the results (`value_share` above 0), the value head's judgement
+    /// over the playouts through the move (`judgement.rs`), not mixed with
+    /// their share won, which sits near one half in a middle game (the
+    /// calibration of docs/judgement.md); with a dynamic
     /// komi or a komi-blind value mixed in, the share of this search's
     /// playouts through the move that won against the game's komi. None
     /// where the tree's `win_rate` is the measurement, or there is none.
@@ -251,7 +252,7 @@ pub fn summarise(
     let (ownership, ownership_stdev) = sums.ownership();
     let leads = Leads {
         search,
-        value_share: search.judged_share_against(komi),
+        believes_value: search.judged_share_against(komi) > 0.0,
         komi,
     };
     let mut moves: Vec<RootMove> = root_totals(search)
@@ -261,7 +262,7 @@ pub fn summarise(
             RootMove {
                 ownership: sums.ownership_after(t.point),
                 score_stdev: counts.and_then(Margins::stdev),
-                game_win_rate: move_win(&leads, t, counts)
+                game_win_rate: move_win(&leads, t)
                     .map(for_side)
                     .or_else(|| counts.and_then(side_share)),
                 ..root_move(
@@ -295,10 +296,7 @@ pub fn summarise(
         ownership_stdev,
         black_margin,
         root_game_win_rate: leads
-            .black_win(
-                leads.judged_win(Tree::ROOT, None),
-                sums.margins.black_wins(komi),
-            )
+            .black_win(leads.judged_win(Tree::ROOT, None))
             .map(for_side)
             .or_else(|| side_share(&sums.margins)),
         score_stdev: sums.margins.stdev().unwrap_or(0.0),
@@ -322,10 +320,9 @@ fn move_lead(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<
 
 /// Black's winning chance after the root move `t`: the value head's
 /// judgement over its subtree (or of the position after it, where the
-/// search judged that and not the subtree) mixed with its playouts' share
-/// won (`counts`) as the search mixed them (`value_share`); None where the
-/// search's results hold no judgement at the game's komi.
-fn move_win(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f32> {
+/// search judged that and not the subtree); None where the search's
+/// results hold no judgement at the game's komi.
+fn move_win(leads: &Leads, t: &MoveTotals) -> Option<f32> {
     let child = leads.search.tree().child_with_move(Tree::ROOT, t.point);
     let network = match child.and_then(|c| leads.judged_win(c, Some(t.point))) {
         Some(judged) => Some(judged),
@@ -335,7 +332,7 @@ fn move_win(leads: &Leads, t: &MoveTotals, counts: Option<&Margins>) -> Option<f
             .and_then(|j| j.win_chance),
         None => None,
     };
-    leads.black_win(network, counts.and_then(|m| m.black_wins(leads.komi)))
+    leads.black_win(network)
 }
 
 /// What the threads counted on their own, summed over them: ownership
@@ -446,12 +443,12 @@ impl WorkerSums {
 /// margins) and the network's (its judged area over the playouts through
 /// the node, less the komi: `judgement.rs`) mixed by the search's
 /// `score_network` share; and Black's winning chance there from the same
-/// judged playouts, mixed with the playouts' share won as the search mixed
-/// them.
+/// judged playouts.
 struct Leads<'a> {
     search: &'a Search,
-    /// `Search::judged_share_against` the game's komi.
-    value_share: f32,
+    /// Whether the search mixed the value head's judgement into its results
+    /// at the game's komi (`Search::judged_share_against` above 0).
+    believes_value: bool,
     komi: f32,
 }
 
@@ -489,17 +486,15 @@ impl Leads<'_> {
         self.judgement(node, after).chance
     }
 
-    /// Black's winning chance from the network's (`network`) and the
-    /// playouts' (`playouts`) as the search mixed them; None where the
-    /// search mixed in no judgement at the game's komi, or there is none.
-    fn black_win(&self, network: Option<f32>, playouts: Option<f32>) -> Option<f32> {
-        let share = self.value_share;
-        match (network, playouts) {
-            _ if share == 0.0 => None,
-            (Some(network), Some(playouts)) => Some(share * network + (1.0 - share) * playouts),
-            (Some(network), None) => Some(network),
-            (None, _) => None,
-        }
+    /// Black's winning chance as shown: the value head's judgement
+    /// (`network`) alone, whatever share of the results the search gave
+    /// it. Measured against the outcomes of held-out strong games, the
+    /// judgement alone is the calibrated one and a mixture with the
+    /// playouts' share won is squeezed towards one half
+    /// (docs/judgement.md). None where the search mixed in no judgement
+    /// at the game's komi (a value not believed), or there is none.
+    fn black_win(&self, network: Option<f32>) -> Option<f32> {
+        network.filter(|_| self.believes_value)
     }
 
     /// Black's lead after the root move `mv` from the network's judgement
