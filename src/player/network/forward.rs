@@ -645,80 +645,82 @@ mod tests {
         );
     }
 
+    /// Every golden file with its network, for the backends that must
+    /// reproduce them all.
+    const GOLDEN_FILES: [(&[u8], &str); 4] = [
+        (
+            include_bytes!("../../../data/policy-net.bin"),
+            include_str!("../../../data/policy-net-golden.json"),
+        ),
+        (
+            include_bytes!("../../../data/training/net.bin"),
+            include_str!("../../../data/training/net-golden.json"),
+        ),
+        (
+            include_bytes!("../../../data/pooling-net.bin"),
+            include_str!("../../../data/pooling-net-golden.json"),
+        ),
+        (
+            include_bytes!("../../../data/training/cpu/net.bin"),
+            include_str!("../../../data/training/cpu/net-golden.json"),
+        ),
+    ];
+
+    /// A backend built by `build` from each of `files`' networks, run by
+    /// `run`, reproduces its golden file within `tolerance`.
+    fn backend_reproduces_golden<B>(
+        files: &[(&[u8], &str)],
+        build: impl Fn(crate::player::network::model::Model) -> B,
+        run: impl Fn(&B, &mut Scratch, Position) -> NetworkOutput,
+        tolerance: f32,
+    ) {
+        use crate::player::network::model::Model;
+        for &(bytes, golden) in files {
+            let reference = Network::from_bytes(bytes).expect("fp32");
+            let backend = build(Model::from_bytes(bytes).expect("model"));
+            let mut scratch = Scratch::new();
+            let mut evaluate = |board: &mut PlayoutBoard, to_move: Color, recent: &RecentMoves| {
+                let position = Position {
+                    board,
+                    to_move,
+                    recent,
+                    komi: 7.5,
+                };
+                run(&backend, &mut scratch, position)
+            };
+            reproduces_golden_on(&reference, &mut evaluate, golden, tolerance);
+        }
+    }
+
     /// The winograd backend within fp32's 1e-4 of every golden file the
     /// reference is checked against.
     #[test]
     fn the_winograd_backend_reproduces_the_golden_files() {
-        use crate::player::network::model::Model;
         use crate::player::network::winograd::WinogradNetwork;
-        for (bytes, golden) in [
-            (
-                include_bytes!("../../../data/policy-net.bin").as_slice(),
-                include_str!("../../../data/policy-net-golden.json"),
-            ),
-            (
-                include_bytes!("../../../data/training/net.bin"),
-                include_str!("../../../data/training/net-golden.json"),
-            ),
-            (
-                include_bytes!("../../../data/pooling-net.bin"),
-                include_str!("../../../data/pooling-net-golden.json"),
-            ),
-            (
-                include_bytes!("../../../data/training/cpu/net.bin"),
-                include_str!("../../../data/training/cpu/net-golden.json"),
-            ),
-        ] {
-            let reference = Network::from_bytes(bytes).expect("fp32");
-            let fast =
-                WinogradNetwork::new(Model::from_bytes(bytes).expect("model")).expect("winograd");
-            let mut scratch = Scratch::new();
-            let mut evaluate = |board: &mut PlayoutBoard, to_move: Color, recent: &RecentMoves| {
-                let position = Position {
-                    board,
-                    to_move,
-                    recent,
-                    komi: 7.5,
-                };
-                fast.run(&mut scratch, position)
-            };
-            reproduces_golden_on(&reference, &mut evaluate, golden, 1e-4);
-        }
+        backend_reproduces_golden(
+            &GOLDEN_FILES,
+            |model| WinogradNetwork::new(model).expect("winograd"),
+            |fast, scratch, position| fast.run(scratch, position),
+            1e-4,
+        );
     }
 
+    /// The bf16 backend on the networks it was first checked on: the
+    /// shipped one and the lent GPU's.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_bf16_backend_reproduces_the_golden_files_within_its_precision() {
         use crate::player::network::bf16::{Bf16Network, LOGIT_TOLERANCE};
-        use crate::player::network::model::Model;
         if !crate::player::network::amx::available() {
             eprintln!("no AMX tiles on this CPU: the bf16 backend is refused (backend.rs's test)");
             return;
         }
-        for (bytes, golden) in [
-            (
-                include_bytes!("../../../data/policy-net.bin").as_slice(),
-                include_str!("../../../data/policy-net-golden.json"),
-            ),
-            (
-                include_bytes!("../../../data/training/net.bin"),
-                include_str!("../../../data/training/net-golden.json"),
-            ),
-        ] {
-            let reference = Network::from_bytes(bytes).expect("fp32");
-            let fast = Bf16Network::new(Model::from_bytes(bytes).expect("model")).expect("bf16");
-            let mut scratch = Scratch::new();
-            let mut evaluate = |board: &mut PlayoutBoard, to_move: Color, recent: &RecentMoves| {
-                let position = Position {
-                    board,
-                    to_move,
-                    recent,
-                    komi: 7.5,
-                };
-                fast.run(&mut scratch, position)
-            };
-            reproduces_golden_on(&reference, &mut evaluate, golden, LOGIT_TOLERANCE);
-        }
+        backend_reproduces_golden(
+            &GOLDEN_FILES[..2],
+            |model| Bf16Network::new(model).expect("bf16"),
+            |fast, scratch, position| fast.run(scratch, position),
+            LOGIT_TOLERANCE,
+        );
     }
 
     /// `evaluate`'s outputs (a backend of `net`'s weights) on the golden
