@@ -415,9 +415,10 @@ fn variation(color: Color, pv: &[Move]) -> String {
 fn summary(report: &SearchReport) -> String {
     let to_move = report.to_move;
     let best = report.played_out().next();
-    // The best move's lead beside its win rate: two measurements (the
-    // playouts' rate, the network's lead), shown as they are even where
-    // they name different sides.
+    // The best move's lead beside its win rate: two measurements (on
+    // 19x19 the value head's rate and the ownership head's lead, elsewhere
+    // the playouts' share won and median margin), shown as they are even
+    // where they name different sides.
     let lead = best.map_or(report.root_score_lead(), |m| report.score_lead(m));
     let margin = (lead * 2.0).round() / 2.0;
     let lead = if margin > 0.0 {
