@@ -19,8 +19,11 @@
 #
 # Settings from the environment: SLICE (1), FIRST (0), GAMES (50000),
 # PER_GAME (80, positions a game), WORK (/work/corpus/cpu), SLICES (slices),
-# MINUTES (150), CHECKPOINT_MINUTES (20), THREADS (2), BATCH (256), LR
-# (0.005, the peak of this run's cosine), PRECISION (auto: bf16 autocast
+# MINUTES (150), CHECKPOINT_MINUTES (20), THREADS (2; 1 beside a match
+# on a 2-core machine: two threads that share a core wait on each other,
+# 57 positions a second against one thread's 106), BATCH (256), LR
+# (0.0015, the peak of this run's cosine: 0.004 on a trained network
+# spent a session's first hour recovering from it), PRECISION (auto: bf16 autocast
 # where the CPU has AMX or AVX512-BF16), NICE (10: the trainer yields to
 # the work beside it), EXTRA (more arguments for train.py). A run whose
 # loss is not finite stops without writing; the checkpoint it started from
@@ -74,7 +77,7 @@ run() {
     local args=(--data "$WORK/$part" --slice "$part" --out "$OUTDIR/net" --golden "$WORK/golden"
         --resume "$resume" --lean-checkpoint --fit-schedule --minutes "${MINUTES:-150}"
         --checkpoint-every "${CHECKPOINT_MINUTES:-20}" --threads "${THREADS:-2}"
-        --batch "${BATCH:-256}" --lr "${LR:-0.005}" --precision "${PRECISION:-auto}"
+        --batch "${BATCH:-256}" --lr "${LR:-0.0015}" --precision "${PRECISION:-auto}"
         --progress "$OUTDIR/progress.tsv")
     # shellcheck disable=SC2206
     [[ -n ${EXTRA:-} ]] && args+=($EXTRA)
