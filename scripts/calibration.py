@@ -13,8 +13,8 @@ against the result, the value MSE of docs/network.md's tables), the share
 of positions whose shown favourite won, and the reliability table (per
 bin: positions, mean shown, share won); the ECE with a 95% bootstrap
 interval, and against the first setting the paired difference of the
-Brier score with its interval (the same positions). With --dump, every position's
-shown win rate and result as JSON.
+Brier score with its interval (the same positions). With --dump, every
+position's shown win rate and result as JSON.
 
   scripts/calibration.py --tom tom2011.txt --index Kifu.index \\
       --positions 300 --visits 100 \\
@@ -107,8 +107,8 @@ def main():
         pairs = [(rates[k], 1 if won else 0) for k, _, _, won in todo if k in rates]
         ece, brier, right, rows = measures(pairs, args.bins)
         black_won = sum(w for _, w in pairs) / len(pairs)
-        lo, hi = ece_interval(pairs, args.bins)
-        print(f"{name}: {len(pairs)} positions, ECE {ece:.3f} [{lo:.3f}, {hi:.3f}], Brier {brier:.4f}, "
+        ece_lo, ece_hi = ece_interval(pairs, args.bins)
+        print(f"{name}: {len(pairs)} positions, ECE {ece:.3f} [{ece_lo:.3f}, {ece_hi:.3f}], Brier {brier:.4f}, "
               f"favourite won {right:.1%}, shown {min(s for s, _ in pairs):.2f} to {max(s for s, _ in pairs):.2f} "
               f"(Black won {black_won:.1%})")
         squares = {k: (rates[k] - (1 if won else 0)) ** 2 for k, _, _, won in todo if k in rates}
@@ -116,8 +116,8 @@ def main():
             first = (name, squares)
         else:
             both = [k for k in squares if k in first[1]]
-            mean, lo, hi = paired_interval([squares[k] - first[1][k] for k in both])
-            print(f"  Brier against {first[0]}, paired over {len(both)} positions: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}]")
+            mean, low, high = paired_interval([squares[k] - first[1][k] for k in both])
+            print(f"  Brier against {first[0]}, paired over {len(both)} positions: {mean:+.4f} [{low:+.4f}, {high:+.4f}]")
         for lo, hi, c, s, w in rows:
             print(f"  {lo:.1f}-{hi:.1f}: {c:4d} positions, shown {s:.3f}, won {w:.3f}")
         dump[name] = {k: [rates.get(k), won] for k, _, _, won in todo}

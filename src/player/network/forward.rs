@@ -670,11 +670,10 @@ mod tests {
     /// `run`, reproduces its golden file within `tolerance`.
     fn backend_reproduces_golden<B>(
         files: &[(&[u8], &str)],
-        build: impl Fn(crate::player::network::model::Model) -> B,
+        build: impl Fn(Model) -> B,
         run: impl Fn(&B, &mut Scratch, Position) -> NetworkOutput,
         tolerance: f32,
     ) {
-        use crate::player::network::model::Model;
         for &(bytes, golden) in files {
             let reference = Network::from_bytes(bytes).expect("fp32");
             let backend = build(Model::from_bytes(bytes).expect("model"));
